@@ -1,0 +1,22 @@
+"""The one error type of resolution: a hard failure raised before any child is registered."""
+
+from __future__ import annotations
+
+
+class AIMResolutionError(Exception):
+    """A decision the operator would report as a failed condition; here it stops the program.
+
+    `reason` is the AIM condition reason (`ProfileNotFound`, `ReferenceNotFound`, ...), `field` the
+    dotted path of the input that caused it, `object_ref` the `Kind/namespace/name` it concerns.
+    """
+
+    def __init__(self, reason: str, message: str, *, field: str = "", object_ref: str = "") -> None:
+        self.reason = reason
+        self.field = field
+        self.message = message
+        self.object_ref = object_ref
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.object_ref, self.field, self.reason, self.message) if p]
+        return ": ".join(parts)
