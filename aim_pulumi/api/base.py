@@ -1,0 +1,269 @@
+"""Shared model configuration, object metadata, the kind base class, and pydantic error conversion.
+
+Every AIM model is strict (YAML `"2"` is not the integer 2, as on the API server), camelCase on the
+wire and snake_case in Python, and rejects unknown keys. Nulls are dropped before validation so a
+`null` in YAML means "not set", which keeps `to_manifest` free of invented keys.
+"""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+import uuid
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic.alias_generators import to_camel
+
+from aim_pulumi.api.errors import AIMValidationError, join_path
+
+AIM_GROUP = "aim.eai.amd.com"
+Scope = Literal["Namespace", "Cluster"]
+
+# Validation context key: build the object but leave cross-field admission to the caller, so that
+# `admission_problems` can report every problem instead of the first.
+SKIP_ADMISSION = "aim_skip_admission"
+
+
+class AIMBase(BaseModel):
+    """Base of every AIM model: camelCase aliases, strict types, unknown keys rejected."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        strict=True,
+        protected_namespaces=(),
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_nulls(cls, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            cleaned = {k: v for k, v in data.items() if v is not None}
+            return cls._normalise_input(cleaned)
+        return data
+
+    @classmethod
+    def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
+        """Rewrite accepted input aliases to the canonical spelling; models override this."""
+        return data
+
+
+class AIMStatusBase(AIMBase):
+    """Status written by a controller may carry fields this project does not model."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def rename_alias(data: dict[Any, Any], legacy: str, canonical: str) -> dict[Any, Any]:
+    """Move `legacy` to `canonical`; both present with different values is an error."""
+    if legacy not in data:
+        return data
+    out = dict(data)
+    value = out.pop(legacy)
+    if canonical in out and out[canonical] != value:
+        raise AIMValidationError(
+            legacy, "InvalidSpec", f"`{legacy}` is an alias of `{canonical}`; set only one of them"
+        )
+    out[canonical] = value
+    return out
+
+
+class ObjectMeta(AIMBase):
+    """The part of Kubernetes metadata AIM objects carry, plus server fields seen in `kubectl get`."""
+
+    name: str
+    namespace: str | None = None
+    labels: dict[str, str] = Field(default_factory=dict)
+    annotations: dict[str, str] = Field(default_factory=dict)
+    uid: str | None = None
+    resource_version: str | None = None
+    generation: int | None = None
+    creation_timestamp: str | None = None
+    deletion_timestamp: str | None = None
+    finalizers: list[str] = Field(default_factory=list)
+    owner_references: list[dict[str, Any]] = Field(default_factory=list)
+    managed_fields: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class AIMKind(AIMBase):
+    """Base of the nine kinds: metadata, served versions, scope, UID and admission on construction."""
+
+    KIND: ClassVar[str]
+    SCOPE: ClassVar[Scope]
+    SERVED_VERSIONS: ClassVar[tuple[str, ...]]
+
+    api_version: str
+    metadata: ObjectMeta
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise errors_from_validation(exc, type(self))[0] from None
+
+    # Python construction reports AIMValidationError; `model_validate` (used by `parse`) must keep
+    # pydantic's error list and validation context, so pydantic is told this is the plain __init__
+    # and does not route validation through it.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @field_validator("api_version")
+    @classmethod
+    def _served(cls, value: str) -> str:
+        served = [f"{AIM_GROUP}/{v}" for v in cls.SERVED_VERSIONS]
+        if value not in served:
+            raise AIMValidationError(
+                "",
+                "UnsupportedVersion",
+                f"{cls.KIND} is not served at {value!r}; served: {', '.join(served)}",
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _admit(self, info: ValidationInfo) -> Self:
+        if self.SCOPE == "Namespace" and self.metadata.namespace is None:
+            meta = self.metadata.model_copy()
+            meta.__dict__["namespace"] = "default"
+            self.__dict__["metadata"] = meta
+        if info.context and info.context.get(SKIP_ADMISSION):
+            return self
+        problems = self.admission_problems()
+        if problems:
+            raise problems[0]
+        return self
+
+    def admission_problems(self) -> list[AIMValidationError]:
+        """Every admission rule this object breaks, in rule order (empty when admitted)."""
+        from aim_pulumi.api import admission
+
+        return admission.metadata_rules(self)
+
+    @property
+    def scope(self) -> Scope:
+        return self.SCOPE
+
+    @property
+    def effective_uid(self) -> str:
+        """The API server UID when adopting an existing object, else a stable name-derived UID."""
+        if self.metadata.uid:
+            return self.metadata.uid
+        namespace = self.metadata.namespace or ""
+        return str(
+            uuid.uuid5(uuid.NAMESPACE_URL, f"{AIM_GROUP}/{self.KIND}/{namespace}/{self.metadata.name}")
+        )
+
+    @property
+    def object_ref(self) -> str:
+        return object_ref(
+            self.KIND, self.metadata.namespace if self.SCOPE == "Namespace" else None, self.metadata.name
+        )
+
+
+def object_ref(kind: str, namespace: str | None, name: str) -> str:
+    """`Kind/namespace/name` for namespaced objects, `Kind/name` for cluster ones."""
+    return f"{kind}/{namespace}/{name}" if namespace is not None else f"{kind}/{name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# pydantic errors -> AIMValidationError
+
+
+def _unwrap(tp: Any) -> Any:
+    """Strip Optional/Annotated so the model (or container) behind a field annotation shows."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+        return tp
+
+
+def _field_by_key(model: type[BaseModel], key: object) -> Any:
+    for name, info in model.model_fields.items():
+        if key in (name, info.alias):
+            return info.annotation
+    return None
+
+
+def _model_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:
+    """Follow a pydantic error location through the model classes to the model it points into."""
+    tp: Any = root
+    for item in loc:
+        tp = _unwrap(tp)
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            tp = _field_by_key(tp, item)
+        elif origin is list and isinstance(item, int):
+            tp = typing.get_args(tp)[0]
+        elif origin is dict:
+            tp = typing.get_args(tp)[1]
+        else:
+            return None
+        if tp is None:
+            return None
+    tp = _unwrap(tp)
+    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
+
+
+def _known_keys(model: type[BaseModel]) -> list[str]:
+    return sorted(info.alias or name for name, info in model.model_fields.items())
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[AIMValidationError]:
+    """Turn every pydantic error into an AIMValidationError with a camelCase dotted path."""
+    out: list[AIMValidationError] = []
+    for err in exc.errors():
+        loc = tuple(err.get("loc", ()))
+        etype = err.get("type", "")
+        ctx = err.get("ctx") or {}
+        original = ctx.get("error")
+        if isinstance(original, AIMValidationError):
+            out.append(original.under(*loc))
+            continue
+        field = join_path(*loc) or "(root)"
+        if etype == "extra_forbidden":
+            parent = _model_at(root, loc[:-1])
+            key = str(loc[-1]) if loc else ""
+            message = f"unknown field `{field}`"
+            if parent is not None:
+                known = _known_keys(parent)
+                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                if close:
+                    message += f"; did you mean `{join_path(*loc[:-1], close[0])}`?"
+                else:
+                    message += f"; known fields here: {', '.join(known)}"
+            out.append(AIMValidationError(field, "UnknownField", message))
+            continue
+        if etype == "missing":
+            out.append(AIMValidationError(field, "InvalidSpec", f"`{field}` is required"))
+            continue
+        message = str(err.get("msg", "invalid value"))
+        if "input" in err and etype not in ("model_type", "model_attributes_type"):
+            message += f" (got {_short(err['input'])})"
+        elif etype in ("model_type", "model_attributes_type"):
+            message = f"expected a mapping (got {_short(err.get('input'))})"
+        out.append(AIMValidationError(field, "InvalidSpec", message))
+    if not out:
+        out.append(AIMValidationError("(root)", "InvalidSpec", str(exc)))
+    return out

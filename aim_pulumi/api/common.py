@@ -1,0 +1,298 @@
+"""Sub-models shared by several kinds: env vars, resources, references, routing, storage, S3, fallbacks.
+
+Runtime-config shaped blocks (storage, routing, scale-from-zero, env, label propagation, artifact)
+are one set of classes, used by both runtime-config kinds and by the inline `spec.runtimeConfig`
+and direct fields of an AIMService, so a rule on them holds wherever they appear.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Self
+
+from pydantic import Field, PlainValidator, model_validator
+from pydantic_core import PydanticCustomError
+
+from aim_pulumi.api import admission
+from aim_pulumi.api.base import AIMBase, AIMStatusBase, rename_alias
+from aim_pulumi.api.errors import AIMValidationError
+
+NonEmptyStr = Annotated[str, Field(min_length=1)]
+
+
+def _quantity(value: Any) -> str | int | float:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise PydanticCustomError("quantity_type", "Input should be a Kubernetes quantity (string or number)")
+    return value
+
+
+# A Kubernetes quantity as written (`16Gi`, `500m`, `2`): kept verbatim so manifests round-trip.
+Quantity = Annotated[str | int | float, PlainValidator(_quantity)]
+
+Metric = Literal["latency", "throughput"]
+Precision = Literal["fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
+ProfileType = Literal["optimized", "general", "preview", "unoptimized"]
+AutoSelectionPolicy = Literal["optimized", "any"]
+AcceleratorVendor = Literal["amd", "nvidia"]
+AcceleratorType = Literal["gpu", "cpu"]
+
+
+def _raise_first(problems: list[AIMValidationError]) -> None:
+    if problems:
+        raise problems[0]
+
+
+class LocalObjectReference(AIMBase):
+    name: str
+
+
+class KeySelector(AIMBase):
+    name: str | None = None
+    key: str
+    optional: bool | None = None
+
+
+class FieldSelector(AIMBase):
+    api_version: str | None = None
+    field_path: str
+
+
+class ResourceFieldSelector(AIMBase):
+    container_name: str | None = None
+    resource: str
+    divisor: Quantity | None = None
+
+
+class EnvVarSource(AIMBase):
+    secret_key_ref: KeySelector | None = None
+    config_map_key_ref: KeySelector | None = None
+    field_ref: FieldSelector | None = None
+    resource_field_ref: ResourceFieldSelector | None = None
+
+
+class EnvVar(AIMBase):
+    """A Kubernetes EnvVar (A24: a name, and not both `value` and `valueFrom`)."""
+
+    name: NonEmptyStr
+    value: str | None = None
+    value_from: EnvVarSource | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(admission.env_var_rules(self))
+        return self
+
+
+class ResourceRequirements(AIMBase):
+    requests: dict[str, Quantity] = Field(default_factory=dict)
+    limits: dict[str, Quantity] = Field(default_factory=dict)
+    claims: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ModelSource(AIMBase):
+    """A profile model source; `sourceURI` and a `name` standing for `modelId` are read as aliases."""
+
+    model_id: str | None = None
+    source_uri: str | None = None
+    size: Quantity | None = None
+    env: list[EnvVar] = Field(default_factory=list)
+
+    @classmethod
+    def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
+        data = rename_alias(data, "sourceURI", "sourceUri")
+        if "name" in data and "modelId" not in data and "model_id" not in data:
+            data = rename_alias(data, "name", "modelId")
+        elif "name" in data and data["name"] == data.get("modelId", data.get("model_id")):
+            data = {k: v for k, v in data.items() if k != "name"}
+        return data
+
+
+# --- routing ---------------------------------------------------------------------------------
+
+
+class GatewayRef(AIMBase):
+    """A Gateway API parentRef (A18: `name` is required)."""
+
+    group: str | None = None
+    kind: str | None = None
+    name: NonEmptyStr
+    namespace: str | None = None
+    section_name: str | None = None
+    port: int | None = None
+
+
+# A17: the Gateway API duration format, copied verbatim into the HTTPRoute.
+RequestTimeout = Annotated[str, Field(pattern=r"^([0-9]{1,5}(h|m|s|ms)){1,4}$")]
+
+
+class Routing(AIMBase):
+    enabled: bool | None = None
+    gateway_ref: GatewayRef | None = None
+    hostnames: list[str] = Field(default_factory=list)
+    path_template: str | None = None
+    request_timeout: RequestTimeout | None = None
+    annotations: dict[str, str] = Field(default_factory=dict)
+
+
+# --- storage ---------------------------------------------------------------------------------
+
+
+class DownloadFilter(AIMBase):
+    include: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=list)
+
+
+HeadroomPercent = Annotated[int, Field(ge=0)]
+
+
+class Storage(AIMBase):
+    default_storage_class_name: str | None = None
+    pvc_headroom_percent: HeadroomPercent | None = None
+    download_filter: DownloadFilter | None = None
+
+
+class ScaleFromZero(AIMBase):
+    activation_metric_query_template: Annotated[str, Field(min_length=1, max_length=4096)] | None = None
+
+
+class LabelPropagation(AIMBase):
+    enabled: bool | None = None
+    match: list[str] = Field(default_factory=list)
+
+
+# --- artifact / S3 ---------------------------------------------------------------------------
+
+
+class CredentialsSecretRef(AIMBase):
+    name: NonEmptyStr
+    access_key_id_key: str | None = None
+    secret_access_key_key: str | None = None
+    session_token_key: str | None = None
+
+
+class S3Auth(AIMBase):
+    """R4: `static` mode and a credentials secret go together."""
+
+    mode: Literal["chain", "static", "anonymous"] | None = None
+    credentials_secret_ref: CredentialsSecretRef | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(admission.s3_auth_rules(self))
+        return self
+
+
+class CaBundleRef(AIMBase):
+    kind: Literal["ConfigMap", "Secret"]
+    name: NonEmptyStr
+    key: str | None = None
+
+
+class S3Tls(AIMBase):
+    """R5: a CA bundle and skipping verification contradict each other."""
+
+    ca_bundle_ref: CaBundleRef | None = None
+    insecure_skip_verify: bool | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(admission.s3_tls_rules(self))
+        return self
+
+
+class S3Settings(AIMBase):
+    endpoint: Annotated[str, Field(pattern=r"^https?://[^ \t\r\n]+$")] | None = None
+    region: str | None = None
+    addressing_style: str | None = None
+    signature_version: str | None = None
+    auth: S3Auth | None = None
+    tls: S3Tls | None = None
+
+
+class Artifact(AIMBase):
+    model_download_image: str | None = None
+    s3: S3Settings | None = None
+
+
+# --- profile generation fallbacks ------------------------------------------------------------
+
+
+class FallbackMatch(AIMBase):
+    accelerator_vendor: NonEmptyStr
+    accelerator_type: NonEmptyStr
+    accelerator_model: str | None = None
+    accelerator_partitioning_mode: str | None = None
+
+
+class FallbackRuntime(AIMBase):
+    image: NonEmptyStr
+    engine: NonEmptyStr
+    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_env: dict[str, str] = Field(default_factory=dict)
+    container_env: list[EnvVar] = Field(default_factory=list)
+    resources: ResourceRequirements | None = None
+    image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    service_account_name: str | None = None
+
+
+class Fallback(AIMBase):
+    """R1: a generic runtime for a hardware class, turned into profiles for ID-backed models."""
+
+    name: NonEmptyStr
+    priority: int = 0
+    type: ProfileType = "unoptimized"
+    auto_selection_policy: AutoSelectionPolicy = "optimized"
+    match: FallbackMatch
+    runtime: FallbackRuntime
+
+
+class ProfileGeneration(AIMBase):
+    fallbacks: list[Fallback] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(admission.fallback_list_rules(self.fallbacks))
+        return self
+
+
+class RuntimeConfigModel(AIMBase):
+    profile_generation: ProfileGeneration | None = None
+
+
+class RuntimeConfigBlock(AIMBase):
+    """The runtime-config fields an AIMService may also carry inline (`spec.runtimeConfig`)."""
+
+    storage: Storage | None = None
+    routing: Routing | None = None
+    scale_from_zero: ScaleFromZero | None = None
+    env: list[EnvVar] = Field(default_factory=list)
+    label_propagation: LabelPropagation | None = None
+    artifact: Artifact | None = None
+    default_storage_class_name: str | None = None
+    pvc_headroom_percent: HeadroomPercent | None = None
+
+
+# --- status ----------------------------------------------------------------------------------
+
+
+class StatusRef(AIMStatusBase):
+    """A typed reference as recorded in status (`resolvedProfile`, `resolvedRuntimeConfig`, ...)."""
+
+    kind: str | None = None
+    name: str | None = None
+    namespace: str | None = None
+    scope: str | None = None
+    uid: str | None = None
+
+
+class StatusCondition(AIMStatusBase):
+    type: str | None = None
+    status: str | None = None
+    reason: str | None = None
+    message: str | None = None
+
+
+class GenericStatus(AIMStatusBase):
+    """Status of kinds whose status this project only passes through."""
+
+    status: str | None = None
+    conditions: list[StatusCondition] = Field(default_factory=list)

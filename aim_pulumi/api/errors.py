@@ -1,0 +1,103 @@
+"""The one error type of the typed API: bad input is rejected before anything is deployed."""
+
+from __future__ import annotations
+
+
+def join_path(*parts: str | int) -> str:
+    """Join path parts into the dotted camelCase form users see (`spec.env[0].name`).
+
+    Parts may already be partial paths (`fallbacks[1].name`) so sub-model rules can report paths
+    relative to themselves and still read naturally once placed under their parent.
+    """
+    out = ""
+    for part in parts:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        text = str(part)
+        if not text:
+            continue
+        if not out or text.startswith("["):
+            out += text
+        else:
+            out += "." + text
+    return out
+
+
+class AIMValidationError(ValueError):
+    """An AIM object failed parsing or admission.
+
+    `field` is the dotted camelCase path of the offending input, `reason` the AIM reason
+    (`InvalidSpec`, `UnknownField`, `Unsupported`, ...). When the object came from a file, `file`,
+    `document` (1-based position of the YAML document in that file, empty documents counted) and
+    `object_ref` (`Kind/namespace/name`, or `Kind/name` for cluster kinds) locate it.
+    """
+
+    def __init__(
+        self,
+        field: str,
+        reason: str,
+        message: str = "",
+        *,
+        file: str | None = None,
+        document: int | None = None,
+        object_ref: str | None = None,
+    ) -> None:
+        self.field = field
+        self.reason = reason
+        self.message = message or reason
+        self.file = file
+        self.document = document
+        self.object_ref = object_ref
+        super().__init__(self.message)
+
+    def located(
+        self, *, file: str | None = None, document: int | None = None, object_ref: str | None = None
+    ) -> AIMValidationError:
+        """Return a copy carrying where the object came from, keeping what is already known."""
+        return AIMValidationError(
+            self.field,
+            self.reason,
+            self.message,
+            file=self.file if self.file is not None else file,
+            document=self.document if self.document is not None else document,
+            object_ref=self.object_ref if self.object_ref is not None else object_ref,
+        )
+
+    def under(self, *prefix: str | int) -> AIMValidationError:
+        """Return a copy whose field is placed under `prefix` (used when a sub-model rule fails)."""
+        return AIMValidationError(
+            join_path(*prefix, self.field),
+            self.reason,
+            self.message,
+            file=self.file,
+            document=self.document,
+            object_ref=self.object_ref,
+        )
+
+    def __str__(self) -> str:
+        where = ""
+        if self.file is not None:
+            where = self.file if self.document is None else f"{self.file}:{self.document}"
+        parts = [p for p in (where, self.object_ref, self.field, self.reason, self.message) if p]
+        return ": ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"AIMValidationError(field={self.field!r}, reason={self.reason!r}, message={self.message!r})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (
+            _rebuild,
+            (self.field, self.reason, self.message, self.file, self.document, self.object_ref),
+        )
+
+
+def _rebuild(
+    field: str,
+    reason: str,
+    message: str,
+    file: str | None,
+    document: int | None,
+    object_ref: str | None,
+) -> AIMValidationError:
+    return AIMValidationError(field, reason, message, file=file, document=document, object_ref=object_ref)

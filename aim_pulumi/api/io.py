@@ -1,0 +1,245 @@
+"""Manifests in and out: dispatch on apiVersion + kind, YAML loading, and `to_manifest`.
+
+Document positions are 1-based and count every YAML document of a file, empty ones included,
+so `file:3` is the third `---` section a reader sees.
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import yaml
+from pydantic import ValidationError
+
+from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
+from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.model import AIMClusterModel, AIMModel
+from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
+from aim_pulumi.api.service import AIMService
+from aim_pulumi.api.template import AIMClusterServiceTemplate, AIMServiceTemplate
+
+AIMObject = (
+    AIMService
+    | AIMProfile
+    | AIMClusterProfile
+    | AIMModel
+    | AIMClusterModel
+    | AIMRuntimeConfig
+    | AIMClusterRuntimeConfig
+    | AIMServiceTemplate
+    | AIMClusterServiceTemplate
+)
+
+KINDS: dict[str, type[AIMKind]] = {
+    cls.KIND: cls
+    for cls in (
+        AIMService,
+        AIMProfile,
+        AIMClusterProfile,
+        AIMModel,
+        AIMClusterModel,
+        AIMRuntimeConfig,
+        AIMClusterRuntimeConfig,
+        AIMServiceTemplate,
+        AIMClusterServiceTemplate,
+    )
+}
+
+YAML_SUFFIXES = (".yaml", ".yml")
+ROOT = "(root)"
+
+
+def kind_class(obj: Any) -> type[AIMKind]:
+    """The model class a manifest's apiVersion and kind select; errors name what is wrong."""
+    if not isinstance(obj, Mapping):
+        raise AIMValidationError(
+            ROOT, "InvalidSpec", f"a manifest must be a mapping, got {type(obj).__name__}"
+        )
+    api_version = obj.get("apiVersion")
+    kind = obj.get("kind")
+    if not isinstance(api_version, str) or not api_version:
+        raise AIMValidationError(
+            "apiVersion", "InvalidSpec", "apiVersion is required (aim.eai.amd.com/<version>)"
+        )
+    if not isinstance(kind, str) or not kind:
+        raise AIMValidationError("kind", "InvalidSpec", "kind is required")
+    group, _, version = api_version.rpartition("/")
+    if group != AIM_GROUP:
+        raise AIMValidationError(
+            "kind",
+            "UnknownKind",
+            f"{kind} ({api_version}) is not an AIM kind; only {AIM_GROUP} objects are read",
+        )
+    cls = KINDS.get(kind)
+    if cls is None:
+        close = difflib.get_close_matches(kind, sorted(KINDS), n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else f"; known kinds: {', '.join(sorted(KINDS))}"
+        raise AIMValidationError("kind", "UnknownKind", f"unknown AIM kind {kind!r}{hint}")
+    if version not in cls.SERVED_VERSIONS:
+        served = ", ".join(f"{AIM_GROUP}/{v}" for v in cls.SERVED_VERSIONS)
+        raise AIMValidationError(
+            "apiVersion", "UnsupportedVersion", f"{kind} is not served at {api_version!r}; served: {served}"
+        )
+    return cls
+
+
+def _validate(obj: Any, *, admit: bool) -> AIMKind:
+    cls = kind_class(obj)
+    try:
+        return cls.model_validate(dict(obj), context={SKIP_ADMISSION: not admit})
+    except ValidationError as exc:
+        raise errors_from_validation(exc, cls)[0] from None
+    except AIMValidationError:
+        raise
+    except Exception as exc:  # anything pydantic lets through must still be a validation error
+        raise AIMValidationError(ROOT, "InvalidSpec", f"{type(exc).__name__}: {exc}") from None
+
+
+def parse(obj: Mapping[str, Any]) -> AIMObject:
+    """Build the typed object a manifest describes, applying every admission rule."""
+    return _validate(obj, admit=True)  # type: ignore[return-value]
+
+
+def admission_problems(obj: Mapping[str, Any] | AIMKind) -> list[AIMValidationError]:
+    """Every problem of a manifest (or typed object), not just the first; empty when it is admitted."""
+    if isinstance(obj, AIMKind):
+        return obj.admission_problems()
+    try:
+        cls = kind_class(obj)
+    except AIMValidationError as err:
+        return [err]
+    try:
+        built = cls.model_validate(dict(obj), context={SKIP_ADMISSION: True})
+    except ValidationError as exc:
+        return errors_from_validation(exc, cls)
+    except AIMValidationError as err:
+        return [err]
+    except Exception as exc:
+        return [AIMValidationError(ROOT, "InvalidSpec", f"{type(exc).__name__}: {exc}")]
+    return built.admission_problems()
+
+
+def to_manifest(obj: AIMKind) -> dict[str, Any]:
+    """The CRD-shaped camelCase manifest of an object, holding only the fields that were set."""
+    body = obj.model_dump(by_alias=True, exclude_unset=True)
+    out: dict[str, Any] = {
+        "apiVersion": obj.api_version,
+        "kind": obj.kind if hasattr(obj, "kind") else obj.KIND,
+    }
+    out["metadata"] = body.get("metadata") or {"name": obj.metadata.name}
+    for key in ("spec", "status"):
+        if key in body:
+            out[key] = body[key]
+    return out
+
+
+def manifest_ref(obj: Any) -> str:
+    """`Kind/namespace/name` of a raw manifest as far as it can be read (`?` for unreadable parts)."""
+    if not isinstance(obj, Mapping):
+        return "?"
+    kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "?"
+    meta = obj.get("metadata")
+    meta = meta if isinstance(meta, Mapping) else {}
+    name = meta.get("name") if isinstance(meta.get("name"), str) else "?"
+    namespace = meta.get("namespace")
+    namespace = namespace if isinstance(namespace, str) else None
+    cls = KINDS.get(str(kind))
+    if cls is not None:
+        namespace = None if cls.SCOPE == "Cluster" else namespace or "default"
+    return object_ref(str(kind), namespace, str(name))
+
+
+# --- YAML ------------------------------------------------------------------------------------
+
+
+class _Loader(yaml.SafeLoader):
+    """Safe YAML without timestamp conversion: Kubernetes sees unquoted dates as strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class ManifestDocument:
+    """One non-empty YAML document and where it came from."""
+
+    file: str
+    document: int
+    data: Any
+
+    @property
+    def object_ref(self) -> str:
+        return manifest_ref(self.data)
+
+
+def iter_documents(text: str, file: str) -> Iterator[ManifestDocument]:
+    """Yield the non-empty documents of a YAML text; a syntax error raises `InvalidYAML`."""
+    index = 0
+    try:
+        for data in yaml.load_all(text, Loader=_Loader):
+            index += 1
+            if data is not None:
+                yield ManifestDocument(file, index, data)
+    except yaml.YAMLError as exc:
+        raise AIMValidationError(
+            ROOT, "InvalidYAML", " ".join(str(exc).split()), file=file, document=index + 1
+        ) from None
+
+
+def manifest_files(path: str | os.PathLike[str]) -> list[Path]:
+    """A file itself, or every `*.yaml`/`*.yml` under a directory, sorted by relative path."""
+    root = Path(path)
+    if root.is_dir():
+        found = [p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
+        return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+    if root.is_file():
+        return [root]
+    raise FileNotFoundError(f"no such file or directory: {root}")
+
+
+def read_documents(source: str | os.PathLike[str] | IO[str]) -> list[ManifestDocument]:
+    """Every non-empty YAML document of a file, a directory tree, or a text stream."""
+    if isinstance(source, str | os.PathLike):
+        docs: list[ManifestDocument] = []
+        for file in manifest_files(source):
+            try:
+                text = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise AIMValidationError(ROOT, "InvalidYAML", f"cannot read: {exc}", file=str(file)) from None
+            docs.extend(iter_documents(text, str(file)))
+        return docs
+    name = getattr(source, "name", None)
+    label = name if isinstance(name, str) else "<stream>"
+    return list(iter_documents(source.read(), label))
+
+
+def load_manifests(source: str | os.PathLike[str] | IO[str]) -> list[AIMObject]:
+    """Parse every AIM object of a file, a directory (recursive, sorted), or a multi-document stream.
+
+    Any document that is not an admitted AIM object (a Namespace in the same folder included) is
+    an error carrying `.file`, `.document` and `.object_ref`.
+    """
+    out: list[AIMObject] = []
+    for doc in read_documents(source):
+        try:
+            out.append(parse(doc.data))
+        except AIMValidationError as err:
+            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+    return out
+
+
+def dump_manifests(objects: list[AIMObject]) -> str:
+    """Multi-document YAML of objects, in the given order, keys as written by `to_manifest`."""
+    stream = io.StringIO()
+    yaml.safe_dump_all([to_manifest(o) for o in objects], stream, sort_keys=False)
+    return stream.getvalue()

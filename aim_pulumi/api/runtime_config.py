@@ -1,0 +1,49 @@
+"""AIMRuntimeConfig and AIMClusterRuntimeConfig (v1alpha1): defaults that workloads inherit."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import Field
+
+from aim_pulumi.api import admission
+from aim_pulumi.api.base import AIM_GROUP, AIMKind, Scope
+from aim_pulumi.api.common import GenericStatus, RuntimeConfigBlock, RuntimeConfigModel
+from aim_pulumi.api.errors import AIMValidationError
+
+
+class RuntimeConfigSpec(RuntimeConfigBlock):
+    model: RuntimeConfigModel | None = None
+
+
+class ClusterRuntimeConfigSpec(RuntimeConfigSpec):
+    # Accepted for compatibility with operator manifests; storage quotas are not enforced here.
+    artifact_storage_quota: Any = None
+
+
+class AIMRuntimeConfig(AIMKind):
+    KIND: ClassVar[str] = "AIMRuntimeConfig"
+    SCOPE: ClassVar[Scope] = "Namespace"
+    SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1",)
+
+    api_version: str = f"{AIM_GROUP}/v1alpha1"
+    kind: Literal["AIMRuntimeConfig"] = "AIMRuntimeConfig"
+    spec: RuntimeConfigSpec = Field(default_factory=RuntimeConfigSpec)
+    status: GenericStatus | None = None
+
+    def admission_problems(self) -> list[AIMValidationError]:
+        return [*super().admission_problems(), *admission.runtime_config_rules(self)]
+
+
+class AIMClusterRuntimeConfig(AIMKind):
+    KIND: ClassVar[str] = "AIMClusterRuntimeConfig"
+    SCOPE: ClassVar[Scope] = "Cluster"
+    SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1",)
+
+    api_version: str = f"{AIM_GROUP}/v1alpha1"
+    kind: Literal["AIMClusterRuntimeConfig"] = "AIMClusterRuntimeConfig"
+    spec: ClusterRuntimeConfigSpec = Field(default_factory=ClusterRuntimeConfigSpec)
+    status: GenericStatus | None = None
+
+    def admission_problems(self) -> list[AIMValidationError]:
+        return [*super().admission_problems(), *admission.runtime_config_rules(self)]

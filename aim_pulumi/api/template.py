@@ -1,0 +1,97 @@
+"""AIMServiceTemplate and AIMClusterServiceTemplate (v1alpha1): the legacy runtime description."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import ConfigDict, Field
+
+from aim_pulumi.api import admission
+from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope, rename_alias
+from aim_pulumi.api.common import (
+    EnvVar,
+    LocalObjectReference,
+    Metric,
+    NonEmptyStr,
+    Quantity,
+    ResourceRequirements,
+)
+from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.profile import ProfileCaching
+
+TemplatePrecision = Literal["auto", "fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
+
+
+class TemplateModelSource(AIMBase):
+    """A template's static model source; the template keeps its own `sourceURI` spelling."""
+
+    name: str | None = None
+    source_uri: str | None = Field(default=None, alias="sourceURI")
+    size: Quantity | None = None
+
+    @classmethod
+    def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
+        return rename_alias(data, "sourceUri", "sourceURI")
+
+
+class StatusModelSource(TemplateModelSource):
+    model_config = ConfigDict(extra="allow")
+
+
+class GpuHardware(AIMBase):
+    requests: Annotated[int, Field(ge=0)] | None = None
+    model: str | None = None
+
+
+class Hardware(AIMBase):
+    gpu: GpuHardware | None = None
+    # The CPU requirement shape is not fixed by the template documents; it is carried as given.
+    cpu: dict[str, Any] | None = None
+
+
+class TemplateSpec(AIMBase):
+    model_name: NonEmptyStr
+    runtime_config_name: str | None = None
+    metric: Metric | None = None
+    precision: TemplatePrecision | None = None
+    profile_id: str | None = None
+    hardware: Hardware | None = None
+    image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    service_account_name: str | None = None
+    resources: ResourceRequirements | None = None
+    env: list[EnvVar] = Field(default_factory=list)
+    caching: ProfileCaching | None = None
+    model_sources: list[TemplateModelSource] = Field(default_factory=list)
+
+
+class TemplateStatus(AIMStatusBase):
+    status: str | None = None
+    version: str | None = None
+    profile: dict[str, Any] | None = None
+    model_sources: list[StatusModelSource] = Field(default_factory=list)
+
+
+class TemplateKind(AIMKind):
+    SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1",)
+
+    spec: TemplateSpec
+    status: TemplateStatus | None = None
+
+    def admission_problems(self) -> list[AIMValidationError]:
+        return [*super().admission_problems(), *admission.template_rules(self)]
+
+
+class AIMServiceTemplate(TemplateKind):
+    KIND: ClassVar[str] = "AIMServiceTemplate"
+    SCOPE: ClassVar[Scope] = "Namespace"
+
+    api_version: str = f"{AIM_GROUP}/v1alpha1"
+    kind: Literal["AIMServiceTemplate"] = "AIMServiceTemplate"
+
+
+class AIMClusterServiceTemplate(TemplateKind):
+    KIND: ClassVar[str] = "AIMClusterServiceTemplate"
+    SCOPE: ClassVar[Scope] = "Cluster"
+
+    api_version: str = f"{AIM_GROUP}/v1alpha1"
+    kind: Literal["AIMClusterServiceTemplate"] = "AIMClusterServiceTemplate"

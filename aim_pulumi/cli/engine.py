@@ -1,0 +1,446 @@
+"""An offline Pulumi engine: runs a program against mocks and records what it would register.
+
+`aim-pulumi plan` and the test suite both need the same thing: run a Pulumi program with no
+cluster and no Pulumi service, and see every resource it declares with its full inputs and
+options, the outputs components export, and the diagnostics they log. Pulumi's own mock
+monitor answers the registrations; the subclasses here only write down what they were asked.
+
+Each run gets a fresh copy of the caller's context variables, so Pulumi's ambient settings,
+the root stack, the stack config and the AIM stack catalog never leak from one run into the
+next (or into the caller).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextvars
+import logging
+import os
+import runpy
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dill
+from google.protobuf import empty_pb2
+from pulumi.dynamic.dynamic import PROVIDER_KEY, ResourceProvider
+from pulumi.runtime import mocks as pulumi_mocks
+from pulumi.runtime import rpc
+from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime.config import set_all_config
+from pulumi.runtime.proto import engine_pb2
+from pulumi.runtime.stack import Stack, run_pulumi_func
+from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
+
+from aim_pulumi.resources.registry import reset_registry
+
+__all__ = [
+    "DynamicCheckFailed",
+    "LogRecord",
+    "PlanRecording",
+    "RecordedResource",
+    "RecordingEngine",
+    "RecordingMocks",
+    "RecordingMonitor",
+    "plain",
+    "run_program",
+]
+
+_SEVERITIES = {
+    engine_pb2.DEBUG: "debug",
+    engine_pb2.INFO: "info",
+    engine_pb2.WARNING: "warning",
+    engine_pb2.ERROR: "error",
+}
+_PY_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+}
+_LOGGER = logging.getLogger("aim_pulumi.engine")
+_DYNAMIC_PREFIX = "pulumi-python:dynamic"
+
+def plain(value: Any) -> Any:
+    """A recorded value with Pulumi's secret wrappers removed (what the cluster would receive)."""
+    if rpc.is_rpc_secret(value):
+        return plain(value["value"])
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def _numbers(value: Any) -> Any:
+    """Protobuf carries every number as a double; give integral ones back their Kubernetes type."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    return value
+
+
+class DynamicCheckFailed(Exception):
+    """A dynamic provider's `check` rejected its inputs, as the engine would report it."""
+
+    def __init__(self, resource_name: str, failures: Sequence[tuple[str, str]]) -> None:
+        self.resource_name = resource_name
+        self.failures = tuple(failures)
+        detail = "; ".join(f"{prop}: {reason}" for prop, reason in self.failures)
+        super().__init__(f"{resource_name}: {detail}")
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    """One RegisterResource call: what was declared and with which options."""
+
+    type: str
+    name: str
+    urn: str
+    parent: str
+    custom: bool
+    inputs: dict[str, Any]
+    outputs: dict[str, Any]
+    id: str
+    dependencies: tuple[str, ...]
+    property_dependencies: dict[str, tuple[str, ...]]
+    retain_on_delete: bool
+    protect: bool
+    delete_before_replace: bool
+    ignore_changes: tuple[str, ...]
+    replace_on_changes: tuple[str, ...]
+    custom_timeouts: dict[str, str]
+    provider: str
+    providers: dict[str, str]
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        """The Kubernetes object a pulumi-kubernetes child would apply, secrets unwrapped."""
+        return {k: v for k, v in plain(self.inputs).items() if k != PROVIDER_KEY}
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """One `pulumi.log` message and the resource it was attached to (empty URN for none)."""
+
+    severity: str
+    message: str
+    urn: str
+
+
+@dataclass
+class PlanRecording:
+    """Everything a program run declared, in registration order."""
+
+    project: str
+    stack: str
+    resources: list[RecordedResource] = field(default_factory=list)
+    outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    logs: list[LogRecord] = field(default_factory=list)
+
+    def by_name(self, name: str) -> RecordedResource:
+        """The one resource registered under a Pulumi name; KeyError names what exists."""
+        found = [r for r in self.resources if r.name == name]
+        if len(found) != 1:
+            raise KeyError(f"{len(found)} resources named {name!r}; registered: {self.names()}")
+        return found[0]
+
+    def get(self, name: str) -> RecordedResource | None:
+        found = [r for r in self.resources if r.name == name]
+        return found[0] if len(found) == 1 else None
+
+    def names(self) -> list[str]:
+        return [r.name for r in self.resources]
+
+    def of_type(self, type_: str) -> list[RecordedResource]:
+        return [r for r in self.resources if r.type == type_]
+
+    def children(self, parent: str | RecordedResource) -> list[RecordedResource]:
+        """Resources whose parent is the given resource (by URN, Pulumi name or record)."""
+        urn = parent.urn if isinstance(parent, RecordedResource) else parent
+        if not urn.startswith("urn:"):
+            urn = self.by_name(urn).urn
+        return [r for r in self.resources if r.parent == urn]
+
+    def kubernetes(self) -> list[RecordedResource]:
+        return [r for r in self.resources if r.type.startswith("kubernetes:")]
+
+    def outputs_of(self, name: str) -> dict[str, Any]:
+        """The outputs a component registered (`register_outputs`), by Pulumi name."""
+        return self.outputs.get(self.by_name(name).urn, {})
+
+    def stack_outputs(self) -> dict[str, Any]:
+        for urn, outs in self.outputs.items():
+            if "::pulumi:pulumi:Stack::" in urn:
+                return outs
+        return {}
+
+    def messages(self, severity: str | None = None, urn: str | None = None) -> list[str]:
+        return [
+            r.message
+            for r in self.logs
+            if (severity is None or r.severity == severity) and (urn is None or r.urn == urn)
+        ]
+
+    def iter_manifests(self) -> Iterator[dict[str, Any]]:
+        for r in self.kubernetes():
+            yield r.manifest
+
+
+class RecordingMocks(pulumi_mocks.Mocks):
+    """Answers registrations with the inputs as outputs and a deterministic id.
+
+    `previous` holds the state a resource had after an earlier `pulumi up`, by Pulumi name.
+    For a dynamic resource the mock runs its provider's `check(olds=previous, news=inputs)`
+    exactly as the engine would, so a program sees what it would see on its second run.
+    """
+
+    def __init__(self, previous: Mapping[str, Mapping[str, Any]] | None = None, *, preview: bool = True):
+        self.previous = {k: dict(v) for k, v in (previous or {}).items()}
+        self.preview = preview
+
+    def call(self, args: pulumi_mocks.MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]] | None]:
+        return dict(args.args), None
+
+    def new_resource(self, args: pulumi_mocks.MockResourceArgs) -> tuple[str | None, dict[str, Any]]:
+        inputs = dict(args.inputs)
+        resource_id = _deterministic_id(args.name, inputs)
+        if args.typ.startswith(_DYNAMIC_PREFIX) and PROVIDER_KEY in inputs:
+            return resource_id, self._dynamic(args.name, resource_id, inputs)
+        return resource_id, inputs
+
+    def _dynamic(self, name: str, resource_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+        serialized = rpc.unwrap_rpc_secret(inputs[PROVIDER_KEY])
+        provider: ResourceProvider = dill.loads(base64.b64decode(serialized))
+        news = plain(inputs)
+        olds = plain(self.previous.get(name, {}))
+        checked = provider.check(olds, news)
+        if checked.failures:
+            raise DynamicCheckFailed(name, [(f.property, f.reason) for f in checked.failures])
+        outs: dict[str, Any] = dict(checked.inputs)
+        if not self.preview:
+            if olds:
+                updated = provider.update(resource_id, olds, outs).outs
+                outs = dict(updated) if updated is not None else outs
+            else:
+                outs = dict(provider.create(outs).outs or {})
+        outs[PROVIDER_KEY] = inputs[PROVIDER_KEY]
+        return outs
+
+
+def _deterministic_id(name: str, inputs: Mapping[str, Any]) -> str:
+    metadata = plain(inputs.get("metadata"))
+    if isinstance(metadata, dict) and isinstance(metadata.get("name"), str):
+        namespace = metadata.get("namespace")
+        return f"{namespace}/{metadata['name']}" if isinstance(namespace, str) else str(metadata["name"])
+    return f"{name}-id"
+
+
+class RecordingMonitor(pulumi_mocks.MockMonitor):
+    """A mock resource monitor that writes down every registration and every registered output."""
+
+    def __init__(self, mocks: pulumi_mocks.Mocks) -> None:
+        super().__init__(mocks)
+        self.recorded: list[RecordedResource] = []
+        self.registered_outputs: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        response = super().RegisterResource(request)
+        if request.type == "pulumi:pulumi:Stack":
+            return response
+        registration = self.resources[response.urn]
+        timeouts = request.customTimeouts
+        record = RecordedResource(
+            type=request.type,
+            name=request.name,
+            urn=response.urn,
+            parent=request.parent,
+            custom=bool(request.custom),
+            inputs=_numbers(rpc.deserialize_properties(request.object)),
+            outputs=_numbers(dict(registration.state)),
+            id=registration.id or "",
+            dependencies=tuple(request.dependencies),
+            property_dependencies={
+                key: tuple(deps.urns) for key, deps in sorted(request.propertyDependencies.items())
+            },
+            retain_on_delete=bool(request.retainOnDelete),
+            protect=bool(request.protect),
+            delete_before_replace=bool(request.deleteBeforeReplace),
+            ignore_changes=tuple(request.ignoreChanges),
+            replace_on_changes=tuple(request.replaceOnChanges),
+            custom_timeouts={
+                k: v
+                for k, v in (
+                    ("create", timeouts.create),
+                    ("update", timeouts.update),
+                    ("delete", timeouts.delete),
+                )
+                if v
+            },
+            provider=request.provider,
+            providers=dict(sorted(request.providers.items())),
+        )
+        with self._lock:
+            self.recorded.append(record)
+        return response
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+        outputs = rpc.deserialize_properties(request.outputs) if request.outputs else {}
+        with self._lock:
+            self.registered_outputs[request.urn] = _numbers(dict(outputs))
+        return empty_pb2.Empty()
+
+
+class RecordingEngine:
+    """The engine half of the mocks: keeps every `pulumi.log` message with its resource URN."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.records: list[LogRecord] = []
+        self.logger = logger or _LOGGER
+        self._lock = threading.Lock()
+
+    def Log(self, request: Any) -> None:  # noqa: N802 - gRPC method name
+        severity = _SEVERITIES.get(request.severity, "info")
+        record = LogRecord(severity=severity, message=request.message, urn=request.urn)
+        with self._lock:
+            self.records.append(record)
+        self.logger.log(_PY_LEVELS[severity], request.message)
+
+
+Program = Callable[[], object] | str | os.PathLike[str]
+
+
+def run_program(
+    entry: Program,
+    *,
+    project: str = "project",
+    stack: str = "stack",
+    config: Mapping[str, str] | None = None,
+    secret_config_keys: Sequence[str] = (),
+    preview: bool = True,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+    logger: logging.Logger | None = None,
+) -> PlanRecording:
+    """Run a Pulumi program under the recording mocks and return what it declared.
+
+    `entry` is a callable or a program directory holding `__main__.py`. `config` keys are full
+    Pulumi keys (`aim:strict`). `previous` is earlier state by resource name (see
+    `RecordingMocks`). An exception raised by the program, or by one of its applies, propagates
+    unchanged once the run's global state has been discarded.
+    """
+    context = contextvars.copy_context()
+    return context.run(
+        _run,
+        entry,
+        project=project,
+        stack=stack,
+        config=dict(config or {}),
+        secret_config_keys=list(secret_config_keys),
+        preview=preview,
+        previous=previous,
+        logger=logger,
+    )
+
+
+def _run(
+    entry: Program,
+    *,
+    project: str,
+    stack: str,
+    config: dict[str, str],
+    secret_config_keys: list[str],
+    preview: bool,
+    previous: Mapping[str, Mapping[str, Any]] | None,
+    logger: logging.Logger | None,
+) -> PlanRecording:
+    mocks = RecordingMocks(previous, preview=preview)
+    monitor = RecordingMonitor(mocks)
+    engine = RecordingEngine(logger)
+    features = set(monitor.GetDeploymentInfo(empty_pb2.Empty()).supportedFeatures)
+    pulumi_settings.configure(
+        pulumi_mocks.MockSettings(
+            monitor=monitor,
+            monitor_features=features,
+            engine=engine,
+            project=project,
+            stack=stack,
+            dry_run=preview,
+            organization="organization",
+            callbacks=None,
+        )
+    )
+    pulumi_settings.ROOT.set(None)
+    set_all_config(config, secret_config_keys)
+    program = _as_callable(entry)
+
+    async def run_in_stack() -> None:
+        root = Stack()
+        try:
+            program()
+        finally:
+            root._finish()
+
+    loop = _ensure_event_loop()
+    saved_executor = getattr(loop, "_default_executor", None)
+    # One worker: registrations reach the monitor in the order the program issued them.
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aim-mock-monitor")
+    loop.set_default_executor(executor)
+    try:
+        _sync_await(run_pulumi_func(run_in_stack))
+        _drain(loop)
+    finally:
+        loop._default_executor = saved_executor  # type: ignore[attr-defined]
+        executor.shutdown(wait=True)
+        reset_registry()
+    return PlanRecording(
+        project=project,
+        stack=stack,
+        resources=list(monitor.recorded),
+        outputs=dict(monitor.registered_outputs),
+        logs=list(engine.records),
+    )
+
+
+def _drain(loop: asyncio.AbstractEventLoop) -> None:
+    """Let fire-and-forget tasks (log messages waiting for a URN) finish."""
+    for _ in range(100):
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        if not pending:
+            return
+        _sync_await(asyncio.sleep(0))
+
+
+def _as_callable(entry: Program) -> Callable[[], object]:
+    if callable(entry):
+        return entry
+    directory = Path(entry)
+    main = directory / "__main__.py"
+    if not main.is_file():
+        raise FileNotFoundError(f"{directory}: no __main__.py (a Pulumi Python program directory)")
+
+    def run_directory() -> None:
+        before = set(sys.modules)
+        sys.path.insert(0, str(directory.resolve()))
+        cwd = Path.cwd()
+        os.chdir(directory)
+        try:
+            runpy.run_path(str(main.resolve()), run_name="__main__")
+        finally:
+            os.chdir(cwd)
+            sys.path.remove(str(directory.resolve()))
+            root = str(directory.resolve())
+            for name in set(sys.modules) - before:
+                module_file = getattr(sys.modules[name], "__file__", None) or ""
+                if module_file.startswith(root):
+                    del sys.modules[name]
+
+    return run_directory

@@ -1,0 +1,181 @@
+"""`aim-pulumi migrate FILE_OR_DIR [-o DIR] [--in-place]`: v1alpha1 services and templates to v1alpha2.
+
+Manifests are read with ruamel.yaml's round-trip loader, so comments, key order and quoting survive
+where the library can keep them. Converted YAML goes to standard output (one multi-document stream),
+or to `-o DIR` mirroring the input file names, or back into the input files with `--in-place`; the
+input is never written otherwise. What cannot be converted is written unchanged and reported on
+standard error as `file:doc: Kind/namespace/name: field: reason: message` (the format of
+`aim-pulumi validate`). Exit 0 everything converted, 1 something was not convertible, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import itertools
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from aim_pulumi.api.io import manifest_files, manifest_ref
+from aim_pulumi.resolve.migration import migrate_objects
+
+EXIT_OK = 0
+EXIT_NOT_CONVERTIBLE = 1
+EXIT_USAGE = 2
+
+_KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
+_ITEM_LINE = re.compile(r"^( *)- ")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "migrate",
+        help="convert v1alpha1 AIMService and service templates to v1alpha2",
+        description="Convert v1alpha1 AIMService, AIMServiceTemplate and AIMClusterServiceTemplate manifests "
+        "to v1alpha2 (AIMService with spec.profile, AIMProfile, AIMClusterProfile). Other documents are "
+        "copied unchanged. Exit 0 converted, 1 something was not convertible, 2 usage error.",
+    )
+    parser.add_argument("path", metavar="FILE_OR_DIR", help="a manifest file or a directory of *.yaml/*.yml")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument(
+        "-o", "--output-dir", metavar="DIR", help="write the converted files here, mirroring input names"
+    )
+    target.add_argument("--in-place", action="store_true", help="rewrite the input files")
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class _File:
+    """One input file: its documents as loaded (None for empty ones) and how it is indented."""
+
+    path: Path
+    relative: Path
+    documents: list[Any] = field(default_factory=list)
+    indent: tuple[int, int, int] = (2, 4, 2)
+    readable: bool = True
+
+
+def _guess_indent(text: str) -> tuple[int, int, int]:
+    """(mapping, sequence, offset) of the first block sequence under a key, so output keeps the style."""
+    lines = text.splitlines()
+    for previous, line in itertools.pairwise(lines):
+        key, item = _KEY_LINE.match(previous), _ITEM_LINE.match(line)
+        if key and item:
+            offset = len(item.group(1)) - len(key.group(1))
+            if offset <= 0:
+                return (2, 2, 0)
+            return (2, offset + 2, offset)
+    return (2, 4, 2)
+
+
+def _yaml(indent: tuple[int, int, int]) -> YAML:
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096
+    mapping, sequence, offset = indent
+    yaml.indent(mapping=mapping, sequence=sequence, offset=offset)
+    return yaml
+
+
+def _read(file: _File, errors: list[str]) -> None:
+    try:
+        text = file.path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        errors.append(f"{file.path}: ?: (root): InvalidYAML: cannot read: {exc}")
+        file.readable = False
+        return
+    file.indent = _guess_indent(text)
+    try:
+        file.documents = list(_yaml(file.indent).load_all(text))
+    except YAMLError as exc:
+        errors.append(
+            f"{file.path}:{len(file.documents) + 1}: ?: (root): InvalidYAML: {' '.join(str(exc).split())}"
+        )
+        file.readable = False
+
+
+def _dump(documents: list[Any], indent: tuple[int, int, int]) -> str:
+    stream = io.StringIO()
+    _yaml(indent).dump_all([d for d in documents if d is not None], stream)
+    text = stream.getvalue()
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def _files(path: Path) -> list[_File]:
+    found = manifest_files(path)
+    if path.is_dir():
+        return [_File(f, f.relative_to(path)) for f in found]
+    return [_File(f, Path(f.name)) for f in found]
+
+
+def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    source = Path(args.path)
+    try:
+        files = _files(source)
+    except FileNotFoundError:
+        print(f"aim-pulumi migrate: error: no such file or directory: {source}", file=err)
+        return EXIT_USAGE
+    if not files:
+        print(f"aim-pulumi migrate: error: no *.yaml or *.yml file in {source}", file=err)
+        return EXIT_USAGE
+    output_dir = Path(args.output_dir) if args.output_dir else None
+    if output_dir is not None:
+        inputs = {f.path.resolve() for f in files}
+        clash = [f for f in files if (output_dir / f.relative).resolve() in inputs]
+        if clash:
+            print(
+                f"aim-pulumi migrate: error: {output_dir / clash[0].relative} is an input file; "
+                "use --in-place to rewrite the input",
+                file=err,
+            )
+            return EXIT_USAGE
+
+    reports: list[str] = []
+    for file in files:
+        _read(file, reports)
+    located = [
+        (file, number) for file in files for number, doc in enumerate(file.documents, 1) if doc is not None
+    ]
+    documents = [file.documents[number - 1] for file, number in located]
+    result = migrate_objects(documents)
+    for problem in result.problems:
+        file, number = located[problem.index]
+        ref = manifest_ref(documents[problem.index])
+        reports.append(
+            f"{file.path}:{number}: {ref}: {problem.field or '(root)'}: {problem.reason}: {problem.message}"
+        )
+    for (file, number), converted in zip(located, result.objects, strict=True):
+        file.documents[number - 1] = converted
+
+    changed_files = {
+        id(file) for (file, _), changed in zip(located, result.converted, strict=True) if changed
+    }
+    readable = [f for f in files if f.readable]
+    if output_dir is not None:
+        for file in readable:
+            target = output_dir / file.relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(_dump(file.documents, file.indent), encoding="utf-8")
+    elif args.in_place:
+        for file in readable:
+            if id(file) in changed_files:
+                file.path.write_text(_dump(file.documents, file.indent), encoding="utf-8")
+    else:
+        out.write("---\n".join(_dump(f.documents, f.indent) for f in readable if any(f.documents)))
+
+    for line in reports:
+        print(line, file=err)
+    total = len(documents)
+    print(
+        f"{sum(result.converted)} of {total} document(s) converted, {len(reports)} problem(s)",
+        file=err,
+    )
+    return EXIT_NOT_CONVERTIBLE if reports else EXIT_OK

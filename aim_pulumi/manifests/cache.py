@@ -1,0 +1,95 @@
+"""The cache PVC and the download Job of one model source (behaviour §12), shaped from a `CachePlan`.
+
+Every decision (names, size, class, env, labels, image) is already in the plan; these builders only
+give it the Kubernetes shape, so the same plan always yields the same manifests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aim_pulumi.manifests._common import TIMEOUT_SECONDS, metadata, plain, sorted_map
+from aim_pulumi.resolve.caching import CA_MOUNT_PATH, DOWNLOAD_MOUNT_PATH
+from aim_pulumi.resolve.types import CachePlan
+
+CACHE_VOLUME = "cache"
+CA_VOLUME = "s3-ca"
+DOWNLOAD_CONTAINER = "model-download"
+BACKOFF_LIMIT = 2
+REPLACE_UNREADY = "pulumi.com/replaceUnready"
+
+# The downloader image runs as an unprivileged user; fsGroup makes the fresh volume writable for it.
+POD_SECURITY_CONTEXT: dict[str, Any] = {
+    "runAsUser": 1000,
+    "runAsGroup": 1000,
+    "fsGroup": 1000,
+    "runAsNonRoot": True,
+}
+
+
+def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
+    """The PVC the download Job fills and the InferenceService mounts."""
+    spec: dict[str, Any] = {
+        "accessModes": [plan.access_mode],
+        "volumeMode": "Filesystem",
+        "resources": {"requests": {"storage": f"{plan.size_gi}Gi"}},
+    }
+    if plan.storage_class_name:
+        spec["storageClassName"] = plan.storage_class_name
+    return {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": metadata(plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=plan.skip_await),
+        "spec": spec,
+    }
+
+
+def _ca_volume(ca_bundle: Any) -> dict[str, Any]:
+    if str(ca_bundle.get("kind", "ConfigMap")) == "Secret":
+        return {"name": CA_VOLUME, "secret": {"secretName": str(ca_bundle["name"])}}
+    return {"name": CA_VOLUME, "configMap": {"name": str(ca_bundle["name"])}}
+
+
+def build_download_job(plan: CachePlan) -> dict[str, Any]:
+    """The Job that downloads one model source onto its PVC.
+
+    No `ttlSecondsAfterFinished`: a Job the cluster deletes would be recreated by the next `pulumi up`.
+    `replaceUnready` makes a failed or unfinished download start again on the next up.
+    """
+    annotations = {REPLACE_UNREADY: "true", TIMEOUT_SECONDS: str(plan.timeout_seconds)}
+    volume_mounts: list[dict[str, Any]] = [{"name": CACHE_VOLUME, "mountPath": DOWNLOAD_MOUNT_PATH}]
+    volumes: list[dict[str, Any]] = [
+        {"name": CACHE_VOLUME, "persistentVolumeClaim": {"claimName": plan.pvc_name}}
+    ]
+    if plan.ca_bundle:
+        volume_mounts.append({"name": CA_VOLUME, "mountPath": CA_MOUNT_PATH, "readOnly": True})
+        volumes.append(_ca_volume(plan.ca_bundle))
+    container: dict[str, Any] = {
+        "name": DOWNLOAD_CONTAINER,
+        "image": plan.job_image,
+        "imagePullPolicy": "IfNotPresent",
+        "args": [str(plan.source.get("sourceUri", ""))],
+        "env": [plain(var) for var in plan.job_env],
+        "volumeMounts": volume_mounts,
+    }
+    pod_spec: dict[str, Any] = {
+        "restartPolicy": "Never",
+        "securityContext": dict(POD_SECURITY_CONTEXT),
+    }
+    if plan.image_pull_secrets:
+        pod_spec["imagePullSecrets"] = [{"name": name} for name in plan.image_pull_secrets]
+    if plan.service_account_name:
+        pod_spec["serviceAccountName"] = plan.service_account_name
+    pod_spec["containers"] = [container]
+    pod_spec["volumes"] = volumes
+    return {
+        "apiVersion": "batch/v1",
+        "kind": "Job",
+        "metadata": metadata(
+            plan.job_name, plan.namespace, plan.job_labels, annotations, skip_await=plan.skip_await
+        ),
+        "spec": {
+            "backoffLimit": BACKOFF_LIMIT,
+            "template": {"metadata": {"labels": sorted_map(plan.job_labels)}, "spec": pod_spec},
+        },
+    }

@@ -1,0 +1,647 @@
+"""v1alpha1 AIMService and service templates rewritten as their v1alpha2 equivalents (behaviour §7.3).
+
+The conversion edits a copy of each manifest in place instead of building a new one, so that the
+mappings a round-trip YAML loader returns keep their key order and comments. Anything without a
+v1alpha2 equivalent is reported with its field and reason and the document is left as it was:
+a converter that guesses would move a running service onto a profile nobody chose.
+
+`template_profile_manifest` is also what the template pipeline deploys from (`templates.template_profile`),
+so a legacy service and its migrated form describe the same profile.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from aim_pulumi.api import AIMValidationError, parse, to_manifest
+
+GROUP = "aim.eai.amd.com"
+V1ALPHA1 = f"{GROUP}/v1alpha1"
+V1ALPHA2 = f"{GROUP}/v1alpha2"
+RECONCILER_PIPELINE_ANNOTATION = f"{GROUP}/reconciler-pipeline"
+SOURCE_MODEL_LABEL = f"{GROUP}/source-model"
+PROFILE_ROLE_LABEL = f"{GROUP}/profile-role"
+PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
+
+TEMPLATE_TO_PROFILE_KIND: Mapping[str, str] = {
+    "AIMServiceTemplate": "AIMProfile",
+    "AIMClusterServiceTemplate": "AIMClusterProfile",
+}
+CLUSTER_KINDS = frozenset({"AIMClusterServiceTemplate", "AIMClusterModel", "AIMClusterProfile"})
+
+# Legacy cache modes (admission rule A14).
+CACHE_MODES: Mapping[str, str] = {"Auto": "Shared", "Always": "Shared", "Never": "Dedicated"}
+
+# Reasons of what cannot be converted.
+UNSUPPORTED = "Unsupported"
+OVERRIDES_WITHOUT_TEMPLATE_NAME = "OverridesWithoutTemplateName"
+UNMAPPED_FIELD = "UnmappedField"
+CONFLICTING_FIELDS = "ConflictingFields"
+MODEL_NOT_FOUND = "ModelNotFound"
+MODEL_WITHOUT_IMAGE = "ModelWithoutImage"
+NOT_A_MAPPING = "InvalidManifest"
+
+
+_Models = dict[tuple[str, str, str], Mapping[str, Any]]
+
+
+class NotConvertible(Exception):
+    """A field with no v1alpha2 equivalent; carries the dotted field path and a reason."""
+
+    def __init__(self, field: str, reason: str, message: str) -> None:
+        self.field = field
+        self.reason = reason
+        self.message = message
+        super().__init__(f"{field}: {reason}: {message}")
+
+
+@dataclass(frozen=True)
+class MigrationProblem:
+    """One reason a document was written unchanged; `index` is its position in the input list."""
+
+    index: int
+    kind: str
+    namespace: str
+    name: str
+    field: str
+    reason: str
+    message: str
+
+    @property
+    def object_ref(self) -> str:
+        """`Kind/namespace/name`; cluster objects have an empty namespace part."""
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True)
+class MigrationResult:
+    """Converted manifests in input order (unconvertible ones unchanged) and the problems found."""
+
+    objects: tuple[Any, ...]
+    problems: tuple[MigrationProblem, ...]
+    converted: tuple[bool, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+# --------------------------------------------------------------------------------------------------
+# Order- and comment-preserving edits of a mapping (plain dicts and ruamel's CommentedMap alike)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(getattr(value, "value", value))
+
+
+def _sub(mapping: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    """`mapping[key]` when it is a mapping, else an empty one."""
+    value = mapping.get(key)
+    return value if isinstance(value, Mapping) else {}
+
+
+def _comments(mapping: MutableMapping[str, Any]) -> Any:
+    ca = getattr(mapping, "ca", None)
+    return getattr(ca, "items", None)
+
+
+def _like(mapping: Mapping[str, Any], **items: Any) -> MutableMapping[str, Any]:
+    """A new mapping of the same type as `mapping` (so round-trip YAML keeps its node style)."""
+    fresh: MutableMapping[str, Any] = type(mapping)()  # type: ignore[assignment]
+    fresh.update(items)
+    return fresh
+
+
+def _insert(mapping: MutableMapping[str, Any], position: int, key: str, value: Any) -> None:
+    insert = getattr(mapping, "insert", None)
+    if callable(insert):
+        insert(position, key, value)
+        return
+    items = list(mapping.items())
+    items.insert(position, (key, value))
+    mapping.clear()
+    mapping.update(items)
+
+
+def _split_comment(mapping: MutableMapping[str, Any], key: str) -> tuple[Any, Any]:
+    """Detach the comment a round-trip loader attached after `key`: (end-of-line part, following lines).
+
+    The loader stores the comment at the end of a key's line together with the full-line comments
+    below it (which a reader sees as introducing the next key), so the two parts are moved apart.
+    """
+    comments = _comments(mapping)
+    entry = comments.pop(key, None) if comments is not None else None
+    token = entry[2] if isinstance(entry, list) and len(entry) > 2 else None
+    value = getattr(token, "value", None)
+    if not isinstance(value, str):
+        return None, None
+    first, _, rest = value.partition("\n")
+    if not first.strip():
+        return None, token
+    eol: Any = copy.copy(token)
+    eol.value = first + "\n"
+    following: Any = None
+    if rest.strip():
+        following = copy.copy(token)
+        following.value = "\n" + rest
+    return eol, following
+
+
+def _attach(mapping: MutableMapping[str, Any], key: str | None, token: Any) -> None:
+    """Attach a comment after the line of `key`; after a nested block it would land inside, so not there."""
+    comments = _comments(mapping)
+    if token is None or comments is None or key is None or key not in mapping:
+        return
+    if isinstance(mapping[key], Mapping | list):
+        return
+    entry = comments.get(key)
+    if isinstance(entry, list) and len(entry) > 2 and entry[2] is not None:
+        merged = copy.copy(entry[2])
+        merged.value = entry[2].value + token.value.lstrip("\n")
+        entry[2] = merged
+    else:
+        comments[key] = [None, None, token, None]
+
+
+def _previous_key(mapping: MutableMapping[str, Any], key: str) -> str | None:
+    keys = list(mapping.keys())
+    position = keys.index(key)
+    return keys[position - 1] if position > 0 else None
+
+
+def _replace(
+    mapping: MutableMapping[str, Any],
+    old: str,
+    new_items: Sequence[tuple[str, Any]],
+    *,
+    eol_to: tuple[MutableMapping[str, Any], str] | None = None,
+) -> None:
+    """Put `new_items` where `old` was, keeping the comments around it.
+
+    The end-of-line comment of `old` follows the first new key (or `eol_to`, where the meaning of
+    the field went); the comment lines below it stay before the key that came next.
+    """
+    position = list(mapping.keys()).index(old)
+    before = _previous_key(mapping, old)
+    eol, following = _split_comment(mapping, old)
+    del mapping[old]
+    for offset, (key, value) in enumerate(new_items):
+        _insert(mapping, position + offset, key, value)
+    first = new_items[0][0] if new_items else None
+    last = new_items[-1][0] if new_items else before
+    if eol_to is not None:
+        _attach(*eol_to, eol)
+    elif first is not None:
+        _attach(mapping, first, eol)
+    _attach(mapping, last, following)
+
+
+def _delete(mapping: MutableMapping[str, Any], key: str) -> None:
+    """Remove `key`; comment lines below it stay before the key that came next."""
+    if key in mapping:
+        _replace(mapping, key, [])
+
+
+def _carry(source: Any, key: str, target: MutableMapping[str, Any], target_key: str) -> None:
+    """Move the comments of `source[key]` to `target[target_key]`, where its value went."""
+    if isinstance(source, MutableMapping) and key in source:
+        eol, following = _split_comment(source, key)
+        _attach(target, target_key, eol)
+        _attach(target, target_key, following)
+
+
+def _rename(mapping: MutableMapping[str, Any], old: str, new: str) -> None:
+    if old in mapping:
+        _replace(mapping, old, [(new, mapping[old])])
+
+
+def _child_map(parent: MutableMapping[str, Any], key: str, after: Sequence[str]) -> MutableMapping[str, Any]:
+    """`parent[key]` as a mapping, created right after the last present key of `after` when missing."""
+    existing: Any = parent.get(key)
+    if isinstance(existing, MutableMapping):
+        return existing
+    fresh = _like(parent)
+    if key in parent:
+        parent[key] = fresh
+        return fresh
+    keys = list(parent.keys())
+    position = max((keys.index(k) + 1 for k in after if k in parent), default=len(keys))
+    _insert(parent, position, key, fresh)
+    return fresh
+
+
+def _mapping(value: Any, field: str) -> MutableMapping[str, Any]:
+    if not isinstance(value, MutableMapping):
+        raise NotConvertible(field, NOT_A_MAPPING, f"{field} is not a mapping")
+    return value
+
+
+# --------------------------------------------------------------------------------------------------
+# Templates
+
+
+def _converted_sources(sources: Any) -> Any:
+    """`[{name, sourceURI, size}]` rewritten in place as `[{modelId, sourceUri, size}]`."""
+    if not isinstance(sources, list):
+        return sources
+    for source in sources:
+        if not isinstance(source, MutableMapping):
+            continue
+        if "name" in source:
+            if "modelId" in source:
+                if source["modelId"] != source["name"]:
+                    raise NotConvertible(
+                        "spec.modelSources", CONFLICTING_FIELDS, "a model source sets both name and modelId"
+                    )
+                _delete(source, "name")
+            else:
+                _rename(source, "name", "modelId")
+        if "sourceURI" in source:
+            if "sourceUri" in source:
+                _delete(source, "sourceURI")
+            else:
+                _rename(source, "sourceURI", "sourceUri")
+    return sources
+
+
+def _status_aim_id(status: Mapping[str, Any]) -> str:
+    """The AIM id a discovery run recorded on a template, when there is one."""
+    profile = status.get("profile")
+    if not isinstance(profile, Mapping):
+        return ""
+    metadata = profile.get("metadata")
+    for holder in (profile, metadata if isinstance(metadata, Mapping) else {}):
+        for key in ("aimId", "aim_id"):
+            found = _text(holder.get(key))
+            if found:
+                return found
+    return ""
+
+
+def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
+    if hardware is None:
+        return []
+    hardware = _mapping(hardware, "spec.hardware")
+    unknown = sorted(set(hardware) - {"gpu", "cpu"})
+    if unknown:
+        raise NotConvertible(f"spec.hardware.{unknown[0]}", UNMAPPED_FIELD, "no AIMProfile field holds it")
+    gpu, cpu = hardware.get("gpu"), hardware.get("cpu")
+    if gpu is not None and cpu is not None:
+        raise NotConvertible("spec.hardware", CONFLICTING_FIELDS, "a template is either gpu or cpu, not both")
+    if cpu is not None:
+        return [("acceleratorType", "cpu")]
+    if gpu is None:
+        return []
+    gpu = _mapping(gpu, "spec.hardware.gpu")
+    unknown = sorted(set(gpu) - {"requests", "model"})
+    if unknown:
+        raise NotConvertible(
+            f"spec.hardware.gpu.{unknown[0]}", UNMAPPED_FIELD, "no AIMProfile field holds it"
+        )
+    fields: list[tuple[str, Any]] = [("acceleratorType", "gpu")]
+    if gpu.get("model") is not None:
+        fields.append(("acceleratorModel", gpu["model"]))
+    if gpu.get("requests") is not None:
+        fields.append(("acceleratorCount", gpu["requests"]))
+    return fields
+
+
+def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The AIMProfile / AIMClusterProfile manifest a template becomes, given the model it names.
+
+    `template` and `model` are CRD-shaped manifests (a model may be None when not found, which is
+    not convertible: the profile image comes from it). The input is not modified; the result is a
+    copy of the same mapping type with the template's key order and comments.
+    """
+    doc: MutableMapping[str, Any] = copy.deepcopy(template)  # type: ignore[arg-type]
+    kind = _text(doc.get("kind"))
+    if kind not in TEMPLATE_TO_PROFILE_KIND:
+        raise NotConvertible("kind", NOT_A_MAPPING, f"{kind or 'the document'} is not a service template")
+    spec = _mapping(doc.get("spec"), "spec")
+    status = _sub(doc, "status")
+    model_name = _text(spec.get("modelName"))
+    if model is None:
+        raise NotConvertible(
+            "spec.modelName",
+            MODEL_NOT_FOUND,
+            f"model {model_name!r} is not among the converted objects or the catalog; its image is the "
+            "profile image",
+        )
+    model_spec = _sub(model, "spec")
+    image = _text(model_spec.get("image"))
+    if not image:
+        raise NotConvertible(
+            "spec.modelName",
+            MODEL_WITHOUT_IMAGE,
+            f"model {model_name!r} declares no spec.image for the profile",
+        )
+
+    if spec.get("modelSources") is None and isinstance(status.get("modelSources"), list):
+        spec["modelSources"] = copy.deepcopy(status["modelSources"])
+    _converted_sources(spec.get("modelSources"))
+    sources = spec.get("modelSources") or []
+    first_source_id = _text(sources[0].get("modelId")) if sources and isinstance(sources[0], Mapping) else ""
+    aim_id = _text(model_spec.get("aimId")) or _status_aim_id(status) or first_source_id or model_name
+
+    doc["apiVersion"] = V1ALPHA2
+    doc["kind"] = TEMPLATE_TO_PROFILE_KIND[kind]
+    metadata = _child_map(doc, "metadata", ("kind",))
+    labels = _child_map(metadata, "labels", ("name", "namespace"))
+    labels[SOURCE_MODEL_LABEL] = model_name
+    labels[PROFILE_ROLE_LABEL] = "deployable"
+    labels[PROFILE_ORIGIN_LABEL] = "user-authored"
+
+    head = [("aimId", aim_id), ("image", image)]
+    if "modelName" in spec:
+        _replace(spec, "modelName", head, eol_to=(labels, SOURCE_MODEL_LABEL))
+    else:
+        for offset, (key, value) in enumerate(head):
+            _insert(spec, offset, key, value)
+    if _text(spec.get("precision")) == "auto":
+        _delete(spec, "precision")
+    if "hardware" in spec:
+        hardware = spec["hardware"]
+        _replace(spec, "hardware", _hardware_fields(hardware))
+        gpu = hardware.get("gpu") if isinstance(hardware, Mapping) else None
+        _carry(gpu, "model", spec, "acceleratorModel")
+        _carry(gpu, "requests", spec, "acceleratorCount")
+    if "env" in spec:
+        _rename(spec, "env", "containerEnv")
+    _delete(doc, "status")
+    return doc  # type: ignore[return-value]
+
+
+# --------------------------------------------------------------------------------------------------
+# Services
+
+
+def profile_overrides_from_legacy(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """`spec.overrides` as `spec.profileOverrides`: env, engine args and the GPU model/count.
+
+    A copy of the input mapping type (key order and comments kept). Metric and precision have no
+    profile-override equivalent (they belong to the profile itself) and raise `NotConvertible`.
+    """
+    out: MutableMapping[str, Any] = copy.deepcopy(overrides)  # type: ignore[arg-type]
+    for key in list(out.keys()):
+        if key == "env":
+            _rename(out, "env", "containerEnv")
+        elif key == "engineArgs":
+            continue
+        elif key == "gpuSelector":
+            selector = _mapping(out["gpuSelector"], "spec.overrides.gpuSelector")
+            unknown = sorted(set(selector) - {"model", "count"})
+            if unknown:
+                raise NotConvertible(
+                    f"spec.overrides.gpuSelector.{unknown[0]}",
+                    UNMAPPED_FIELD,
+                    "profile overrides have no such field",
+                )
+            fields = [
+                (target, selector[source])
+                for source, target in (("model", "acceleratorModel"), ("count", "acceleratorCount"))
+                if selector.get(source) is not None
+            ]
+            _replace(out, "gpuSelector", fields)
+            _carry(selector, "model", out, "acceleratorModel")
+            _carry(selector, "count", out, "acceleratorCount")
+        else:
+            raise NotConvertible(
+                f"spec.overrides.{key}",
+                UNMAPPED_FIELD,
+                f"spec.profileOverrides has no {key}; it belongs to the profile the template becomes",
+            )
+    return out  # type: ignore[return-value]
+
+
+def _service_problems(spec: Mapping[str, Any]) -> list[NotConvertible]:
+    problems: list[NotConvertible] = []
+    model = spec.get("model")
+    if isinstance(model, Mapping) and model.get("custom") is not None:
+        problems.append(
+            NotConvertible(
+                "spec.model.custom", UNSUPPORTED, "an inline custom model has no v1alpha2 equivalent here"
+            )
+        )
+    template = spec.get("template")
+    name = _text(template.get("name")) if isinstance(template, Mapping) else ""
+    name = name or _text(spec.get("templateName"))
+    overrides = spec.get("overrides")
+    if overrides and not name:
+        problems.append(
+            NotConvertible(
+                "spec.overrides",
+                OVERRIDES_WITHOUT_TEMPLATE_NAME,
+                "spec.profileOverrides needs spec.profile.name, and the template is chosen by selection; "
+                "pin a template name first",
+            )
+        )
+    elif overrides:
+        try:
+            profile_overrides_from_legacy(_mapping(overrides, "spec.overrides"))
+        except NotConvertible as err:
+            problems.append(err)
+    ref = spec.get("runtimeConfigRef")
+    if ref is not None:
+        ref_map = _mapping(ref, "spec.runtimeConfigRef") if isinstance(ref, Mapping) else None
+        if ref_map is None or set(ref_map) - {"name"}:
+            problems.append(
+                NotConvertible(
+                    "spec.runtimeConfigRef", UNMAPPED_FIELD, "only runtimeConfigRef.name is mapped"
+                )
+            )
+        elif spec.get("runtimeConfigName") is not None and spec["runtimeConfigName"] != ref_map.get("name"):
+            problems.append(
+                NotConvertible(
+                    "spec.runtimeConfigRef.name",
+                    CONFLICTING_FIELDS,
+                    "spec.runtimeConfigRef.name and spec.runtimeConfigName name different configs",
+                )
+            )
+    return problems
+
+
+def _migrate_service(doc: MutableMapping[str, Any]) -> None:
+    spec = _mapping(doc.get("spec"), "spec")
+    model = spec.get("model")
+    if isinstance(model, MutableMapping) and "ref" in model:
+        if "name" in model:
+            _delete(model, "ref")
+        else:
+            _rename(model, "ref", "name")
+
+    if "templateName" in spec:
+        template_name = spec["templateName"]
+        if spec.get("template") is None:
+            _replace(spec, "templateName", [("template", _like(spec, name=template_name))])
+        else:
+            _delete(spec, "templateName")
+            _mapping(spec["template"], "spec.template").setdefault("name", template_name)
+    template = spec.get("template")
+    name = _text(template.get("name")) if isinstance(template, Mapping) else ""
+    if "template" in spec:
+        criteria = template.get("selectionCriteria") if isinstance(template, Mapping) else None
+        if name:
+            _delete(_mapping(template, "spec.template"), "selectionCriteria")
+            _rename(spec, "template", "profile")
+        elif criteria:
+            _replace(spec, "template", [("profile", _like(spec, selector=criteria))])
+        else:
+            _delete(spec, "template")
+
+    if "overrides" in spec:
+        overrides = spec["overrides"]
+        if overrides:
+            _replace(spec, "overrides", [("profileOverrides", profile_overrides_from_legacy(overrides))])
+        else:
+            _delete(spec, "overrides")
+
+    if "runtimeConfigRef" in spec:
+        ref_name = spec["runtimeConfigRef"].get("name")
+        if spec.get("runtimeConfigName") is not None or not ref_name:
+            _delete(spec, "runtimeConfigRef")
+        else:
+            ref = spec["runtimeConfigRef"]
+            _replace(spec, "runtimeConfigRef", [("runtimeConfigName", ref_name)])
+            _carry(ref, "name", spec, "runtimeConfigName")
+
+    caching = spec.get("caching")
+    if isinstance(caching, MutableMapping) and _text(caching.get("mode")) in CACHE_MODES:
+        caching["mode"] = CACHE_MODES[_text(caching["mode"])]
+    if "cacheModel" in spec:
+        mode = "Shared" if spec["cacheModel"] is True else "Dedicated"
+        if isinstance(caching, MutableMapping):
+            caching.setdefault("mode", mode)
+            _delete(spec, "cacheModel")
+        else:
+            fresh = _like(spec, mode=mode)
+            _replace(spec, "cacheModel", [("caching", fresh)], eol_to=(fresh, "mode"))
+
+    metadata = _child_map(doc, "metadata", ("kind",))
+    annotations = metadata.get("annotations")
+    if (
+        isinstance(annotations, MutableMapping)
+        and annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template"
+    ):
+        _delete(annotations, RECONCILER_PIPELINE_ANNOTATION)
+        if not annotations:
+            _delete(metadata, "annotations")
+    if spec.get("profile") is None:
+        _child_map(metadata, "annotations", ("name", "namespace", "labels"))[
+            RECONCILER_PIPELINE_ANNOTATION
+        ] = "profile"
+    doc["apiVersion"] = V1ALPHA2
+    _delete(doc, "status")
+
+
+# --------------------------------------------------------------------------------------------------
+# Documents
+
+
+def _identity(doc: Mapping[str, Any]) -> tuple[str, str, str]:
+    kind = _text(doc.get("kind"))
+    metadata = _sub(doc, "metadata")
+    name = _text(metadata.get("name"))
+    namespace = "" if kind in CLUSTER_KINDS else (_text(metadata.get("namespace")) or "default")
+    return kind, namespace, name
+
+
+def is_legacy(doc: Any) -> bool:
+    """Whether migrate rewrites this document (a v1alpha1 AIMService or a service template)."""
+    if not isinstance(doc, Mapping):
+        return False
+    kind = _text(doc.get("kind"))
+    if kind in TEMPLATE_TO_PROFILE_KIND:
+        return True
+    return kind == "AIMService" and _text(doc.get("apiVersion")) == V1ALPHA1
+
+
+def _as_manifest(obj: Any) -> Mapping[str, Any] | None:
+    if isinstance(obj, Mapping):
+        return obj
+    if hasattr(obj, "kind") and hasattr(obj, "metadata"):
+        return to_manifest(obj)
+    return None
+
+
+def _model_index(objects: Iterable[Any]) -> _Models:
+    index: _Models = {}
+    for obj in objects:
+        manifest = _as_manifest(obj)
+        if manifest is None or _text(manifest.get("kind")) not in ("AIMModel", "AIMClusterModel"):
+            continue
+        index.setdefault(_identity(manifest), manifest)
+    return index
+
+
+def template_model(template: Mapping[str, Any], models: _Models) -> Mapping[str, Any] | None:
+    """The model a template names, seen from the template's scope (namespace model first)."""
+    kind, namespace, _ = _identity(template)
+    spec = _sub(template, "spec")
+    name = _text(spec.get("modelName"))
+    if kind == "AIMServiceTemplate":
+        found = models.get(("AIMModel", namespace, name))
+        if found is not None:
+            return found
+    return models.get(("AIMClusterModel", "", name))
+
+
+def _admission_problem(doc: Mapping[str, Any], what: str) -> NotConvertible | None:
+    try:
+        parse(doc)
+    except AIMValidationError as err:
+        return NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
+    return None
+
+
+def _convert(doc: Mapping[str, Any], models: _Models) -> tuple[Any, list[NotConvertible]]:
+    """One legacy document converted, or every problem that keeps it unchanged."""
+    problem = _admission_problem(doc, "the input is not admitted")
+    if problem is not None:
+        return None, [problem]
+    try:
+        if _text(doc.get("kind")) == "AIMService":
+            problems = _service_problems(_mapping(doc.get("spec"), "spec"))
+            if problems:
+                return None, problems
+            out: Any = copy.deepcopy(doc)
+            _migrate_service(out)
+        else:
+            out = template_profile_manifest(doc, template_model(doc, models))
+    except NotConvertible as err:
+        return None, [err]
+    problem = _admission_problem(out, "the converted manifest is not admitted")
+    if problem is not None:
+        return None, [problem]
+    return out, []
+
+
+def migrate_objects(objects: Sequence[Any], catalog_objects: Iterable[Any] = ()) -> MigrationResult:
+    """Convert every v1alpha1 AIMService and service template of `objects`; leave the rest as is.
+
+    `catalog_objects` (manifests or typed objects) supply models the templates name when those are
+    not among `objects`. Inputs are never modified; converted documents are copies.
+    """
+    models = _model_index([*objects, *catalog_objects])
+    out: list[Any] = []
+    problems: list[MigrationProblem] = []
+    converted: list[bool] = []
+    for index, doc in enumerate(objects):
+        if not is_legacy(doc):
+            out.append(doc)
+            converted.append(False)
+            continue
+        result, found = _convert(doc, models)
+        if found:
+            kind, namespace, name = _identity(doc)
+            problems.extend(
+                MigrationProblem(index, kind, namespace, name, p.field, p.reason, p.message) for p in found
+            )
+            out.append(doc)
+            converted.append(False)
+            continue
+        out.append(result)
+        converted.append(True)
+    return MigrationResult(tuple(out), tuple(problems), tuple(converted))

@@ -1,0 +1,134 @@
+"""HTTP path templates: JSONPath placeholders rendered against the AIMService, then normalised.
+
+Each segment is lowercased and percent-encoded so that any label or name value yields a path the
+Gateway API accepts; a template that cannot be rendered is reported, never guessed at, because a
+wrong path would silently expose the service somewhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote
+
+from jsonpath_ng.ext.parser import parse as jsonpath_parse
+
+from aim_pulumi.resolve.errors import AIMResolutionError
+
+MAX_PATH_LENGTH = 200
+DEFAULT_PATH_TEMPLATE = "/{.metadata.namespace}/{.metadata.uid}"
+PATH_TEMPLATE_FIELD = "spec.routing.pathTemplate"
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+_DOT_SEGMENTS = frozenset({".", ".."})
+
+
+def default_path_template() -> str:
+    """The template used when neither the service nor its runtime config sets one: `/<ns>/<uid>`."""
+    return DEFAULT_PATH_TEMPLATE
+
+
+def _invalid(message: str, field: str) -> AIMResolutionError:
+    return AIMResolutionError("PathTemplateInvalid", message, field=field)
+
+
+@functools.lru_cache(maxsize=512)
+def _compile(expression: str) -> Any:
+    return jsonpath_parse(expression)
+
+
+def _expression(placeholder: str) -> str:
+    text = placeholder.strip()
+    if text.startswith("$"):
+        return text
+    if text.startswith("."):
+        return "$" + text
+    return "$." + text
+
+
+def _render_value(placeholder: str, service: Mapping[str, Any], field: str) -> str:
+    expression = _expression(placeholder)
+    try:
+        compiled = _compile(expression)
+    except Exception as exc:
+        raise _invalid(
+            f"placeholder {{{placeholder}}} is not a valid JSONPath expression: {exc}", field
+        ) from exc
+    try:
+        matches = [match.value for match in compiled.find(service)]
+    except Exception as exc:
+        raise _invalid(f"placeholder {{{placeholder}}} cannot be evaluated: {exc}", field) from exc
+    if not matches:
+        raise _invalid(f"placeholder {{{placeholder}}} matches no field of the service", field)
+    if len(matches) > 1:
+        raise _invalid(
+            f"placeholder {{{placeholder}}} matches {len(matches)} values; it must match one", field
+        )
+    value = matches[0]
+    if value is None:
+        raise _invalid(f"placeholder {{{placeholder}}} is null", field)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    raise _invalid(
+        f"placeholder {{{placeholder}}} is {type(value).__name__}, not a string, number or boolean", field
+    )
+
+
+def _substitute(template: str, service: Mapping[str, Any], field: str) -> str:
+    pieces: list[str] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(template):
+        literal = template[position : match.start()]
+        if "{" in literal or "}" in literal:
+            raise _invalid(f"template {template!r} has an unmatched brace", field)
+        pieces.append(literal)
+        pieces.append(_render_value(match.group(1), service, field))
+        position = match.end()
+    tail = template[position:]
+    if "{" in tail or "}" in tail:
+        raise _invalid(f"template {template!r} has an unmatched brace", field)
+    pieces.append(tail)
+    return "".join(pieces)
+
+
+def _encode_segment(segment: str, field: str) -> str:
+    lowered = segment.lower()
+    if lowered in _DOT_SEGMENTS:
+        raise _invalid(f"segment {segment!r} is a relative path segment, which HTTPRoute paths reject", field)
+    try:
+        return quote(lowered, safe="", encoding="utf-8", errors="strict")
+    except UnicodeEncodeError as exc:
+        raise _invalid(f"segment {segment!r} is not valid Unicode text", field) from exc
+
+
+def normalize_path(rendered: str, *, field: str = PATH_TEMPLATE_FIELD) -> str:
+    """Normalise a rendered path in the documented order: encode, length check, trailing slash."""
+    segments = [_encode_segment(segment, field) for segment in rendered.split("/") if segment]
+    if not segments:
+        raise _invalid(f"rendered path {rendered!r} has no segment", field)
+    path = "/" + "/".join(segments)
+    if rendered.endswith("/"):
+        path += "/"
+    if len(path) > MAX_PATH_LENGTH:
+        raise _invalid(
+            f"rendered path is {len(path)} characters long; at most {MAX_PATH_LENGTH} allowed", field
+        )
+    return path.rstrip("/")
+
+
+def render_path(template: str | None, service: Mapping[str, Any], *, field: str = PATH_TEMPLATE_FIELD) -> str:
+    """The HTTP path of a service's route.
+
+    `service` is the CRD-shaped AIMService (`apiVersion`, `kind`, `metadata` with the effective
+    `uid`, `spec`, `status`). `None` or `""` selects the default `/<namespace>/<uid>`. Raises
+    AIMResolutionError(reason="PathTemplateInvalid") naming `field` and why it failed.
+    """
+    effective = template if template else DEFAULT_PATH_TEMPLATE
+    return normalize_path(_substitute(effective, service, field), field=field)

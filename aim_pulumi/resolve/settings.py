@@ -1,0 +1,223 @@
+"""The settings an operator would take from its environment, read here from stack config.
+
+No operator runs, so what its Helm values and environment decide (gateway provider, KEDA scaler
+address, downloader image, timeouts, ...) comes from `aim:*` stack config, with component
+arguments of the same name winning. Values arrive as config strings and are parsed strictly so a
+typo fails the program with the key's name instead of silently using a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aim_pulumi.resolve.errors import AIMResolutionError
+
+DEFAULT_DOWNLOAD_IMAGE = "ghcr.io/silogen/aim-artifact-downloader:0.2.0"
+DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY = 5
+CONFIG_NAMESPACE = "aim"
+DEPLOYMENT_MODES = ("Standard", "RawDeployment")
+ACCESS_MODES = ("ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
+INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices"})
+
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every deploy-time setting with its documented default.
+
+    `inventory` is the raw list of accelerator pools (`{vendor, type, model, partitioningMode,
+    devices}`) or None when no inventory is declared (then all hardware is assumed to exist).
+    """
+
+    gateway_provider: str = "none"
+    keda_otel_scaler_address: str = "keda-otel-scaler.keda.svc:4318"
+    cooldown_seconds_per_gi_memory: int = DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY
+    download_image: str = DEFAULT_DOWNLOAD_IMAGE
+    download_timeout_seconds: int = 3600
+    deployment_mode: str = "Standard"
+    ready_timeout_seconds: int = 1800
+    skip_await: bool = False
+    cache_access_mode: str = "ReadWriteMany"
+    system_namespace: str = "aim-system"
+    embed_default_runtime_config: bool = True
+    inventory: tuple[dict[str, Any], ...] | None = None
+    strict: bool = False
+    wait_for: str | None = "condition=Ready"
+
+    @classmethod
+    def from_config(cls, values: Mapping[str, Any]) -> Settings:
+        """Settings from stack config (`aim:gatewayProvider: envoyGateway`, `aim:skipAwait: "true"`).
+
+        Keys may carry the `aim:` namespace or not; keys of other namespaces are ignored, so the
+        whole stack config can be passed. An unknown `aim` key or an unparsable value raises
+        AIMResolutionError(reason="InvalidSetting") naming `aim:<key>`.
+        """
+        parsed: dict[str, Any] = {}
+        for raw_key, value in sorted(values.items()):
+            namespace, separator, key = str(raw_key).rpartition(":")
+            if separator and namespace != CONFIG_NAMESPACE:
+                continue
+            spec = _FIELDS_BY_KEY.get(key)
+            if spec is None:
+                raise _invalid(key, f"unknown setting; known settings: {', '.join(sorted(_FIELDS_BY_KEY))}")
+            parsed[spec.attribute] = spec.parse(key, value)
+        return cls(**parsed)
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        """A copy with component arguments applied (`gateway_provider="kgateway"`, `wait_for=None`).
+
+        Every given keyword is applied and validated like its stack-config counterpart; None is
+        accepted only where it means something (`wait_for=None` removes the wait, `inventory=None`
+        drops the inventory).
+        """
+        parsed: dict[str, Any] = {}
+        for attribute, value in overrides.items():
+            spec = _FIELDS_BY_ATTRIBUTE.get(attribute)
+            if spec is None:
+                raise AIMResolutionError(
+                    "InvalidSetting",
+                    f"unknown setting {attribute!r}; known settings: "
+                    + ", ".join(sorted(_FIELDS_BY_ATTRIBUTE)),
+                    field=attribute,
+                )
+            parsed[attribute] = spec.parse(spec.key, value)
+        return dataclasses.replace(self, **parsed)
+
+
+def _invalid(key: str, message: str) -> AIMResolutionError:
+    return AIMResolutionError("InvalidSetting", message, field=f"{CONFIG_NAMESPACE}:{key}")
+
+
+def _parse_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise _invalid(key, f"expected true or false, got {value!r}")
+
+
+def _parse_int(key: str, value: Any, *, minimum: int) -> int:
+    if isinstance(value, bool):
+        raise _invalid(key, f"expected an integer, got {value!r}")
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and re.fullmatch(r"\s*[+-]?[0-9]+\s*", value):
+        number = int(value)
+    else:
+        raise _invalid(key, f"expected an integer, got {value!r}")
+    if number < minimum:
+        raise _invalid(key, f"must be at least {minimum}, got {number}")
+    return number
+
+
+def _parse_positive_int(key: str, value: Any) -> int:
+    return _parse_int(key, value, minimum=1)
+
+
+def _parse_cooldown(key: str, value: Any) -> int:
+    """Lenient on purpose (documented): a negative or unparsable factor falls back to the default."""
+    try:
+        return _parse_int(key, value, minimum=0)
+    except AIMResolutionError:
+        return DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY
+
+
+def _parse_text(key: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _invalid(key, f"expected a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def _choice(options: tuple[str, ...]) -> Callable[[str, Any], str]:
+    def parse(key: str, value: Any) -> str:
+        text = _parse_text(key, value)
+        if text not in options:
+            raise _invalid(key, f"expected one of {', '.join(options)}, got {text!r}")
+        return text
+
+    return parse
+
+
+def _parse_namespace(key: str, value: Any) -> str:
+    text = _parse_text(key, value)
+    if len(text) > 63 or not _DNS_LABEL.match(text):
+        raise _invalid(key, f"{text!r} is not a valid namespace name (RFC 1123 label)")
+    return text
+
+
+def _parse_wait_for(key: str, value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise _invalid(key, f"expected a string such as 'condition=Ready', got {value!r}")
+    return value.strip()
+
+
+def _parse_pool(key: str, index: int, pool: Any) -> dict[str, Any]:
+    if not isinstance(pool, Mapping):
+        raise _invalid(key, f"pool {index} must be an object, got {pool!r}")
+    unknown = sorted(set(pool) - INVENTORY_POOL_KEYS)
+    if unknown:
+        raise _invalid(
+            key, f"pool {index} has unknown keys {unknown}; allowed: {', '.join(sorted(INVENTORY_POOL_KEYS))}"
+        )
+    devices = pool.get("devices", 0)
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 0:
+        raise _invalid(key, f"pool {index} devices must be a non-negative integer, got {devices!r}")
+    for text_key in ("vendor", "type", "model", "partitioningMode"):
+        if text_key in pool and pool[text_key] is not None and not isinstance(pool[text_key], str):
+            raise _invalid(key, f"pool {index} {text_key} must be a string, got {pool[text_key]!r}")
+    return dict(pool)
+
+
+def _parse_inventory(key: str, value: Any) -> tuple[dict[str, Any], ...] | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    data = value
+    if isinstance(value, str):
+        try:
+            data = json.loads(value)
+        except ValueError as exc:
+            raise _invalid(key, f"expected a JSON list of accelerator pools: {exc}") from exc
+    if not isinstance(data, list | tuple):
+        raise _invalid(key, f"expected a list of accelerator pools, got {type(data).__name__}")
+    return tuple(_parse_pool(key, index, pool) for index, pool in enumerate(data))
+
+
+@dataclass(frozen=True)
+class _Field:
+    key: str
+    attribute: str
+    parser: Callable[[str, Any], Any]
+    optional: bool = False
+
+    def parse(self, key: str, value: Any) -> Any:
+        if value is None and not self.optional:
+            raise _invalid(key, "a value is required")
+        return self.parser(key, value)
+
+
+_FIELDS = (
+    _Field("gatewayProvider", "gateway_provider", _parse_text),
+    _Field("kedaOtelScalerAddress", "keda_otel_scaler_address", _parse_text),
+    _Field("cooldownSecondsPerGiMemory", "cooldown_seconds_per_gi_memory", _parse_cooldown, optional=True),
+    _Field("downloadImage", "download_image", _parse_text),
+    _Field("downloadTimeoutSeconds", "download_timeout_seconds", _parse_positive_int),
+    _Field("deploymentMode", "deployment_mode", _choice(DEPLOYMENT_MODES)),
+    _Field("readyTimeoutSeconds", "ready_timeout_seconds", _parse_positive_int),
+    _Field("skipAwait", "skip_await", _parse_bool),
+    _Field("cacheAccessMode", "cache_access_mode", _choice(ACCESS_MODES)),
+    _Field("systemNamespace", "system_namespace", _parse_namespace),
+    _Field("embedDefaultRuntimeConfig", "embed_default_runtime_config", _parse_bool),
+    _Field("inventory", "inventory", _parse_inventory, optional=True),
+    _Field("strict", "strict", _parse_bool),
+    _Field("waitFor", "wait_for", _parse_wait_for, optional=True),
+)
+_FIELDS_BY_KEY = {spec.key: spec for spec in _FIELDS}
+_FIELDS_BY_ATTRIBUTE = {spec.attribute: spec for spec in _FIELDS}

@@ -1,0 +1,174 @@
+"""Sticky binding through Pulumi state: a tiny dynamic resource per service (DESIGN decision 4).
+
+The operator keeps a service on the profile it first bound while that profile still qualifies;
+it remembers the binding in the service's status. Without an operator the memory is Pulumi state:
+the program declares `<service>-binding` with the winner of a fresh ranking and every profile
+that still qualifies, and the provider's `check(olds, news)` keeps the old binding while it is
+among them (and no rebind is forced), else takes the winner. `check` runs in preview too, so the
+bound profile is known before anything is applied and a preview shows every child.
+
+The same state carries what else must survive between runs with no cluster to ask:
+the cache mode (immutable once chosen; changing it fails `check`) and the high-water mark of
+every cache PVC size (a PVC never shrinks: `check` keeps the larger of old and new).
+
+The provider is pickled into state, so it is a small class with no state of its own and its
+rule is a copy of `aim_pulumi.resolve.selection.sticky_decision` (a test keeps the two equal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
+
+import pulumi
+from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
+
+__all__ = [
+    "BINDING_KEYS",
+    "Binding",
+    "BindingProvider",
+    "BindingState",
+    "decide_binding",
+    "parse_profile_key",
+    "profile_key",
+]
+
+# Keys whose change is an update of the binding (everything `check` writes or reads).
+BINDING_KEYS = (
+    "service",
+    "winner",
+    "qualifying",
+    "force",
+    "bound",
+    "previous",
+    "reason",
+    "cacheMode",
+    "cacheSizes",
+)
+
+
+class BindingState(TypedDict, total=False):
+    """Inputs and outputs of the binding resource (camelCase, as stored in state)."""
+
+    service: str
+    winner: str
+    qualifying: list[str]
+    force: bool
+    bound: str
+    previous: str
+    reason: str
+    cacheMode: str
+    cacheSizes: dict[str, int]
+
+
+def profile_key(kind: str, namespace: str, name: str) -> str:
+    """How a profile is named in binding state: `AIMProfile/<ns>/<name>` or `AIMClusterProfile/<name>`."""
+    return f"{kind}/{namespace}/{name}" if kind == "AIMProfile" else f"{kind}/{name}"
+
+
+def parse_profile_key(key: str) -> tuple[str, str, str]:
+    """(kind, namespace, name) of a binding key; cluster profiles have namespace ""."""
+    parts = key.split("/")
+    if len(parts) == 3 and parts[0] == "AIMProfile":
+        return parts[0], parts[1], parts[2]
+    if len(parts) == 2 and parts[0] == "AIMClusterProfile":
+        return parts[0], "", parts[1]
+    raise ValueError(f"not a profile binding key: {key!r}")
+
+
+def decide_binding(olds: Mapping[str, Any], news: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The binding's `check`: the new state and any failures (property, reason).
+
+    Kept in sync with `sticky_decision` / `rebind_outcome` of the resolver: keep the previous
+    binding when it is set, no rebind is forced and it is still among the qualifying profiles.
+    """
+    previous = str(olds.get("bound") or "")
+    winner = str(news.get("winner") or "")
+    qualifying = [str(q) for q in (news.get("qualifying") or [])]
+    force = bool(news.get("force"))
+    if previous and not force and previous in qualifying:
+        bound, reason = previous, ""
+    elif previous and previous != winner:
+        bound, reason = winner, ("force-rebind" if force else "no-longer-matches")
+    else:
+        bound, reason = winner, ""
+    failures: list[tuple[str, str]] = []
+    old_mode = str(olds.get("cacheMode") or "")
+    new_mode = str(news.get("cacheMode") or "")
+    if old_mode and new_mode and old_mode != new_mode:
+        failures.append(
+            (
+                "cacheMode",
+                f"spec.caching.mode is immutable: this service's caches are {old_mode}, the program asks for "
+                f"{new_mode}; delete and recreate the service to change it",
+            )
+        )
+    sizes: dict[str, int] = {str(k): int(v) for k, v in (olds.get("cacheSizes") or {}).items()}
+    for key, value in (news.get("cacheSizes") or {}).items():
+        sizes[str(key)] = max(int(value), sizes.get(str(key), 0))
+    state = {k: v for k, v in news.items() if k != "__provider"}
+    state.update(
+        bound=bound,
+        previous=previous if bound != previous else "",
+        reason=reason,
+        cacheMode=new_mode or old_mode,
+        cacheSizes=dict(sorted(sizes.items())),
+    )
+    return state, failures
+
+
+class BindingProvider(ResourceProvider):
+    """The dynamic provider behind `<service>-binding`; all of its logic is `decide_binding`."""
+
+    serialize_as_secret_always = False
+
+    def check(self, _olds: dict[str, Any], news: dict[str, Any]) -> CheckResult:
+        state, failures = decide_binding(_olds or {}, news)
+        return CheckResult(state, [CheckFailure(prop, reason) for prop, reason in failures])
+
+    def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
+        changed = any(_olds.get(key) != _news.get(key) for key in BINDING_KEYS)
+        return DiffResult(changes=changed, replaces=[], stables=[], delete_before_replace=False)
+
+    def create(self, props: dict[str, Any]) -> CreateResult:
+        return CreateResult(str(props.get("service") or "binding"), outs=dict(props))
+
+    def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:
+        return UpdateResult(outs=dict(_news))
+
+
+class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
+    """`<service>-binding`: the profile a service is bound to, and its cache memory, in state."""
+
+    bound: pulumi.Output[str]
+    previous: pulumi.Output[str]
+    reason: pulumi.Output[str]
+    cache_mode: pulumi.Output[str]
+    cache_sizes: pulumi.Output[dict[str, int]]
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        service: str,
+        winner: str,
+        qualifying: Sequence[str],
+        force: bool,
+        cache_mode: str,
+        cache_sizes: Mapping[str, int],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        props: dict[str, Any] = {
+            "service": service,
+            "winner": winner,
+            "qualifying": sorted(set(qualifying)),
+            "force": force,
+            "cacheMode": cache_mode,
+            "cacheSizes": dict(sorted(cache_sizes.items())),
+            "bound": None,
+            "previous": None,
+            "reason": None,
+        }
+        super().__init__(BindingProvider(), name, props, opts)
+        self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
+        self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]

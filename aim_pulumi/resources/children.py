@@ -1,0 +1,70 @@
+"""The one place a built manifest becomes a pulumi-kubernetes resource.
+
+The builders speak Kubernetes (camelCase dicts); pulumi-kubernetes accepts those dicts as they
+are, so what Pulumi registers is byte for byte the manifest the builders produced (and the
+project's schema validator checked). Typed SDK classes are used where they exist so diffs and
+await logic are the provider's native ones; the KServe, Gateway API and KEDA kinds go through
+`apiextensions.CustomResource`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+__all__ = ["CUSTOM_KINDS", "register_child"]
+
+# (apiVersion, kind) of the CRD-backed children a service can have.
+CUSTOM_KINDS = frozenset(
+    {
+        ("serving.kserve.io/v1beta1", "InferenceService"),
+        ("gateway.networking.k8s.io/v1", "HTTPRoute"),
+        ("keda.sh/v1alpha1", "ScaledObject"),
+    }
+)
+_ALLOWED_TOP_LEVEL: Mapping[tuple[str, str], frozenset[str]] = {
+    ("v1", "ConfigMap"): frozenset({"apiVersion", "kind", "metadata", "data", "binaryData", "immutable"}),
+    ("v1", "PersistentVolumeClaim"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
+    ("batch/v1", "Job"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
+    **{key: frozenset({"apiVersion", "kind", "metadata", "spec"}) for key in CUSTOM_KINDS},
+}
+
+
+def register_child(
+    name: str, manifest: Mapping[str, Any], opts: pulumi.ResourceOptions | None = None
+) -> pulumi.CustomResource:
+    """Declare `manifest` as the Pulumi resource `name`; unknown kinds or fields are a bug, not input."""
+    api_version = manifest.get("apiVersion")
+    kind = manifest.get("kind")
+    key = (str(api_version), str(kind))
+    allowed = _ALLOWED_TOP_LEVEL.get(key)
+    if allowed is None:
+        raise ValueError(f"{name}: no Pulumi resource is known for {api_version}/{kind}")
+    extra = sorted(set(manifest) - allowed)
+    if extra:
+        raise ValueError(f"{name}: {api_version}/{kind} manifest has fields a child cannot carry: {extra}")
+    metadata = manifest.get("metadata")
+    if key == ("v1", "ConfigMap"):
+        return k8s.core.v1.ConfigMap(
+            name,
+            metadata=metadata,
+            data=manifest.get("data"),
+            binary_data=manifest.get("binaryData"),
+            immutable=manifest.get("immutable"),
+            opts=opts,
+        )
+    if key == ("v1", "PersistentVolumeClaim"):
+        return k8s.core.v1.PersistentVolumeClaim(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
+    if key == ("batch/v1", "Job"):
+        return k8s.batch.v1.Job(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
+    return k8s.apiextensions.CustomResource(
+        name,
+        api_version=key[0],
+        kind=key[1],
+        metadata=metadata,
+        spec=manifest.get("spec"),
+        opts=opts,
+    )

@@ -1,0 +1,153 @@
+"""AIMProfile and AIMClusterProfile components: profiles services bind to, declared in the program.
+
+A profile is catalog data: declaring one registers no Kubernetes object (no operator reads AIM
+custom resources here, behaviour §16.6). The component validates the profile, makes it visible
+to every service declared after it, and exports what the operator would show in its status.
+"""
+
+from typing import Any, TypedDict
+
+import pulumi
+
+from aim_pulumi import api
+from aim_pulumi.resolve.catalog import (
+    PROFILE_ORIGIN_LABEL,
+    PROFILE_ROLE_LABEL,
+    SOURCE_MODEL_LABEL,
+    SOURCE_MODEL_SCOPE_LABEL,
+    Catalog,
+)
+from aim_pulumi.resolve.versions import profile_version
+from aim_pulumi.resources.registry import CatalogComponent, default_resource_name
+
+__all__ = ["AIMClusterProfile", "AIMClusterProfileArgs", "AIMProfile", "AIMProfileArgs", "profile_status"]
+
+_PROVENANCE_LABELS = (SOURCE_MODEL_LABEL, SOURCE_MODEL_SCOPE_LABEL, PROFILE_ROLE_LABEL, PROFILE_ORIGIN_LABEL)
+AnyProfile = api.AIMProfile | api.AIMClusterProfile
+
+
+class AIMProfileArgs(TypedDict, total=False):
+    """The AIMProfile object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: str
+    """metadata.namespace; defaults to `default`. The profile is visible only to services there."""
+    labels: dict[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: dict[str, str]
+    """metadata.annotations."""
+    spec: dict[str, Any]
+    """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
+
+
+class AIMClusterProfileArgs(TypedDict, total=False):
+    """The AIMClusterProfile object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: dict[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: dict[str, str]
+    """metadata.annotations."""
+    spec: dict[str, Any]
+    """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
+
+
+def profile_status(profile: AnyProfile, catalog: Catalog) -> dict[str, Any]:
+    """What a profile's status says at deploy time: availability, version and provenance."""
+    entry = catalog.entry_for(profile)
+    manifest = api.to_manifest(profile)
+    declared: dict[str, Any] = manifest.get("status") or {}
+    image = (manifest.get("spec") or {}).get("image")
+    status: dict[str, Any] = {
+        "status": declared.get("status") or ("Ready" if entry.available else "NotAvailable"),
+        "available": entry.available,
+        "role": entry.role,
+        "origin": entry.origin,
+        "labels": {k: v for k, v in sorted(entry.labels.items()) if k in _PROVENANCE_LABELS},
+    }
+    version = profile_version(declared.get("version"), str(image) if image else None)
+    if version:
+        status["version"] = version
+    return status
+
+
+class _ProfileComponent(CatalogComponent):
+    """What both profile kinds do; the subclasses only fix the kind and the argument type."""
+
+    profile_name: pulumi.Output[str]
+    """metadata.name of the profile."""
+    spec: pulumi.Output[dict[str, Any]]
+    """The profile spec as declared (camelCase)."""
+    status: pulumi.Output[dict[str, Any]]
+    """status, availability, role, origin, version and provenance labels."""
+
+    def _setup(
+        self,
+        name: str,
+        args: Any,
+        opts: pulumi.ResourceOptions | None,
+        catalog: Catalog | None,
+        obj: AnyProfile | None,
+    ) -> None:
+        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+        assert isinstance(declared, api.AIMProfile | api.AIMClusterProfile)
+        spec: dict[str, Any] = api.to_manifest(declared).get("spec") or {}
+        status = profile_status(declared, target)
+        self.profile_name = pulumi.Output.from_input(declared.metadata.name)
+        self.spec = pulumi.Output.from_input(spec)
+        self.status = pulumi.Output.from_input(status)
+        self.register_outputs({"profileName": declared.metadata.name, "spec": spec, "status": status})
+
+
+class AIMProfile(_ProfileComponent):
+    """A namespaced AIM profile: one runtime (image, accelerators, engine settings) a service can bind."""
+
+    _KIND_CLASS = api.AIMProfile
+
+    def __init__(
+        self,
+        name: str,
+        args: AIMProfileArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMProfile | None = None,
+    ) -> None:
+        self._setup(name, args, opts, catalog, _object)
+
+    @classmethod
+    def from_object(
+        cls, obj: api.AIMProfile, opts: pulumi.ResourceOptions | None = None, *, catalog: Catalog | None = None
+    ) -> "AIMProfile":
+        """Declare a typed AIMProfile; the resource is named `<namespace>-<name>`."""
+        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+
+
+class AIMClusterProfile(_ProfileComponent):
+    """A cluster-wide AIM profile, visible to services in every namespace."""
+
+    _KIND_CLASS = api.AIMClusterProfile
+
+    def __init__(
+        self,
+        name: str,
+        args: AIMClusterProfileArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMClusterProfile | None = None,
+    ) -> None:
+        self._setup(name, args, opts, catalog, _object)
+
+    @classmethod
+    def from_object(
+        cls,
+        obj: api.AIMClusterProfile,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> "AIMClusterProfile":
+        """Declare a typed AIMClusterProfile; the resource is named `<name>`."""
+        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)

@@ -1,0 +1,179 @@
+"""The per-stack catalog: every AIM component declared so far in this program, plus the default.
+
+A service resolves in its constructor against the objects declared before it (behaviour §1), so
+the catalog grows as the program runs. It belongs to one program run: it is keyed by the
+resource monitor Pulumi connected the run to, so two runs in one process (tests, the offline
+`plan` command) never see each other's objects, and `reset_registry` clears everything.
+
+The registry also remembers the Shared cache components already declared, because a Shared
+cache is registered once per stack however many services mount it (DESIGN decision 7).
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import pulumi
+from pulumi.runtime import settings as pulumi_settings
+
+from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse
+from aim_pulumi.resolve.catalog import Catalog, Inventory
+from aim_pulumi.resolve.settings import Settings
+
+__all__ = [
+    "CatalogComponent",
+    "StackRegistry",
+    "current_registry",
+    "default_resource_name",
+    "object_manifest",
+    "reject_outputs",
+    "reset_registry",
+]
+
+
+@dataclass
+class StackRegistry:
+    """What one program run has declared so far."""
+
+    settings: Settings
+    catalog: Catalog
+    shared_caches: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    component_names: set[str] = field(default_factory=set)
+
+    @classmethod
+    def for_settings(cls, settings: Settings) -> StackRegistry:
+        inventory = Inventory.from_config(list(settings.inventory)) if settings.inventory is not None else None
+        catalog = Catalog(
+            inventory=inventory,
+            embed_default=settings.embed_default_runtime_config,
+            system_namespace=settings.system_namespace,
+        )
+        return cls(settings=settings, catalog=catalog)
+
+    def add(self, obj: AIMObject) -> None:
+        """Make a catalog object visible to every service declared after it."""
+        self.catalog.add(obj)
+
+
+class _NoMonitor:
+    """Stands in for the monitor when a program runs outside any Pulumi engine."""
+
+
+_LOCK = threading.Lock()
+_NO_MONITOR = _NoMonitor()
+_REGISTRIES: weakref.WeakKeyDictionary[object, StackRegistry] = weakref.WeakKeyDictionary()
+
+
+def _monitor_key() -> object:
+    monitor = pulumi_settings.get_monitor()
+    return _NO_MONITOR if monitor is None else monitor
+
+
+def current_registry() -> StackRegistry:
+    """The registry of the running program, created on first use from its stack settings."""
+    # Imported here: settings reads pulumi.Config, which needs the run's config to be in place.
+    from aim_pulumi.resources.settings import stack_settings
+
+    key = _monitor_key()
+    with _LOCK:
+        registry = _REGISTRIES.get(key)
+    if registry is not None:
+        return registry
+    created = StackRegistry.for_settings(stack_settings())
+    with _LOCK:
+        return _REGISTRIES.setdefault(key, created)
+
+
+def reset_registry() -> None:
+    """Forget every program's declarations (between runs in one process, and in tests)."""
+    with _LOCK:
+        _REGISTRIES.clear()
+
+
+# --------------------------------------------------------------------------------------------------
+# Declaring AIM objects from component arguments
+
+
+def object_manifest(
+    cls: type[AIMKind], resource_name: str, args: Mapping[str, Any], *, api_version: str | None = None
+) -> dict[str, Any]:
+    """The CRD-shaped manifest a component's arguments describe (`name` defaults to the resource name)."""
+    metadata: dict[str, Any] = {"name": args.get("name") or resource_name}
+    if cls.SCOPE == "Namespace":
+        metadata["namespace"] = args.get("namespace") or "default"
+    elif args.get("namespace"):
+        raise AIMValidationError(
+            "metadata.namespace", "InvalidSpec", f"{cls.KIND} is cluster-scoped and takes no namespace"
+        )
+    for key in ("labels", "annotations"):
+        if args.get(key):
+            metadata[key] = dict(args[key])
+    manifest: dict[str, Any] = {
+        "apiVersion": api_version or f"{AIM_GROUP}/{cls.SERVED_VERSIONS[-1]}",
+        "kind": cls.KIND,
+        "metadata": metadata,
+        "spec": args.get("spec") or {},
+    }
+    return manifest
+
+
+def reject_outputs(value: Any, path: str = "") -> None:
+    """Catalog objects decide what services deploy, so they must be plain data at program time."""
+    if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
+        raise AIMValidationError(
+            path or "spec",
+            "OutputNotAllowed",
+            f"{path or 'the object'} is a Pulumi Output; catalog objects (profiles, models, runtime "
+            "configs) decide what gets deployed and must be plain values",
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            reject_outputs(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            reject_outputs(item, f"{path}[{index}]")
+
+
+def default_resource_name(obj: AIMObject) -> str:
+    """`from_object`'s resource name: `metadata.name`, or `namespace-name` for namespaced kinds."""
+    if obj.scope == "Namespace":
+        return f"{obj.metadata.namespace or 'default'}-{obj.metadata.name}"
+    return obj.metadata.name
+
+
+class CatalogComponent(pulumi.ComponentResource):
+    """A profile, model or runtime config: catalog data for the services declared after it.
+
+    It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
+    it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
+    the object's resolved spec and status.
+    """
+
+    _KIND_CLASS: ClassVar[type[AIMKind]]
+
+    def _declare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None,
+        opts: pulumi.ResourceOptions | None,
+        *,
+        catalog: Catalog | None,
+        obj: AIMObject | None,
+    ) -> tuple[AIMObject, Catalog]:
+        """Validate and add to the catalog first, so a bad object fails before anything registers."""
+        if obj is None:
+            reject_outputs(dict(args or {}))
+            parsed = parse(object_manifest(self._KIND_CLASS, name, args or {}))
+        else:
+            parsed = obj
+        if parsed.kind != self._KIND_CLASS.KIND:
+            raise AIMValidationError("kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}")
+        target = catalog if catalog is not None else current_registry().catalog
+        target.add(parsed)
+        super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
+        return parsed, target

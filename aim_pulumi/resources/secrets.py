@@ -1,0 +1,213 @@
+"""Pulumi Outputs in component arguments, kept away from the pure layers and put back afterwards.
+
+A user may pass an Output where a value only flows into a child (a secret env value, a token from
+another stack). The resolver and builders are plain functions and must never see one, so every
+Output is swapped for a unique placeholder string before parsing, and each placeholder found in
+the built manifests is swapped back for its Output. A secret therefore stays a Pulumi secret and
+its plaintext never reaches a manifest, a status or a log line.
+
+An Output must not decide what gets deployed (DESIGN decision 1). That is checked, not assumed:
+the build runs again with one Output's placeholder changed, and if anything but that placeholder
+differs (a name, a label, a path, a list length), the Output influenced structure and the program
+fails naming the argument.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+import pulumi
+
+from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.resolve.errors import AIMResolutionError
+
+__all__ = [
+    "MaskedArgs",
+    "OUTPUT_NOT_ALLOWED",
+    "build_independent_of_outputs",
+    "mask_outputs",
+    "redact",
+    "restore_outputs",
+]
+
+OUTPUT_NOT_ALLOWED = "OutputNotAllowed"
+_PLACEHOLDER = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
+_METADATA_KEYS = frozenset({"name", "namespace", "labels", "annotations"})
+_PRIMARY = "Qx"
+_ALTERNATE = "aLt.Z-9~w"
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class MaskedArgs:
+    """Arguments with every Output replaced by a placeholder, and the way back."""
+
+    value: Any
+    outputs: Mapping[str, pulumi.Output[Any]]
+    paths: Mapping[str, str]
+
+    def placeholder_for(self, path: str) -> str:
+        for placeholder, where in self.paths.items():
+            if where == path:
+                return placeholder
+        raise KeyError(path)
+
+
+def _placeholder(index: int, variant: str) -> str:
+    return f"__AIM_OUTPUT_{index}_{variant}__"
+
+
+def _field_path(parts: list[str | int]) -> str:
+    """The manifest path of an argument (`labels.x` lives at `metadata.labels.x`)."""
+    out = ""
+    for position, part in enumerate(parts):
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif position == 0 and part in _METADATA_KEYS:
+            out = f"metadata.{part}"
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+def _is_output_like(value: Any) -> bool:
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+
+
+def mask_outputs(args: Any, *, variants: Mapping[int, str] | None = None) -> MaskedArgs:
+    """Replace every Output (or awaitable) in `args` by a placeholder string, in walk order."""
+    outputs: dict[str, pulumi.Output[Any]] = {}
+    paths: dict[str, str] = {}
+    chosen = dict(variants or {})
+
+    def walk(value: Any, parts: list[str | int]) -> Any:
+        if _is_output_like(value):
+            index = len(outputs)
+            placeholder = _placeholder(index, chosen.get(index, _PRIMARY))
+            outputs[placeholder] = pulumi.Output.from_input(value)
+            paths[placeholder] = _field_path(parts)
+            return placeholder
+        if isinstance(value, Mapping):
+            masked: dict[Any, Any] = {}
+            for key, item in value.items():
+                if _is_output_like(key):
+                    raise AIMValidationError(
+                        _field_path(parts), OUTPUT_NOT_ALLOWED, "a map key cannot be a Pulumi Output"
+                    )
+                masked[key] = walk(item, [*parts, str(key)])
+            return masked
+        if isinstance(value, list | tuple):
+            return [walk(item, [*parts, index]) for index, item in enumerate(value)]
+        return value
+
+    return MaskedArgs(value=walk(args, []), outputs=outputs, paths=paths)
+
+
+def restore_outputs(value: Any, masked: MaskedArgs) -> Any:
+    """Put the Outputs back where their placeholders ended up (whole strings or inside them)."""
+    if not masked.outputs:
+        return value
+    if isinstance(value, str):
+        return _restore_text(value, masked)
+    if isinstance(value, Mapping):
+        restored: dict[Any, Any] = {}
+        for key, item in value.items():
+            if isinstance(key, str) and _PLACEHOLDER.search(key):
+                raise AIMValidationError(
+                    masked.paths.get(_PLACEHOLDER.search(key).group(0), ""),  # type: ignore[union-attr]
+                    OUTPUT_NOT_ALLOWED,
+                    "a Pulumi Output cannot become a key of a Kubernetes object",
+                )
+            restored[key] = restore_outputs(item, masked)
+        return restored
+    if isinstance(value, list | tuple):
+        return [restore_outputs(item, masked) for item in value]
+    return value
+
+
+def _restore_text(text: str, masked: MaskedArgs) -> Any:
+    if text in masked.outputs:
+        return masked.outputs[text]
+    pieces: list[Any] = []
+    cursor = 0
+    for match in _PLACEHOLDER.finditer(text):
+        output = masked.outputs.get(match.group(0))
+        if output is None:
+            continue
+        pieces.extend([text[cursor : match.start()], output])
+        cursor = match.end()
+    if not pieces:
+        return text
+    pieces.append(text[cursor:])
+    return pulumi.Output.concat(*[p for p in pieces if not (isinstance(p, str) and p == "")])
+
+
+def redact(text: str) -> str:
+    """A message fit for a log: placeholders (and so any secret) shown as `[output]`."""
+    return _PLACEHOLDER.sub("[output]", text)
+
+
+def _normalise(value: Any, masked: MaskedArgs) -> Any:
+    """The built result with each placeholder replaced by its position, for comparison."""
+    order = {placeholder: index for index, placeholder in enumerate(masked.outputs)}
+    if isinstance(value, str):
+        return _PLACEHOLDER.sub(lambda m: f"<output {order.get(m.group(0), '?')}>", value)
+    if isinstance(value, Mapping):
+        return {_normalise(k, masked): _normalise(v, masked) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_normalise(item, masked) for item in value]
+    return value
+
+
+def _explain(error: Exception, masked: MaskedArgs) -> Exception:
+    """Turn a validation failure caused by a placeholder into the real reason: an Output is there."""
+    field = getattr(error, "field", "") or ""
+    for path in masked.paths.values():
+        if field and (field == path or field.startswith(path + ".") or field.startswith(path + "[")
+                      or path.startswith(field + ".") or path.startswith(field + "[")):
+            return AIMValidationError(
+                path,
+                OUTPUT_NOT_ALLOWED,
+                f"{path} is a Pulumi Output, but this field decides what gets deployed; pass a plain value "
+                f"({redact(str(error))})",
+            )
+    return error
+
+
+def build_independent_of_outputs(
+    args: Any,
+    build: Callable[[Any], R],
+    render: Callable[[R], Any],
+) -> tuple[R, MaskedArgs]:
+    """Run `build` on masked `args` and prove that no Output decided the rendered structure.
+
+    `render` turns the build result into the plain data to compare (manifests and status). With
+    no Output in `args` the build runs once.
+    """
+    masked = mask_outputs(args)
+    try:
+        result = build(masked.value)
+    except (AIMValidationError, AIMResolutionError) as error:
+        raise _explain(error, masked) from error
+    if not masked.outputs:
+        return result, masked
+    baseline = _normalise(render(result), masked)
+    for index, (_placeholder_text, path) in enumerate(masked.paths.items()):
+        varied = mask_outputs(args, variants={index: _ALTERNATE})
+        try:
+            other = _normalise(render(build(varied.value)), varied)
+        except (AIMValidationError, AIMResolutionError) as error:
+            raise _explain(error, replace(varied, paths={k: v for k, v in varied.paths.items() if v == path}))
+        if other != baseline:
+            raise AIMValidationError(
+                path,
+                OUTPUT_NOT_ALLOWED,
+                f"{path} is a Pulumi Output, but its value changes what gets deployed (a name, label, "
+                "path or which children exist); pass a plain value here",
+            )
+    return result, masked

@@ -1,0 +1,50 @@
+"""Stack config (`aim:*`) to Settings; component arguments are applied on top by each component.
+
+The key names and their parsing live in `aim_pulumi.resolve.settings`; this module only collects
+what the stack sets. `aim:waitForReady: false` (the spelling of the issue that introduced stack
+config) is read as "no readiness wait", the same as an empty `aim:waitFor`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pulumi.runtime import config as pulumi_config
+
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.settings import CONFIG_NAMESPACE, Settings
+
+__all__ = ["WAIT_FOR_READY_KEY", "stack_config", "stack_settings"]
+
+WAIT_FOR_READY_KEY = "waitForReady"
+_PREFIX = f"{CONFIG_NAMESPACE}:"
+
+
+def stack_config() -> dict[str, Any]:
+    """Every `aim:*` value the stack sets, keyed without the prefix (explicit config beats env)."""
+    values: dict[str, Any] = {}
+    for source in (pulumi_config.get_config_env(), pulumi_config.CONFIG.get()):
+        for key, value in source.items():
+            if isinstance(key, str) and key.startswith(_PREFIX):
+                values[key[len(_PREFIX) :]] = value
+    return values
+
+
+def stack_settings() -> Settings:
+    """The stack's Settings; unknown `aim:*` keys and bad values fail with the key's name."""
+    values = stack_config()
+    wait_for_ready = values.pop(WAIT_FOR_READY_KEY, None)
+    if wait_for_ready is not None and "waitFor" not in values and not _truthy(wait_for_ready):
+        values["waitFor"] = ""
+    return Settings.from_config(values)
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in ("true", "false"):
+        raise AIMResolutionError(
+            "InvalidSetting", f"expected true or false, got {value!r}", field=f"{_PREFIX}{WAIT_FOR_READY_KEY}"
+        )
+    return text == "true"

@@ -1,0 +1,255 @@
+"""CRD `x-kubernetes-validations` rules, evaluated with cel-python as the API server evaluates them.
+
+Gateway API puts most of HTTPRoute's checks (path syntax, filter/type agreement, backend ports,
+timeouts) in CEL, so a manifest that passes the JSON Schema can still be rejected on create.
+
+* `self` is the value at the node carrying the rule; declared property names are escaped the way
+  Kubernetes escapes them (`namespace` -> `__namespace__`, `a.b` -> `a__dot__b`), map keys are not.
+* Transition rules (those reading `oldSelf`) only run on update and are skipped.
+* Each expression is compiled once per process. Rules are pure functions of `self`, so outcomes are
+  also memoised by (expression, value): the manifests a program renders repeat the same small values
+  (path matches, filters, parent references) many times, and cel-python interprets rather than
+  compiles, at about half a millisecond per rule.
+* The schema is indexed once into a tree holding only the branches that lead to rules, so objects
+  of kinds without rules (InferenceService) cost nothing here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+try:
+    import celpy
+    from celpy.adapter import json_to_cel
+except ImportError as missing:  # pragma: no cover - cel-python is a declared dependency
+    raise ImportError(
+        "aim_pulumi.schemas evaluates the CRD x-kubernetes-validations (CEL) rules and needs the "
+        "cel-python package (pip install cel-python); it is a dependency of aim-pulumi"
+    ) from missing
+
+from aim_pulumi.schemas.paths import MapKey, child
+
+CEL_RESERVED_WORDS = frozenset(
+    {
+        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
+        "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+    }
+)  # fmt: skip
+_ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
+_OLD_SELF = re.compile(r"\boldSelf\b")
+_OUTCOME_CACHE_SIZE = 16384
+
+
+def escape_property_name(name: str) -> str | None:
+    """The CEL identifier Kubernetes exposes a property as, or None when it cannot be accessed."""
+    if name in CEL_RESERVED_WORDS:
+        return f"__{name}__"
+    if not _ESCAPABLE.match(name):
+        return None
+    return (
+        name.replace("__", "__underscores__")
+        .replace(".", "__dot__")
+        .replace("-", "__dash__")
+        .replace("/", "__slash__")
+    )
+
+
+def _subschema(schema: Mapping[str, Any], keyword: str) -> Mapping[str, Any]:
+    sub = schema.get(keyword)
+    return sub if isinstance(sub, Mapping) else {}
+
+
+def to_cel_data(value: Any, schema: Mapping[str, Any]) -> Any:
+    """The JSON value as CEL sees it: declared fields escaped, free-form map keys kept."""
+    if isinstance(value, Mapping):
+        properties = _subschema(schema, "properties")
+        if properties:
+            escaped: dict[str, Any] = {}
+            for name, item in value.items():
+                identifier = escape_property_name(name)
+                if identifier is not None:
+                    escaped[identifier] = to_cel_data(item, _subschema(properties, name))
+            return escaped
+        entries = _subschema(schema, "additionalProperties")
+        return {name: to_cel_data(item, entries) for name, item in value.items()}
+    if isinstance(value, list):
+        items = _subschema(schema, "items")
+        return [to_cel_data(item, items) for item in value]
+    return value
+
+
+# --------------------------------------------------------------------------- rule index
+
+
+@dataclass(frozen=True)
+class CelRule:
+    """One `x-kubernetes-validations` entry."""
+
+    expression: str
+    message: str | None = None
+    message_expression: str | None = None
+    field_path: str = ""
+
+    @property
+    def is_transition_rule(self) -> bool:
+        return _OLD_SELF.search(self.expression) is not None
+
+
+@dataclass(frozen=True)
+class RuleNode:
+    """A schema node on the way to CEL rules: its own rules and the children that lead to more."""
+
+    schema: Mapping[str, Any]
+    rules: tuple[CelRule, ...] = ()
+    properties: Mapping[str, RuleNode] = field(default_factory=dict)
+    entries: RuleNode | None = None
+    items: RuleNode | None = None
+
+
+def _rules_of(schema: Mapping[str, Any]) -> tuple[CelRule, ...]:
+    rules = []
+    for entry in schema.get("x-kubernetes-validations") or []:
+        rule = CelRule(
+            expression=entry["rule"],
+            message=entry.get("message"),
+            message_expression=entry.get("messageExpression"),
+            field_path=entry.get("fieldPath", ""),
+        )
+        if not rule.is_transition_rule:
+            rules.append(rule)
+    return tuple(rules)
+
+
+def build_rule_index(schema: object) -> RuleNode | None:
+    """The part of a schema that carries CEL rules, or None when it has none."""
+    if not isinstance(schema, Mapping) or not schema:
+        return None
+    properties = {
+        name: node
+        for name, sub in _subschema(schema, "properties").items()
+        if (node := build_rule_index(sub)) is not None
+    }
+    entries = build_rule_index(schema.get("additionalProperties"))
+    items = build_rule_index(schema.get("items"))
+    rules = _rules_of(schema)
+    if not (rules or properties or entries or items):
+        return None
+    return RuleNode(schema=schema, rules=rules, properties=properties, entries=entries, items=items)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+class CelEvaluationError(Exception):
+    """A rule that could not produce a boolean for this value (the API server reports these too)."""
+
+
+@functools.cache
+def _environment() -> Any:
+    return celpy.Environment()
+
+
+@functools.cache
+def compiled(expression: str) -> Any:
+    """The cel-python program for an expression, compiled on first use."""
+    environment = _environment()
+    return environment.program(environment.compile(expression))
+
+
+def _evaluate(expression: str, self_value: Any) -> Any:
+    try:
+        result = compiled(expression).evaluate({"self": json_to_cel(self_value)})
+    except Exception as error:  # cel-python raises CELEvalError and plain TypeErrors alike
+        raise CelEvaluationError(str(error)) from error
+    if isinstance(result, Exception):
+        raise CelEvaluationError(str(result))
+    return result
+
+
+@functools.lru_cache(maxsize=_OUTCOME_CACHE_SIZE)
+def _rule_outcome(expression: str, self_json: str) -> bool | str:
+    """True/False, or the evaluation error text; keyed by the canonical JSON of `self`."""
+    try:
+        result = _evaluate(expression, json.loads(self_json))
+    except CelEvaluationError as error:
+        return str(error)
+    if not isinstance(result, celpy.celtypes.BoolType):
+        return f"the rule returned {type(result).__name__}, not a bool"
+    return bool(result)
+
+
+@functools.lru_cache(maxsize=_OUTCOME_CACHE_SIZE)
+def _custom_message(expression: str, self_json: str) -> str | None:
+    try:
+        result = _evaluate(expression, json.loads(self_json))
+    except CelEvaluationError:
+        return None
+    return str(result) if isinstance(result, celpy.celtypes.StringType) and str(result) else None
+
+
+def _failure_message(rule: CelRule, self_json: str) -> str:
+    if rule.message_expression:
+        custom = _custom_message(rule.message_expression, self_json)
+        if custom is not None:
+            return custom
+    return rule.message or f"failed rule: {rule.expression}"
+
+
+def _check_rules(node: RuleNode, value: Any, path: str, report_evaluation_errors: bool) -> list[str]:
+    errors: list[str] = []
+    # default=str only matters for values the schema already rejected (e.g. YAML timestamps).
+    self_json = json.dumps(
+        to_cel_data(value, node.schema), sort_keys=True, separators=(",", ":"), default=str
+    )
+    for rule in node.rules:
+        where = (path + rule.field_path).lstrip(".") or "."
+        outcome = _rule_outcome(rule.expression, self_json)
+        if isinstance(outcome, str):
+            if report_evaluation_errors:
+                errors.append(
+                    f"{where}: Invalid value: rule could not be evaluated ({outcome}): {rule.expression} "
+                    "[CEL x-kubernetes-validations]"
+                )
+        elif not outcome:
+            errors.append(
+                f"{where}: Invalid value: {_failure_message(rule, self_json)} [CEL x-kubernetes-validations]"
+            )
+    return errors
+
+
+def cel_errors(
+    value: Any, node: RuleNode | None, path: str = "", *, report_evaluation_errors: bool = True
+) -> list[str]:
+    """Every failed rule under `node` for `value` (already defaulted), in a stable order.
+
+    Evaluation errors are worth reporting on a schema-valid object; on one the schema already
+    rejected, they are mostly the type errors the schema just named, so the caller can mute them.
+    """
+    if node is None or value is None:
+        return []
+    errors = _check_rules(node, value, path, report_evaluation_errors) if node.rules else []
+    if isinstance(value, Mapping):
+        for name in sorted(value):
+            sub = node.properties.get(name)
+            if sub is not None:
+                errors += cel_errors(
+                    value[name], sub, child(path, name), report_evaluation_errors=report_evaluation_errors
+                )
+            elif node.entries is not None and name not in _subschema(node.schema, "properties"):
+                errors += cel_errors(
+                    value[name],
+                    node.entries,
+                    child(path, MapKey(name)),
+                    report_evaluation_errors=report_evaluation_errors,
+                )
+    elif isinstance(value, list) and node.items is not None:
+        for index, item in enumerate(value):
+            errors += cel_errors(
+                item, node.items, child(path, index), report_evaluation_errors=report_evaluation_errors
+            )
+    return errors

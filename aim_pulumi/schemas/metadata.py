@@ -1,0 +1,196 @@
+"""ObjectMeta checks: the ObjectMeta schema plus the apimachinery syntax rules the API server applies.
+
+None of these rules are in an OpenAPI schema (a CRD's root `metadata` is only `type: object`), yet
+every create is rejected when they fail: names must be DNS-1123 subdomains, namespaces DNS-1123
+labels, label and annotation keys qualified names, label values short and plain, annotations small.
+Messages follow k8s.io/apimachinery/pkg/util/validation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from aim_pulumi.schemas.paths import MapKey, child
+from aim_pulumi.schemas.registry import OBJECT_META
+from aim_pulumi.schemas.structural import validate_structure
+
+DNS1123_LABEL_MAX_LENGTH = 63
+DNS1123_SUBDOMAIN_MAX_LENGTH = 253
+QUALIFIED_NAME_MAX_LENGTH = 63
+LABEL_VALUE_MAX_LENGTH = 63
+TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024
+APISERVER_TAG = "[apiserver]"
+
+_DNS1123_LABEL = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
+_QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE = f"({_QUALIFIED_NAME})?"
+
+_DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL}$")
+_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN}$")
+_QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME}$")
+_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE}$")
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dns1123_label_errors(value: str) -> list[str]:
+    """Why `value` is not a DNS-1123 label (namespaces, container names); [] when it is."""
+    errors: list[str] = []
+    if len(value) > DNS1123_LABEL_MAX_LENGTH:
+        errors.append(f"must be no more than {DNS1123_LABEL_MAX_LENGTH} characters")
+    if not _DNS1123_LABEL_RE.match(value):
+        errors.append(
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+            f"and must start and end with an alphanumeric character (regex '{_DNS1123_LABEL}')"
+        )
+    return errors
+
+
+def dns1123_subdomain_errors(value: str) -> list[str]:
+    """Why `value` is not a DNS-1123 subdomain (object names); [] when it is."""
+    errors: list[str] = []
+    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errors.append(f"must be no more than {DNS1123_SUBDOMAIN_MAX_LENGTH} characters")
+    if not _DNS1123_SUBDOMAIN_RE.match(value):
+        errors.append(
+            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+            f"or '.', and must start and end with an alphanumeric character (regex '{_DNS1123_SUBDOMAIN}')"
+        )
+    return errors
+
+
+def generate_name_errors(prefix: str) -> list[str]:
+    """A generateName is a name prefix: a trailing '-' is allowed since a suffix follows."""
+    masked = prefix[:-1] + "a" if len(prefix) > 1 and prefix.endswith("-") else prefix
+    return dns1123_subdomain_errors(masked)
+
+
+def qualified_name_errors(key: str) -> list[str]:
+    """Why `key` is not a qualified name (`[prefix/]name`, the label and annotation key syntax)."""
+    parts = key.split("/")
+    if len(parts) > 2:
+        return [
+            "a qualified name must be an optional DNS subdomain prefix and '/' followed by a name "
+            f"of at most {QUALIFIED_NAME_MAX_LENGTH} characters (e.g. 'example.com/MyName')"
+        ]
+    errors: list[str] = []
+    name = parts[-1]
+    if len(parts) == 2:
+        prefix = parts[0]
+        if not prefix:
+            errors.append("prefix part must be non-empty")
+        else:
+            errors.extend(f"prefix part {message}" for message in dns1123_subdomain_errors(prefix))
+    if not name:
+        errors.append("name part must be non-empty")
+    elif len(name) > QUALIFIED_NAME_MAX_LENGTH:
+        errors.append(f"name part must be no more than {QUALIFIED_NAME_MAX_LENGTH} characters")
+    if name and not _QUALIFIED_NAME_RE.match(name):
+        errors.append(
+            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
+            f"end with an alphanumeric character (regex '{_QUALIFIED_NAME}')"
+        )
+    return errors
+
+
+def label_value_errors(value: str) -> list[str]:
+    """Why `value` cannot be a label value; [] when it can (the empty string can)."""
+    errors: list[str] = []
+    if len(value) > LABEL_VALUE_MAX_LENGTH:
+        errors.append(f"must be no more than {LABEL_VALUE_MAX_LENGTH} characters")
+    if not _LABEL_VALUE_RE.match(value):
+        errors.append(
+            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+            f"or '.', and must start and end with an alphanumeric character (regex '{_LABEL_VALUE}')"
+        )
+    return errors
+
+
+def label_errors(labels: object, path: str) -> list[str]:
+    """Key and value syntax of a label map found at `path`."""
+    if not isinstance(labels, Mapping):
+        return []
+    errors: list[str] = []
+    for key in sorted(labels, key=str):
+        value = labels[key]
+        errors.extend(
+            f"{path}: Invalid value: {_quoted(str(key))}: {message}"
+            for message in qualified_name_errors(str(key))
+        )
+        if isinstance(value, str):
+            errors.extend(
+                f"{child(path, MapKey(str(key)))}: Invalid value: {_quoted(value)}: {message}"
+                for message in label_value_errors(value)
+            )
+    return errors
+
+
+def annotation_errors(annotations: object, path: str) -> list[str]:
+    """Key syntax (case-insensitive, as the API server checks it) and total size of annotations."""
+    if not isinstance(annotations, Mapping):
+        return []
+    errors: list[str] = []
+    total_size = 0
+    for key in sorted(annotations, key=str):
+        errors.extend(
+            f"{path}: Invalid value: {_quoted(str(key))}: {message}"
+            for message in qualified_name_errors(str(key).lower())
+        )
+        value = annotations[key]
+        total_size += len(str(key).encode()) + (len(value.encode()) if isinstance(value, str) else 0)
+    if total_size > TOTAL_ANNOTATION_SIZE_LIMIT:
+        errors.append(
+            f"{path}: Too long: may not be more than {TOTAL_ANNOTATION_SIZE_LIMIT} bytes "
+            f"(keys and values add up to {total_size})"
+        )
+    return errors
+
+
+def _name_errors(meta: Mapping[str, Any]) -> list[str]:
+    name, generate_name = meta.get("name"), meta.get("generateName")
+    if not name and not generate_name:
+        return ["metadata.name: Required value: name or generateName is required"]
+    errors: list[str] = []
+    if isinstance(name, str) and name:
+        errors.extend(
+            f"metadata.name: Invalid value: {_quoted(name)}: {message}"
+            for message in dns1123_subdomain_errors(name)
+        )
+    if isinstance(generate_name, str) and generate_name:
+        errors.extend(
+            f"metadata.generateName: Invalid value: {_quoted(generate_name)}: {message}"
+            for message in generate_name_errors(generate_name)
+        )
+    return errors
+
+
+def _namespace_errors(meta: Mapping[str, Any]) -> list[str]:
+    namespace = meta.get("namespace")
+    if not isinstance(namespace, str) or not namespace:
+        return []
+    return [
+        f"metadata.namespace: Invalid value: {_quoted(namespace)}: {message}"
+        for message in dns1123_label_errors(namespace)
+    ]
+
+
+def metadata_errors(obj: Mapping[str, Any]) -> list[str]:
+    """Everything wrong with the root `metadata` of an object; [] when the API server would accept it.
+
+    A non-mapping `metadata` is left to the root schema, which reports its type.
+    """
+    meta = obj.get("metadata")
+    if meta is None:
+        return ["metadata: Required value"]
+    if not isinstance(meta, Mapping):
+        return []
+    syntax_errors = _name_errors(meta) + _namespace_errors(meta)
+    syntax_errors += label_errors(meta.get("labels"), "metadata.labels")
+    syntax_errors += annotation_errors(meta.get("annotations"), "metadata.annotations")
+    schema_errors = validate_structure(*OBJECT_META, meta, prefix="metadata")
+    return schema_errors + [f"{error} {APISERVER_TAG}" for error in syntax_errors]

@@ -1,0 +1,253 @@
+"""The cache PVC and download Job builders (behaviour §12, §13.4): shape and schema validity."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.resolve.caching import CacheSettings, plan_caches
+from aim_pulumi.resolve.source_size import declared_size_bytes
+from aim_pulumi.resolve.types import CachePlan
+from aim_pulumi.schemas import validate_manifest
+
+NS = "ml-team"
+PROFILE = "qwen-qwen3-32b-mi300x-fp8-latency"
+HF = {"modelId": "Qwen/Qwen3-32B", "sourceUri": "hf://Qwen/Qwen3-32B", "size": "64Gi"}
+S3 = {"modelId": "acme/llama", "sourceUri": "s3://models/acme/llama", "size": "16Gi"}
+LONG = {
+    "modelId": "an-organisation-with-a-long-name/a-model-repository-with-an-even-longer-name-v2",
+    "sourceUri": "hf://an-organisation-with-a-long-name/a-model-repository-with-an-even-longer-name-v2",
+    "size": "1Gi",
+}
+
+
+def declared(source: Any, **_: Any) -> int:
+    return declared_size_bytes(source["size"])
+
+
+def planned(
+    source: dict[str, Any] = HF,
+    *,
+    mode: str = "Shared",
+    rc_spec: dict[str, Any] | None = None,
+    profile_extra: dict[str, Any] | None = None,
+    settings: CacheSettings | None = None,
+    service_name: str = "qwen-chat",
+) -> CachePlan:
+    plans, _ = plan_caches(
+        mode=mode,  # type: ignore[arg-type]
+        namespace=NS,
+        service_name=service_name,
+        service_uid="6f1c0e3a-1d2b-5c4d-8e9f-0a1b2c3d4e5f",
+        profile_name=PROFILE,
+        profile_spec={"modelSources": [source], **(profile_extra or {})},
+        rc_spec=rc_spec,
+        parent_labels=[{"org.example/team": "nlp", "aim.eai.amd.com/tier": "gold"}],
+        label_match=["org.example/*"],
+        settings=settings,
+        size_of=declared,
+    )
+    return plans[0]
+
+
+S3_RC = {
+    "artifact": {
+        "s3": {
+            "endpoint": "https://minio.storage.svc:9000",
+            "region": "us-east-1",
+            "addressingStyle": "path",
+            "auth": {
+                "mode": "static",
+                "credentialsSecretRef": {"name": "s3-creds", "sessionTokenKey": "token"},
+            },
+            "tls": {"caBundleRef": {"kind": "ConfigMap", "name": "corp-ca", "key": "ca.pem"}},
+        }
+    },
+    "storage": {"defaultStorageClassName": "fast-nvme", "pvcHeadroomPercent": 20},
+}
+
+PLANS: dict[str, CachePlan] = {
+    "shared-hf": planned(),
+    "dedicated-hf": planned(mode="Dedicated"),
+    "s3-static-credentials-and-ca-configmap": planned(S3, rc_spec=S3_RC),
+    "s3-ca-secret": planned(
+        S3, rc_spec={"artifact": {"s3": {"tls": {"caBundleRef": {"kind": "Secret", "name": "ca"}}}}}
+    ),
+    "s3-insecure": planned(S3, rc_spec={"artifact": {"s3": {"tls": {"insecureSkipVerify": True}}}}),
+    "pull-secrets-and-service-account": planned(
+        profile_extra={"imagePullSecrets": [{"name": "regcred"}], "serviceAccountName": "downloader"}
+    ),
+    "skip-await": planned(settings=CacheSettings(skip_await=True, timeout_seconds=600)),
+    "read-write-once": planned(settings=CacheSettings(access_mode="ReadWriteOnce")),
+    "long-names-dedicated": planned(LONG, mode="Dedicated", service_name="a-service-with-a-long-name" * 2),
+    "value-from-env": planned(
+        profile_extra={
+            "caching": {
+                "enabled": True,
+                "env": [{"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}],
+            }
+        }
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANS))
+def test_every_cache_manifest_passes_the_schema(name: str) -> None:
+    plan = PLANS[name]
+    assert validate_manifest(build_cache_pvc(plan)) == []
+    assert validate_manifest(build_download_job(plan)) == []
+
+
+# ------------------------------------------------------------------------------------------ PVC
+
+
+def test_pvc_shape() -> None:
+    plan = PLANS["s3-static-credentials-and-ca-configmap"]
+    pvc = build_cache_pvc(plan)
+    assert pvc["apiVersion"] == "v1"
+    assert pvc["kind"] == "PersistentVolumeClaim"
+    assert pvc["metadata"]["name"] == plan.pvc_name
+    assert pvc["metadata"]["namespace"] == NS
+    assert pvc["metadata"]["labels"] == dict(plan.pvc_labels)
+    assert "annotations" not in pvc["metadata"]
+    assert pvc["spec"] == {
+        "accessModes": ["ReadWriteMany"],
+        "volumeMode": "Filesystem",
+        "resources": {"requests": {"storage": "20Gi"}},  # 16Gi x 1.2 = 19.2Gi
+        "storageClassName": "fast-nvme",
+    }
+
+
+@pytest.mark.parametrize(
+    ("changes", "key", "expected"),
+    [
+        pytest.param({"storage_class_name": None}, "storageClassName", None, id="no-class-omitted"),
+        pytest.param({"storage_class_name": ""}, "storageClassName", None, id="empty-class-omitted"),
+        pytest.param({"storage_class_name": "gp3"}, "storageClassName", "gp3", id="class-set"),
+        pytest.param({"access_mode": "ReadWriteOnce"}, "accessModes", ["ReadWriteOnce"], id="access-mode"),
+        pytest.param({"size_gi": 71}, "resources", {"requests": {"storage": "71Gi"}}, id="whole-gi-size"),
+    ],
+)
+def test_pvc_fields(changes: dict[str, Any], key: str, expected: Any) -> None:
+    pvc = build_cache_pvc(replace(PLANS["shared-hf"], **changes))
+    assert pvc["spec"].get(key) == expected
+    assert validate_manifest(pvc) == []
+
+
+def test_pvc_skip_await() -> None:
+    pvc = build_cache_pvc(PLANS["skip-await"])
+    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+
+
+# ------------------------------------------------------------------------------------------ Job
+
+
+def pod(job: dict[str, Any]) -> dict[str, Any]:
+    spec: dict[str, Any] = job["spec"]["template"]["spec"]
+    return spec
+
+
+def test_job_shape() -> None:
+    plan = PLANS["shared-hf"]
+    job = build_download_job(plan)
+    assert (job["apiVersion"], job["kind"]) == ("batch/v1", "Job")
+    assert job["metadata"]["name"] == plan.job_name
+    assert job["metadata"]["namespace"] == NS
+    assert job["metadata"]["annotations"] == {
+        "pulumi.com/replaceUnready": "true",
+        "pulumi.com/timeoutSeconds": "3600",
+    }
+    assert job["spec"]["backoffLimit"] == 2
+    assert "ttlSecondsAfterFinished" not in job["spec"]
+    assert job["metadata"]["labels"] == job["spec"]["template"]["metadata"]["labels"] == dict(plan.job_labels)
+    spec = pod(job)
+    assert spec["restartPolicy"] == "Never"
+    assert spec["securityContext"] == {
+        "runAsUser": 1000,
+        "runAsGroup": 1000,
+        "fsGroup": 1000,
+        "runAsNonRoot": True,
+    }
+    assert "imagePullSecrets" not in spec
+    assert "serviceAccountName" not in spec
+    (container,) = spec["containers"]
+    assert container["name"] == "model-download"
+    assert container["image"] == "ghcr.io/silogen/aim-artifact-downloader:0.2.0"
+    assert container["imagePullPolicy"] == "IfNotPresent"
+    assert container["args"] == ["hf://Qwen/Qwen3-32B"]
+    assert container["env"] == [dict(var) for var in plan.job_env]
+    assert container["volumeMounts"] == [{"name": "cache", "mountPath": "/cache/models"}]
+    assert spec["volumes"] == [{"name": "cache", "persistentVolumeClaim": {"claimName": plan.pvc_name}}]
+
+
+def test_job_and_pod_labels_carry_propagated_labels() -> None:
+    job = build_download_job(PLANS["shared-hf"])
+    for labels in (job["metadata"]["labels"], job["spec"]["template"]["metadata"]["labels"]):
+        assert labels["org.example/team"] == "nlp"
+        assert labels["aim.eai.amd.com/tier"] == "gold"
+        assert labels["app.kubernetes.io/component"] == "download"
+
+
+def test_job_skip_await_and_timeout() -> None:
+    job = build_download_job(PLANS["skip-await"])
+    assert job["metadata"]["annotations"] == {
+        "pulumi.com/replaceUnready": "true",
+        "pulumi.com/timeoutSeconds": "600",
+        "pulumi.com/skipAwait": "true",
+    }
+
+
+def test_job_pod_identity() -> None:
+    spec = pod(build_download_job(PLANS["pull-secrets-and-service-account"]))
+    assert spec["imagePullSecrets"] == [{"name": "regcred"}]
+    assert spec["serviceAccountName"] == "downloader"
+
+
+@pytest.mark.parametrize(
+    ("name", "volume"),
+    [
+        pytest.param(
+            "s3-static-credentials-and-ca-configmap",
+            {"name": "s3-ca", "configMap": {"name": "corp-ca"}},
+            id="configmap",
+        ),
+        pytest.param("s3-ca-secret", {"name": "s3-ca", "secret": {"secretName": "ca"}}, id="secret"),
+    ],
+)
+def test_ca_bundle_volume(name: str, volume: dict[str, Any]) -> None:
+    spec = pod(build_download_job(PLANS[name]))
+    assert spec["volumes"][1] == volume
+    assert spec["containers"][0]["volumeMounts"][1] == {
+        "name": "s3-ca",
+        "mountPath": "/etc/aim/s3-ca",
+        "readOnly": True,
+    }
+    ca_env = {var["name"]: var for var in spec["containers"][0]["env"]}["AWS_CA_BUNDLE"]
+    assert ca_env["value"].startswith("/etc/aim/s3-ca/")
+
+
+def test_no_ca_volume_without_a_bundle() -> None:
+    spec = pod(build_download_job(PLANS["s3-insecure"]))
+    assert [volume["name"] for volume in spec["volumes"]] == ["cache"]
+
+
+def test_credentials_are_secret_refs_in_the_job() -> None:
+    env = pod(build_download_job(PLANS["s3-static-credentials-and-ca-configmap"]))["containers"][0]["env"]
+    by_name = {var["name"]: var for var in env}
+    assert by_name["AWS_ACCESS_KEY_ID"] == {
+        "name": "AWS_ACCESS_KEY_ID",
+        "valueFrom": {"secretKeyRef": {"name": "s3-creds", "key": "accessKeyId"}},
+    }
+    assert by_name["AWS_SESSION_TOKEN"]["valueFrom"]["secretKeyRef"] == {"name": "s3-creds", "key": "token"}
+
+
+def test_builders_do_not_alias_the_plan() -> None:
+    plan = PLANS["value-from-env"]
+    job = build_download_job(plan)
+    pod(job)["containers"][0]["env"][-1]["valueFrom"]["secretKeyRef"]["name"] = "changed"
+    job["metadata"]["labels"]["x"] = "y"
+    assert build_download_job(plan) != job
+    assert "x" not in plan.job_labels
