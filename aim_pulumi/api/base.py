@@ -201,6 +201,32 @@ def _field_by_key(model: type[BaseModel], key: object) -> Any:
     return None
 
 
+def _camel_loc(root: type[BaseModel], loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
+    """Spell every field of a location by its camelCase alias, even when the input used snake_case."""
+    out: list[int | str] = []
+    tp: Any = root
+    for item in loc:
+        tp = _unwrap(tp) if tp is not None else None
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            found = next(((n, i) for n, i in tp.model_fields.items() if item in (n, i.alias)), None)
+            if found is None:
+                out.append(item)
+                tp = None
+                continue
+            out.append(found[1].alias or found[0])
+            tp = found[1].annotation
+            continue
+        if origin is list and isinstance(item, int):
+            tp = typing.get_args(tp)[0]
+        elif origin is dict:
+            tp = typing.get_args(tp)[1]
+        else:
+            tp = None
+        out.append(item)
+    return tuple(out)
+
+
 def _model_at(root: type[BaseModel], loc: tuple[int | str, ...]) -> type[BaseModel] | None:
     """Follow a pydantic error location through the model classes to the model it points into."""
     tp: Any = root
@@ -234,7 +260,7 @@ def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[
     """Turn every pydantic error into an AIMValidationError with a camelCase dotted path."""
     out: list[AIMValidationError] = []
     for err in exc.errors():
-        loc = tuple(err.get("loc", ()))
+        loc = _camel_loc(root, tuple(err.get("loc", ())))
         etype = err.get("type", "")
         ctx = err.get("ctx") or {}
         original = ctx.get("error")

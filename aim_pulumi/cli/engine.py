@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import dill
-from google.protobuf import empty_pb2
+import dill  # type: ignore[import-untyped]
+from google.protobuf import empty_pb2  # type: ignore[import-untyped]
 from pulumi.dynamic.dynamic import PROVIDER_KEY, ResourceProvider
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
@@ -64,7 +64,9 @@ _PY_LEVELS = {
     "error": logging.ERROR,
 }
 _LOGGER = logging.getLogger("aim_pulumi.engine")
+_LOGGER.addHandler(logging.NullHandler())
 _DYNAMIC_PREFIX = "pulumi-python:dynamic"
+
 
 def plain(value: Any) -> Any:
     """A recorded value with Pulumi's secret wrappers removed (what the cluster would receive)."""
@@ -253,8 +255,8 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
         self.registered_outputs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
 
-    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
-        response = super().RegisterResource(request)
+    def RegisterResource(self, request: Any) -> Any:
+        response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
         if request.type == "pulumi:pulumi:Stack":
             return response
         registration = self.resources[response.urn]
@@ -293,7 +295,7 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
             self.recorded.append(record)
         return response
 
-    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 - gRPC method name
+    def RegisterResourceOutputs(self, request: Any) -> Any:
         outputs = rpc.deserialize_properties(request.outputs) if request.outputs else {}
         with self._lock:
             self.registered_outputs[request.urn] = _numbers(dict(outputs))
@@ -308,7 +310,7 @@ class RecordingEngine:
         self.logger = logger or _LOGGER
         self._lock = threading.Lock()
 
-    def Log(self, request: Any) -> None:  # noqa: N802 - gRPC method name
+    def Log(self, request: Any) -> None:
         severity = _SEVERITIES.get(request.severity, "info")
         record = LogRecord(severity=severity, message=request.message, urn=request.urn)
         with self._lock:
@@ -365,9 +367,9 @@ def _run(
     mocks = RecordingMocks(previous, preview=preview)
     monitor = RecordingMonitor(mocks)
     engine = RecordingEngine(logger)
-    features = set(monitor.GetDeploymentInfo(empty_pb2.Empty()).supportedFeatures)
+    features = set(monitor.GetDeploymentInfo(empty_pb2.Empty()).supportedFeatures)  # type: ignore[no-untyped-call]
     pulumi_settings.configure(
-        pulumi_mocks.MockSettings(
+        pulumi_mocks.MockSettings(  # type: ignore[no-untyped-call]
             monitor=monitor,
             monitor_features=features,
             engine=engine,
@@ -389,7 +391,7 @@ def _run(
         finally:
             root._finish()
 
-    loop = _ensure_event_loop()
+    loop = _ensure_event_loop()  # type: ignore[no-untyped-call]
     saved_executor = getattr(loop, "_default_executor", None)
     # One worker: registrations reach the monitor in the order the program issued them.
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aim-mock-monitor")
@@ -398,7 +400,7 @@ def _run(
         _sync_await(run_pulumi_func(run_in_stack))
         _drain(loop)
     finally:
-        loop._default_executor = saved_executor  # type: ignore[attr-defined]
+        loop._default_executor = saved_executor
         executor.shutdown(wait=True)
         reset_registry()
     return PlanRecording(

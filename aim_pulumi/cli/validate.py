@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from aim_pulumi.api.errors import AIMValidationError
@@ -44,49 +45,52 @@ def format_problem(err: AIMValidationError) -> str:
     return f"{where}: {err.object_ref or '?'}: {err.field or '(root)'}: {err.reason}: {err.message}"
 
 
-def _documents(text: str, label: str, problems: list[AIMValidationError]) -> list[ManifestDocument]:
-    docs: list[ManifestDocument] = []
+def _check_text(text: str, label: str, problems: list[AIMValidationError]) -> int:
+    """Check the documents of one file in order; a YAML error ends the file. Returns documents read."""
+    count = 0
     try:
         for doc in iter_documents(text, label):
-            docs.append(doc)
+            count += 1
+            problems.extend(_located(doc, admission_problems(doc.data)))
     except AIMValidationError as err:
         problems.append(err.located(object_ref="?"))
-    return docs
+    return count
+
+
+def _located(doc: ManifestDocument, errors: list[AIMValidationError]) -> list[AIMValidationError]:
+    return [e.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) for e in errors]
 
 
 def check(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, list[AIMValidationError], int]:
-    """Validate every document under `paths`: (exit code, problems, number of objects read)."""
-    problems: list[AIMValidationError] = []
-    docs: list[ManifestDocument] = []
-    files_seen = 0
+    """Validate every document under `paths`: (exit code, problems, number of documents read)."""
+    sources: list[tuple[str, str | None]] = []
     for path in paths:
         if path == "-":
-            files_seen += 1
-            docs.extend(_documents(stdin.read(), "<stdin>", problems))
+            sources.append(("<stdin>", None))
             continue
         try:
-            files = manifest_files(path)
+            sources.extend((str(file), str(file)) for file in manifest_files(path))
         except FileNotFoundError:
             print(f"aim-pulumi validate: error: no such file or directory: {path}", file=stderr)
             return EXIT_USAGE, [], 0
-        files_seen += len(files)
-        for file in files:
-            try:
-                text = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                problems.append(
-                    AIMValidationError("(root)", "InvalidYAML", f"cannot read: {exc}", file=str(file))
-                )
-                continue
-            docs.extend(_documents(text, str(file), problems))
-    if not docs and not problems:
-        where = "the given paths" if files_seen else "any *.yaml or *.yml file"
-        print(f"aim-pulumi validate: error: no manifests found in {where}: {' '.join(paths)}", file=stderr)
+    problems: list[AIMValidationError] = []
+    count = 0
+    for label, file in sources:
+        if file is None:
+            count += _check_text(stdin.read(), label, problems)
+            continue
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(
+                AIMValidationError("(root)", "InvalidYAML", f"cannot read: {exc}", file=file, object_ref="?")
+            )
+            continue
+        count += _check_text(text, label, problems)
+    if count == 0 and not problems:
+        print(f"aim-pulumi validate: error: no manifests found in {' '.join(paths)}", file=stderr)
         return EXIT_USAGE, [], 0
-    for doc in docs:
-        for err in admission_problems(doc.data):
-            problems.append(err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref))
-    return (EXIT_PROBLEMS if problems else EXIT_OK), problems, len(docs)
+    return (EXIT_PROBLEMS if problems else EXIT_OK), problems, count
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:

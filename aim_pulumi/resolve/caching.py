@@ -24,8 +24,8 @@ from aim_pulumi.resolve.source_size import filter_lists, source_size_bytes, spli
 from aim_pulumi.resolve.types import CachePlan, Diagnostic
 
 DEFAULT_HEADROOM_PERCENT = 10
-DEFAULT_ACCESS_MODE = "ReadWriteMany"
-DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = 3600
+DEFAULT_ACCESS_MODE = Settings.cache_access_mode
+DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = Settings.download_timeout_seconds
 DOWNLOAD_MOUNT_PATH = "/cache/models"
 CA_MOUNT_PATH = "/etc/aim/s3-ca"
 DEFAULT_CA_BUNDLE_KEY = "ca.crt"

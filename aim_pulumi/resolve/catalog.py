@@ -27,6 +27,7 @@ from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
     AIMClusterRuntimeConfig,
+    AIMKind,
     AIMModel,
     AIMObject,
     AIMProfile,
@@ -73,12 +74,12 @@ def text(value: Any) -> str:
     return str(inner)
 
 
-def object_key(obj: AIMObject) -> Key:
-    namespace = obj.metadata.namespace if obj.kind in NAMESPACED_KINDS else None
-    return (obj.kind, namespace or "", obj.metadata.name)
+def object_key(obj: AIMKind) -> Key:
+    namespace = obj.metadata.namespace if obj.KIND in NAMESPACED_KINDS else None
+    return (obj.KIND, namespace or "", obj.metadata.name)
 
 
-def object_ref(obj: AIMObject) -> ObjectRef:
+def object_ref(obj: AIMKind) -> ObjectRef:
     """The status reference of an object: cluster objects carry `namespace: ""`."""
     kind, namespace, name = object_key(obj)
     scope: Scope = "Namespace" if kind in NAMESPACED_KINDS else "Cluster"
@@ -179,11 +180,33 @@ def profile_available(
 # Profile entries: every field selection reads, computed once per profile
 
 
+# Spec fields selection compares as text; precomputed once per profile.
+TEXT_FIELDS = (
+    "aimId",
+    "modelId",
+    "profileId",
+    "engine",
+    "metric",
+    "precision",
+    "type",
+    "image",
+    "acceleratorModel",
+    "acceleratorVendor",
+    "acceleratorType",
+    "acceleratorPartitioningMode",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileEntry:
-    """A profile prepared for selection: the object plus its selection-relevant facts."""
+    """A profile prepared for selection: the object plus its selection-relevant facts.
+
+    `texts` holds the TEXT_FIELDS of the spec as strings ("" when unset) so that filters compare
+    plain strings; `source_model` / `source_model_scope` are the provenance labels ("" when absent).
+    """
 
     obj: AnyProfile
+    key: Key
     kind: str
     scope: Scope
     namespace: str
@@ -191,6 +214,9 @@ class ProfileEntry:
     labels: Mapping[str, str]
     spec: Mapping[str, Any]
     status: Mapping[str, Any]
+    texts: Mapping[str, str]
+    source_model: str
+    source_model_scope: str
     role: str
     origin: str
     overlay: bool
@@ -202,15 +228,12 @@ class ProfileEntry:
     generated: bool = False
 
     @property
-    def key(self) -> Key:
-        return (self.kind, self.namespace, self.name)
-
-    @property
     def ref(self) -> ObjectRef:
         return ObjectRef(self.kind, self.name, self.namespace, self.scope, self.obj.effective_uid)
 
     def field(self, camel: str) -> str:
-        return text(self.spec.get(camel))
+        found = self.texts.get(camel)
+        return found if found is not None else text(self.spec.get(camel))
 
     @classmethod
     def build(cls, obj: AnyProfile, inventory: Inventory | None, *, generated: bool = False) -> ProfileEntry:
@@ -222,24 +245,29 @@ class ProfileEntry:
         role = labels.get(PROFILE_ROLE_LABEL) or (
             "base" if status.get("deployable") is False else "deployable"
         )
-        kind, namespace, name = object_key(obj)
+        key = object_key(obj)
+        texts = {name: text(spec.get(name)) for name in TEXT_FIELDS}
         return cls(
             obj=obj,
-            kind=kind,
-            scope="Namespace" if kind == "AIMProfile" else "Cluster",
-            namespace=namespace,
-            name=name,
+            key=key,
+            kind=key[0],
+            scope="Namespace" if key[0] == "AIMProfile" else "Cluster",
+            namespace=key[1],
+            name=key[2],
             labels=labels,
             spec=spec,
             status=status,
+            texts=texts,
+            source_model=labels.get(SOURCE_MODEL_LABEL, ""),
+            source_model_scope=labels.get(SOURCE_MODEL_SCOPE_LABEL, ""),
             role=role,
             origin=labels.get(PROFILE_ORIGIN_LABEL, "user-authored"),
             overlay=bool(annotations.get(OVERLAY_SERVICE_ANNOTATION)),
-            type_rank=TYPE_RANK.get(text(spec.get("type")), UNSET_TYPE_RANK),
+            type_rank=TYPE_RANK.get(texts["type"], UNSET_TYPE_RANK),
             policy=text(spec.get("autoSelectionPolicy")) or "optimized",
             primary=spec.get("primary") is True,
             available=profile_available(spec, status, inventory),
-            version=VersionKey.of(profile_version(status.get("version"), text(spec.get("image")) or None)),
+            version=VersionKey.of(profile_version(status.get("version"), texts["image"] or None)),
             generated=generated,
         )
 
@@ -312,6 +340,7 @@ class Catalog:
         self._id_models: dict[Key, AnyModel] = {}
         self._templates_by_model: dict[str, dict[str, list[AIMObject]]] = {}
         self._generated: _Generated | None = None
+        self._pools: dict[tuple[str, str, str], tuple[ProfileEntry, ...]] = {}
         for obj in objects:
             self.add(obj)
 
@@ -331,6 +360,7 @@ class Catalog:
                 object_ref=f"{kind}/{where}",
             )
         self._objects[key] = obj
+        self._pools.clear()
         kind = key[0]
         if kind in PROFILE_KINDS:
             assert isinstance(obj, AIMProfile | AIMClusterProfile)
@@ -364,7 +394,7 @@ class Catalog:
         return len(self._objects)
 
     def __contains__(self, obj: object) -> bool:
-        return hasattr(obj, "kind") and hasattr(obj, "metadata") and object_key(obj) in self._objects  # type: ignore[arg-type]
+        return isinstance(obj, AIMKind) and object_key(obj) in self._objects
 
     def objects(self) -> list[AIMObject]:
         """Every declared object (not the embedded default, not generated profiles), in key order."""
@@ -449,6 +479,14 @@ class Catalog:
         cluster profiles, each by name, so that callers never see insertion order.
         """
         generated = self._generated_state()
+        cache_key = (
+            ("model", model, namespace)
+            if model
+            else (("aimId", aim_id, namespace) if aim_id else ("", "", namespace))
+        )
+        cached = self._pools.get(cache_key)
+        if cached is not None:
+            return list(cached)
         if model:
             declared, gen = self._profiles_by_model.get(model, {}), generated.by_model.get(model, {})
         elif aim_id:
@@ -462,6 +500,7 @@ class Catalog:
             part.extend(e for e in gen.get(ns, ()) if e.key not in self._profiles)
             part.sort(key=lambda e: e.name)
             out.extend(part)
+        self._pools[cache_key] = tuple(out)
         return out
 
     def has_model_or_profiles(self, namespace: str, model_name: str) -> bool:
@@ -482,6 +521,7 @@ class Catalog:
 
     def _generated_state(self) -> _Generated:
         if self._generated is None:
+            self._pools.clear()
             self._generated = self._generate()
         return self._generated
 

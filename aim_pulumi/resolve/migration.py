@@ -282,25 +282,17 @@ def _status_aim_id(status: Mapping[str, Any]) -> str:
 
 
 def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
-    if hardware is None:
+    """`hardware.gpu.requests/model` as accelerator fields; `hardware.cpu` as `acceleratorType: cpu`.
+
+    Admission (T4) has already ruled out a template with both.
+    """
+    if not isinstance(hardware, Mapping):
         return []
-    hardware = _mapping(hardware, "spec.hardware")
-    unknown = sorted(set(hardware) - {"gpu", "cpu"})
-    if unknown:
-        raise NotConvertible(f"spec.hardware.{unknown[0]}", UNMAPPED_FIELD, "no AIMProfile field holds it")
-    gpu, cpu = hardware.get("gpu"), hardware.get("cpu")
-    if gpu is not None and cpu is not None:
-        raise NotConvertible("spec.hardware", CONFLICTING_FIELDS, "a template is either gpu or cpu, not both")
-    if cpu is not None:
+    if hardware.get("cpu") is not None:
         return [("acceleratorType", "cpu")]
-    if gpu is None:
+    gpu = hardware.get("gpu")
+    if not isinstance(gpu, Mapping):
         return []
-    gpu = _mapping(gpu, "spec.hardware.gpu")
-    unknown = sorted(set(gpu) - {"requests", "model"})
-    if unknown:
-        raise NotConvertible(
-            f"spec.hardware.gpu.{unknown[0]}", UNMAPPED_FIELD, "no AIMProfile field holds it"
-        )
     fields: list[tuple[str, Any]] = [("acceleratorType", "gpu")]
     if gpu.get("model") is not None:
         fields.append(("acceleratorModel", gpu["model"]))
@@ -392,13 +384,6 @@ def profile_overrides_from_legacy(overrides: Mapping[str, Any]) -> dict[str, Any
             continue
         elif key == "gpuSelector":
             selector = _mapping(out["gpuSelector"], "spec.overrides.gpuSelector")
-            unknown = sorted(set(selector) - {"model", "count"})
-            if unknown:
-                raise NotConvertible(
-                    f"spec.overrides.gpuSelector.{unknown[0]}",
-                    UNMAPPED_FIELD,
-                    "profile overrides have no such field",
-                )
             fields = [
                 (target, selector[source])
                 for source, target in (("model", "acceleratorModel"), ("count", "acceleratorCount"))
@@ -443,23 +428,6 @@ def _service_problems(spec: Mapping[str, Any]) -> list[NotConvertible]:
             profile_overrides_from_legacy(_mapping(overrides, "spec.overrides"))
         except NotConvertible as err:
             problems.append(err)
-    ref = spec.get("runtimeConfigRef")
-    if ref is not None:
-        ref_map = _mapping(ref, "spec.runtimeConfigRef") if isinstance(ref, Mapping) else None
-        if ref_map is None or set(ref_map) - {"name"}:
-            problems.append(
-                NotConvertible(
-                    "spec.runtimeConfigRef", UNMAPPED_FIELD, "only runtimeConfigRef.name is mapped"
-                )
-            )
-        elif spec.get("runtimeConfigName") is not None and spec["runtimeConfigName"] != ref_map.get("name"):
-            problems.append(
-                NotConvertible(
-                    "spec.runtimeConfigRef.name",
-                    CONFLICTING_FIELDS,
-                    "spec.runtimeConfigRef.name and spec.runtimeConfigName name different configs",
-                )
-            )
     return problems
 
 

@@ -342,12 +342,7 @@ def _plan_caches(
         service_caching=service_spec.get("caching"),
         parent_labels=(parent_labels,),
         label_match=cache_match,
-        settings=CacheSettings(
-            download_image=settings.download_image,
-            timeout_seconds=settings.download_timeout_seconds,
-            access_mode=settings.cache_access_mode,
-            skip_await=settings.skip_await,
-        ),
+        settings=CacheSettings.from_settings(settings),
         size_of=size_of or source_size_bytes,
     )
     diagnostics.extend(cache_diagnostics)

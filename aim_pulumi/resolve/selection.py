@@ -9,17 +9,17 @@ user can be told which candidate was dropped by which filter and which tier deci
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cmp_to_key
-from typing import Any, Literal
+from functools import cached_property, cmp_to_key
+from typing import Any, Literal, NoReturn
 
 from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, AIMService, to_manifest
 from aim_pulumi.resolve.catalog import (
     FORCE_REBIND_ANNOTATION,
     SOURCE_MODEL_LABEL,
-    SOURCE_MODEL_SCOPE_LABEL,
     Catalog,
+    Key,
     ProfileEntry,
     text,
 )
@@ -104,8 +104,13 @@ class ProfileSelection:
     rebound_reason: RebindReason | None = None
     ambiguous: bool = False
     tied: tuple[str, ...] = ()
-    explanation: SelectionExplanation | None = None
     model: AnyModel | None = None
+    explainer: Callable[[], SelectionExplanation] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def explanation(self) -> SelectionExplanation | None:
+        """Every candidate considered and why it lost; built on first access (most callers never ask)."""
+        return self.explainer() if self.explainer is not None else None
 
     @property
     def ref(self) -> ObjectRef:
@@ -237,50 +242,69 @@ def partitioning_matches(wanted: str, have: str) -> bool:
     return got == want or got.startswith(want + "-")
 
 
+class SelectorFilter:
+    """The §4.3 filters (floor excluded) of one effective selector, prepared for many profiles.
+
+    Only the selector fields that are set are kept, so that testing a profile costs a comparison per
+    field the user actually constrained.
+    """
+
+    def __init__(self, selector: EffectiveSelector, namespace: str) -> None:
+        fields = selector.fields
+        self.namespace = namespace
+        self.model_scope = selector.model_scope
+        self.model_name = selector.model_name
+        self.origin = text(fields.get("origin"))
+        self.exact = [(k, text(fields.get(k))) for k in _EXACT_FIELDS if text(fields.get(k))]
+        self.caseless = [(k, text(fields.get(k)).lower()) for k in _CASELESS_FIELDS if text(fields.get(k))]
+        count = fields.get("acceleratorCount")
+        self.count = count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else None
+        self.mode = text(fields.get("acceleratorPartitioningMode"))
+        args = fields.get("engineArgs")
+        self.engine_args: Mapping[str, Any] = args if isinstance(args, Mapping) else {}
+
+    def first_failing(self, entry: ProfileEntry) -> str | None:
+        if entry.scope == "Namespace" and entry.namespace != self.namespace:
+            return "scope"
+        if self.model_scope == "Namespace" and (
+            entry.scope != "Namespace" or entry.source_model_scope != "namespace"
+        ):
+            return "scope"
+        if self.model_scope == "Cluster" and (
+            entry.scope != "Cluster" or entry.source_model_scope != "cluster"
+        ):
+            return "scope"
+        if entry.role == "base":
+            return "role"
+        if entry.overlay:
+            return "overlay"
+        if self.model_name and entry.source_model != self.model_name:
+            return "modelRef.name"
+        if self.origin and entry.origin != self.origin:
+            return "origin"
+        texts = entry.texts
+        for key, wanted in self.exact:
+            if texts[key] != wanted:
+                return key
+        for key, wanted in self.caseless:
+            if texts[key].lower() != wanted:
+                return key
+        if self.count is not None and entry.spec.get("acceleratorCount") != self.count:
+            return "acceleratorCount"
+        if self.mode and not partitioning_matches(self.mode, texts["acceleratorPartitioningMode"]):
+            return "acceleratorPartitioningMode"
+        if self.engine_args:
+            have_args = entry.spec.get("engineArgs")
+            have: Mapping[str, Any] = have_args if isinstance(have_args, Mapping) else {}
+            for key, value in self.engine_args.items():
+                if key not in have or not json_equal(have[key], value):
+                    return "engineArgs"
+        return None
+
+
 def first_failing_filter(entry: ProfileEntry, selector: EffectiveSelector, namespace: str) -> str | None:
     """The first §4.3 filter (floor excluded) that `entry` fails for a service in `namespace`."""
-    if entry.scope == "Namespace" and entry.namespace != namespace:
-        return "scope"
-    if selector.model_scope == "Namespace" and (
-        entry.scope != "Namespace" or entry.labels.get(SOURCE_MODEL_SCOPE_LABEL) != "namespace"
-    ):
-        return "scope"
-    if selector.model_scope == "Cluster" and (
-        entry.scope != "Cluster" or entry.labels.get(SOURCE_MODEL_SCOPE_LABEL) != "cluster"
-    ):
-        return "scope"
-    if entry.role == "base":
-        return "role"
-    if entry.overlay:
-        return "overlay"
-    if selector.model_name and entry.labels.get(SOURCE_MODEL_LABEL) != selector.model_name:
-        return "modelRef.name"
-    fields = selector.fields
-    origin = text(fields.get("origin"))
-    if origin and entry.origin != origin:
-        return "origin"
-    for key in _EXACT_FIELDS:
-        wanted = text(fields.get(key))
-        if wanted and entry.field(key) != wanted:
-            return key
-    for key in _CASELESS_FIELDS:
-        wanted = text(fields.get(key))
-        if wanted and entry.field(key).lower() != wanted.lower():
-            return key
-    count = fields.get("acceleratorCount")
-    if isinstance(count, int) and count > 0 and entry.spec.get("acceleratorCount") != count:
-        return "acceleratorCount"
-    mode = text(fields.get("acceleratorPartitioningMode"))
-    if mode and not partitioning_matches(mode, entry.field("acceleratorPartitioningMode")):
-        return "acceleratorPartitioningMode"
-    wanted_args = fields.get("engineArgs")
-    if isinstance(wanted_args, Mapping) and wanted_args:
-        have_args = entry.spec.get("engineArgs")
-        have: Mapping[str, Any] = have_args if isinstance(have_args, Mapping) else {}
-        for key, value in wanted_args.items():
-            if key not in have or not json_equal(have[key], value):
-                return "engineArgs"
-    return None
+    return SelectorFilter(selector, namespace).first_failing(entry)
 
 
 def passes_floor(entry: ProfileEntry, floor: str) -> bool:
@@ -419,28 +443,38 @@ def _find_model(catalog: Catalog, namespace: str, name: str, scope: str) -> AnyM
 class _Evaluation:
     selector: EffectiveSelector
     pool: list[ProfileEntry]
-    failed: dict[str, str]  # entry key string -> first failing filter (floor excluded)
-    floor_ok: dict[str, bool]
+    failed: dict[Key, str]  # entry key -> first failing filter (floor excluded), "" when none
+    floor_ok: dict[Key, bool]
     pass1: list[ProfileEntry]
     pass2: list[ProfileEntry]
     used: list[ProfileEntry]
     selection_pass: int | None
     ranked_scope: Scope | None
-    ranked: list[ProfileEntry] = field(default_factory=list)
+    candidates: list[ProfileEntry] = field(default_factory=list)
     floor_excluded: int = 0
+
+    def best(self) -> ProfileEntry | None:
+        """The winner of the ranking, found in one pass over the ranked scope's candidates."""
+        winner: ProfileEntry | None = None
+        for entry in self.candidates:
+            if winner is None or compare_candidates(entry, winner)[1] < 0:
+                winner = entry
+        return winner
+
+    def ranking(self, winner: ProfileEntry | None) -> list[ProfileEntry]:
+        """The full order (for explanations), with `winner` first when it is a candidate."""
+        if winner is None or all(e.key != winner.key for e in self.candidates):
+            return rank_candidates(self.candidates)
+        return [winner, *rank_candidates([e for e in self.candidates if e.key != winner.key])]
 
     def qualifies(self, entry: ProfileEntry) -> bool:
         """Sticky rule: passes pass 1, or the pass-2 relaxation when the floor is implicit."""
-        k = _k(entry)
+        k = entry.key
         if k not in self.failed:
             return False
         if self.failed[k]:
             return False
         return self.floor_ok[k] or (self.selector.floor_implicit and entry.policy == FLOOR_ANY)
-
-
-def _k(entry: ProfileEntry) -> str:
-    return f"{entry.kind}/{entry.namespace}/{entry.name}"
 
 
 def _evaluate(
@@ -455,17 +489,17 @@ def _evaluate(
         pool = catalog.profile_pool(namespace, aim_id=text(selector.fields.get("aimId")))
     else:
         pool = catalog.profile_pool(namespace)
-    for entry in extra:
-        if all(_k(e) != _k(entry) for e in pool):
-            pool.append(entry)
-    failed: dict[str, str] = {}
-    floor_ok: dict[str, bool] = {}
+    known = {e.key for e in pool}
+    pool.extend(e for e in extra if e.key not in known)
+    check = SelectorFilter(selector, namespace)
+    failed: dict[Key, str] = {}
+    floor_ok: dict[Key, bool] = {}
     pass1: list[ProfileEntry] = []
     pass2: list[ProfileEntry] = []
     floor_excluded = 0
     for entry in pool:
-        k = _k(entry)
-        reason = first_failing_filter(entry, selector, namespace) or ""
+        k = entry.key
+        reason = check.first_failing(entry) or ""
         ok_floor = passes_floor(entry, selector.floor)
         failed[k], floor_ok[k] = reason, ok_floor
         if reason:
@@ -492,9 +526,9 @@ def _evaluate(
         used=used,
         selection_pass=selection_pass,
         ranked_scope=ranked_scope,
+        candidates=local or cluster,
         floor_excluded=floor_excluded,
     )
-    evaluation.ranked = rank_candidates(local or cluster)
     return evaluation
 
 
@@ -507,18 +541,19 @@ def _explain(
     previous: str | None,
     sticky: Literal["none", "kept", "rebound", "unchanged"],
 ) -> SelectionExplanation:
-    ranked_keys = {_k(e): i + 1 for i, e in enumerate(evaluation.ranked)}
-    used_keys = {_k(e) for e in evaluation.used}
+    top = evaluation.best() if sticky == "kept" else winner
+    ranked_keys = {e.key: i + 1 for i, e in enumerate(evaluation.ranking(top))}
+    used_keys = {e.key for e in evaluation.used}
     rows: list[CandidateExplanation] = []
     for entry in sorted(evaluation.pool, key=lambda e: (e.scope != "Namespace", e.name)):
-        k = _k(entry)
+        k = entry.key
         dropped: str | None = evaluation.failed[k] or None
         if dropped is None and k not in used_keys:
             dropped = "autoSelectionPolicy" if evaluation.selection_pass == 2 else "floor"
         if dropped is None and k not in ranked_keys:
             dropped = "namespace-precedence"
         decided: Tier | None = None
-        if winner is not None and k in ranked_keys and _k(winner) != k:
+        if winner is not None and k in ranked_keys and winner.key != k:
             decided = compare_candidates(winner, entry)[0]
         rows.append(
             CandidateExplanation(
@@ -553,7 +588,7 @@ def _explain(
     )
 
 
-def _not_found(req: _Request, catalog: Catalog, evaluation: _Evaluation, model: AnyModel | None) -> None:
+def _not_found(req: _Request, catalog: Catalog, evaluation: _Evaluation, model: AnyModel | None) -> NoReturn:
     sel = evaluation.selector
     if sel.model_name:
         if model is not None:
@@ -591,11 +626,17 @@ def _not_found(req: _Request, catalog: Catalog, evaluation: _Evaluation, model: 
             f"{evaluation.floor_excluded} candidate(s) match every other filter{relax}; "
             'spec.profile.selector.minimumType "unoptimized" or "any" admits them',
         )
+    hint = ""
+    if model is not None and not evaluation.pool:
+        hint = (
+            f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "
+            f"{SOURCE_MODEL_LABEL}={model.metadata.name} (no discovery runs here)"
+        )
     raise req.error(
         "ProfileNotFound",
         "spec.profile.selector",
         f'no profile matched the selector in either scope: no AIMProfile in namespace "{req.namespace}" '
-        "and no AIMClusterProfile",
+        f"and no AIMClusterProfile{hint}",
     )
 
 
@@ -646,7 +687,7 @@ def _select_by_name(req: _Request, catalog: Catalog) -> ProfileSelection:
         candidates=(row,),
         winner=entry.name,
     )
-    return ProfileSelection(profile=entry.obj, scope=entry.scope, shape="Name", explanation=explanation)
+    return ProfileSelection(profile=entry.obj, scope=entry.scope, shape="Name", explainer=lambda: explanation)
 
 
 @dataclass(frozen=True)
@@ -707,21 +748,28 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
         exists=previous_entry is not None,
     )
     if decision.keep and previous_entry is not None:
-        explanation = _explain(
-            req, evaluation, previous_entry, model=model_name, previous=previous_name, sticky="kept"
-        )
+        kept = previous_entry
         return ProfileSelection(
-            profile=previous_entry.obj,
-            scope=previous_entry.scope,
+            profile=kept.obj,
+            scope=kept.scope,
             shape=req.shape,
-            explanation=explanation,
             model=model,
+            explainer=lambda: _explain(
+                req, evaluation, kept, model=model_name, previous=previous_name, sticky="kept"
+            ),
         )
 
-    if not evaluation.ranked:
+    best = evaluation.best()
+    if best is None:
         _not_found(req, catalog, evaluation, model)
-    winner = evaluation.ranked[0]
-    tied = tuple(e.name for e in evaluation.ranked[1:] if compare_candidates(winner, e)[0] == "name")
+    winner = best
+    tied = tuple(
+        sorted(
+            e.name
+            for e in evaluation.candidates
+            if e is not winner and compare_candidates(winner, e)[0] == "name"
+        )
+    )
     rebound_from: str | None = None
     reason: RebindReason | None = None
     sticky: Literal["none", "kept", "rebound", "unchanged"] = "none"
@@ -731,7 +779,6 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
             rebound_from, reason, sticky = previous_name, decision.reason, "rebound"
         else:
             sticky = "unchanged"
-    explanation = _explain(req, evaluation, winner, model=model_name, previous=previous_name, sticky=sticky)
     return ProfileSelection(
         profile=winner.obj,
         scope=winner.scope,
@@ -740,8 +787,10 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
         rebound_reason=reason,
         ambiguous=bool(tied),
         tied=tied,
-        explanation=explanation,
         model=model,
+        explainer=lambda: _explain(
+            req, evaluation, winner, model=model_name, previous=previous_name, sticky=sticky
+        ),
     )
 
 

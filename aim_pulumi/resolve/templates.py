@@ -31,6 +31,7 @@ from aim_pulumi.resolve.catalog import TYPE_RANK, UNSET_TYPE_RANK, Catalog, obje
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.merge import merge_env
 from aim_pulumi.resolve.migration import (
+    MODEL_WITHOUT_IMAGE,
     RECONCILER_PIPELINE_ANNOTATION,
     NotConvertible,
     profile_overrides_from_legacy,
@@ -125,7 +126,10 @@ def resolve_model(service: AIMService, catalog: Catalog) -> AnyModel:
             object_ref=ref,
         )
     raise AIMResolutionError(
-        MODEL_NOT_FOUND, "the template pipeline needs spec.model.name or spec.model.image", field="spec.model"
+        MODEL_NOT_FOUND,
+        "the template pipeline needs spec.model.name or spec.model.image",
+        field="spec.model",
+        object_ref=ref,
     )
 
 
@@ -386,7 +390,9 @@ def template_profile(
     try:
         manifest = template_profile_manifest(to_manifest(template), to_manifest(model))
     except NotConvertible as err:
-        reason = INVALID_IMAGE_REFERENCE if err.reason != MODEL_NOT_FOUND else MODEL_NOT_FOUND
+        reason = {MODEL_NOT_FOUND: MODEL_NOT_FOUND, MODEL_WITHOUT_IMAGE: INVALID_IMAGE_REFERENCE}.get(
+            err.reason, "InvalidSpec"
+        )
         raise AIMResolutionError(reason, err.message, field=err.field, object_ref=where) from None
     spec: dict[str, Any] = manifest["spec"]
     if not spec.get("modelSources"):

@@ -76,7 +76,9 @@ def parse_profile_key(key: str) -> tuple[str, str, str]:
     raise ValueError(f"not a profile binding key: {key!r}")
 
 
-def decide_binding(olds: Mapping[str, Any], news: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+def decide_binding(
+    olds: Mapping[str, Any], news: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The binding's `check`: the new state and any failures (property, reason).
 
     Kept in sync with `sticky_decision` / `rebind_outcome` of the resolver: keep the previous

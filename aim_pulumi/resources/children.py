@@ -57,7 +57,9 @@ def register_child(
             opts=opts,
         )
     if key == ("v1", "PersistentVolumeClaim"):
-        return k8s.core.v1.PersistentVolumeClaim(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
+        return k8s.core.v1.PersistentVolumeClaim(
+            name, metadata=metadata, spec=manifest.get("spec"), opts=opts
+        )
     if key == ("batch/v1", "Job"):
         return k8s.batch.v1.Job(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
     return k8s.apiextensions.CustomResource(

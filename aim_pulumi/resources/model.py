@@ -59,7 +59,12 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
     }
     if error is not None:
         status["conditions"] = [
-            {"type": "RuntimeConfigReady", "status": "False", "reason": error.reason, "message": error.message}
+            {
+                "type": "RuntimeConfigReady",
+                "status": "False",
+                "reason": error.reason,
+                "message": error.message,
+            }
         ]
     return status
 

@@ -119,7 +119,11 @@ class AIMProfile(_ProfileComponent):
 
     @classmethod
     def from_object(
-        cls, obj: api.AIMProfile, opts: pulumi.ResourceOptions | None = None, *, catalog: Catalog | None = None
+        cls,
+        obj: api.AIMProfile,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
     ) -> "AIMProfile":
         """Declare a typed AIMProfile; the resource is named `<namespace>-<name>`."""
         return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)

@@ -47,7 +47,9 @@ class StackRegistry:
 
     @classmethod
     def for_settings(cls, settings: Settings) -> StackRegistry:
-        inventory = Inventory.from_config(list(settings.inventory)) if settings.inventory is not None else None
+        inventory = (
+            Inventory.from_config(list(settings.inventory)) if settings.inventory is not None else None
+        )
         catalog = Catalog(
             inventory=inventory,
             embed_default=settings.embed_default_runtime_config,
@@ -172,7 +174,9 @@ class CatalogComponent(pulumi.ComponentResource):
         else:
             parsed = obj
         if parsed.kind != self._KIND_CLASS.KIND:
-            raise AIMValidationError("kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}")
+            raise AIMValidationError(
+                "kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}"
+            )
         target = catalog if catalog is not None else current_registry().catalog
         target.add(parsed)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)

@@ -57,7 +57,9 @@ def runtime_config_status(config: AnyRuntimeConfig, catalog: Catalog) -> dict[st
     """The merged spec a consumer in the config's namespace sees, and which object it names."""
     effective: dict[str, Any] = dict(api.to_manifest(config).get("spec") or {})
     if config.kind == "AIMRuntimeConfig":
-        resolved = resolve_runtime_config(catalog, config.metadata.namespace or "default", config.metadata.name)
+        resolved = resolve_runtime_config(
+            catalog, config.metadata.namespace or "default", config.metadata.name
+        )
         if resolved is not None:
             effective = dict(resolved.spec)
     return {"status": "Ready", "effectiveSpec": effective}

@@ -26,8 +26,8 @@ from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 
 __all__ = [
-    "MaskedArgs",
     "OUTPUT_NOT_ALLOWED",
+    "MaskedArgs",
     "build_independent_of_outputs",
     "mask_outputs",
     "redact",
@@ -168,8 +168,13 @@ def _explain(error: Exception, masked: MaskedArgs) -> Exception:
     """Turn a validation failure caused by a placeholder into the real reason: an Output is there."""
     field = getattr(error, "field", "") or ""
     for path in masked.paths.values():
-        if field and (field == path or field.startswith(path + ".") or field.startswith(path + "[")
-                      or path.startswith(field + ".") or path.startswith(field + "[")):
+        if field and (
+            field == path
+            or field.startswith(path + ".")
+            or field.startswith(path + "[")
+            or path.startswith(field + ".")
+            or path.startswith(field + "[")
+        ):
             return AIMValidationError(
                 path,
                 OUTPUT_NOT_ALLOWED,
@@ -202,7 +207,8 @@ def build_independent_of_outputs(
         try:
             other = _normalise(render(build(varied.value)), varied)
         except (AIMValidationError, AIMResolutionError) as error:
-            raise _explain(error, replace(varied, paths={k: v for k, v in varied.paths.items() if v == path}))
+            only = replace(varied, paths={k: v for k, v in varied.paths.items() if v == path})
+            raise _explain(error, only) from error
         if other != baseline:
             raise AIMValidationError(
                 path,

@@ -43,6 +43,7 @@ CEL_RESERVED_WORDS = frozenset(
 _ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
 _OLD_SELF = re.compile(r"\boldSelf\b")
 _OUTCOME_CACHE_SIZE = 16384
+CEL_TAG = "[CEL x-kubernetes-validations]"
 
 
 def escape_property_name(name: str) -> str | None:
@@ -178,7 +179,7 @@ def _rule_outcome(expression: str, self_json: str) -> bool | str:
         result = _evaluate(expression, json.loads(self_json))
     except CelEvaluationError as error:
         return str(error)
-    if not isinstance(result, celpy.celtypes.BoolType):
+    if not isinstance(result, bool | celpy.celtypes.BoolType):
         return f"the rule returned {type(result).__name__}, not a bool"
     return bool(result)
 
@@ -189,7 +190,7 @@ def _custom_message(expression: str, self_json: str) -> str | None:
         result = _evaluate(expression, json.loads(self_json))
     except CelEvaluationError:
         return None
-    return str(result) if isinstance(result, celpy.celtypes.StringType) and str(result) else None
+    return str(result) if isinstance(result, str) and result else None
 
 
 def _failure_message(rule: CelRule, self_json: str) -> str:
@@ -213,12 +214,10 @@ def _check_rules(node: RuleNode, value: Any, path: str, report_evaluation_errors
             if report_evaluation_errors:
                 errors.append(
                     f"{where}: Invalid value: rule could not be evaluated ({outcome}): {rule.expression} "
-                    "[CEL x-kubernetes-validations]"
+                    f"{CEL_TAG}"
                 )
         elif not outcome:
-            errors.append(
-                f"{where}: Invalid value: {_failure_message(rule, self_json)} [CEL x-kubernetes-validations]"
-            )
+            errors.append(f"{where}: Invalid value: {_failure_message(rule, self_json)} {CEL_TAG}")
     return errors
 
 

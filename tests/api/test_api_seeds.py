@@ -44,7 +44,7 @@ def test_seed_directory_loads_in_file_order() -> None:
 
 def test_seed_values_are_typed() -> None:
     by_id = dict(EXAMPLES)
-    svc = parse(by_id["001_services:11"])
+    svc = parse(by_id["001_services:10"])
     assert svc.kind == "AIMService"
     assert svc.spec.min_replicas == 1
     assert svc.spec.auto_scaling is not None
@@ -53,7 +53,7 @@ def test_seed_values_are_typed() -> None:
     assert metric.metric.metric_names == ["vllm:num_requests_running"]
     assert metric.target.value == "1"
 
-    default_rc = parse(by_id["000_runtime_configuration:4"])
+    default_rc = parse(by_id["000_runtime_configuration:3"])
     assert default_rc.kind == "AIMClusterRuntimeConfig"
     generation = default_rc.spec.model
     assert generation is not None and generation.profile_generation is not None
@@ -61,11 +61,11 @@ def test_seed_values_are_typed() -> None:
     assert (fallback.priority, fallback.auto_selection_policy) == (10, "any")
     assert fallback.runtime.engine_args == {"max-model-len": 8192, "gpu-memory-utilization": 0.9}
 
-    status_svc = parse(by_id["000_runtime_configuration:2"])
+    status_svc = parse(by_id["000_runtime_configuration:1"])
     assert status_svc.status is not None and status_svc.status.resolved_runtime_config is not None
     assert status_svc.status.resolved_runtime_config.scope == "Namespace"
 
-    tpl = parse(by_id["003_service_templates:3"])
+    tpl = parse(by_id["003_service_templates:2"])
     assert tpl.kind == "AIMServiceTemplate"
     assert tpl.spec.model_sources[0].source_uri == "hf://Qwen/Qwen3-32B"
     assert to_manifest(tpl)["spec"]["modelSources"][0]["sourceURI"] == "hf://Qwen/Qwen3-32B"

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -589,7 +590,8 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
 
 
 def test_every_vendored_schema_ships_as_package_data_with_its_source() -> None:
-    files = sorted(f for f in resources.files("aim_pulumi.schemas").iterdir() if f.name.endswith(".json"))
+    package = resources.files("aim_pulumi.schemas")
+    files = sorted((f for f in package.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
     assert len(files) == 7
     for entry in files:
         schema = json.loads(entry.read_text(encoding="utf-8"))
@@ -739,3 +741,24 @@ def test_any_dns_name_and_label_pass_admission_of_a_claim(name: str, label: str)
 )
 def test_paths_are_written_like_the_api_server(steps: list[Any], path: str) -> None:
     assert format_path(steps) == path
+
+
+@pytest.mark.parametrize(("api_version", "kind"), [*known_kinds(), ("meta.k8s.io/v1", "ObjectMeta")])
+def test_prepared_schemas_are_valid_json_schemas(api_version: str, kind: str) -> None:
+    schema = schema_for(api_version, kind)
+    assert schema is not None
+    jsonschema.validators.validator_for(schema).check_schema(schema)
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        pytest.param({"config.yaml": "a: 1"}, [], id="string-values"),
+        pytest.param(
+            {"replicas": 3}, ["data[replicas]: Invalid value: 3: must be of type string"], id="number-value"
+        ),
+    ],
+)
+def test_config_map_data_values_are_strings(data: dict[str, Any], expected: list[str]) -> None:
+    config_map = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "profile"}, "data": data}
+    assert validate_manifest(config_map) == expected

@@ -210,6 +210,9 @@ def test_has_model_or_profiles() -> None:
 def test_identical_duplicate_is_a_no_op() -> None:
     catalog = Catalog([profile("p"), profile("p")], embed_default=False)
     assert len(catalog) == 1
+    assert profile("p") in catalog
+    assert profile("p", ns="other") not in catalog
+    assert "p" not in catalog
 
 
 @pytest.mark.parametrize("first", [0, 1], ids=["original-first", "changed-first"])

@@ -37,13 +37,20 @@ ROWS = [
     pytest.param(PROFILE_NAME, None, V2, "profile", False, id="spec-profile-selects-profile"),
     pytest.param({**MODEL, **PROFILE_NAME}, None, V2, "profile", False, id="spec-profile-with-model"),
     pytest.param(
-        {**MODEL, "profile": {"selector": {"precision": "fp8"}}}, None, V2, "profile", False, id="spec-selector"
+        {**MODEL, "profile": {"selector": {"precision": "fp8"}}},
+        None,
+        V2,
+        "profile",
+        False,
+        id="spec-selector",
     ),
     pytest.param(PROFILE_NAME, "profile", V2, "profile", False, id="profile-marker-on-spec-profile"),
     pytest.param(MODEL, "profile", V2, "profile", False, id="profile-marker-with-model-name"),
     pytest.param(IMAGE, "profile", V1, "profile", False, id="profile-marker-with-model-image"),
     pytest.param(MODEL, "template", V1, "template", False, id="template-marker-with-model"),
-    pytest.param({**MODEL, **TEMPLATE_NAME}, "template", V1, "template", False, id="template-marker-and-template"),
+    pytest.param(
+        {**MODEL, **TEMPLATE_NAME}, "template", V1, "template", False, id="template-marker-and-template"
+    ),
     pytest.param({**MODEL, **TEMPLATE_NAME}, None, V1, "template", False, id="default-spec-template-name"),
     pytest.param({**MODEL, **CRITERIA}, None, V1, "template", False, id="default-selection-criteria"),
     pytest.param(MODEL, None, V1, "template", False, id="default-model-name"),
@@ -52,9 +59,13 @@ ROWS = [
     pytest.param(MODEL, "", V1, "template", True, id="empty-marker-ignored"),
     pytest.param(MODEL, "Profile", V1, "template", True, id="unknown-marker-ignored-case-sensitive"),
     pytest.param(PROFILE_NAME, "legacy", V2, "profile", True, id="unknown-marker-on-spec-profile"),
-    pytest.param({**MODEL, **TEMPLATE_NAME}, "profile", V1, "template", True, id="profile-marker-with-template"),
+    pytest.param(
+        {**MODEL, **TEMPLATE_NAME}, "profile", V1, "template", True, id="profile-marker-with-template"
+    ),
     pytest.param(PROFILE_NAME, "template", V2, "profile", True, id="template-marker-without-model"),
-    pytest.param({**MODEL, **PROFILE_NAME}, "template", V2, "profile", True, id="template-marker-on-spec-profile"),
+    pytest.param(
+        {**MODEL, **PROFILE_NAME}, "template", V2, "profile", True, id="template-marker-on-spec-profile"
+    ),
 ]
 
 

@@ -129,7 +129,7 @@ def test_fallback_matches(accelerator: dict[str, Any], match: dict[str, Any], ex
 def test_fallbacks_for_keeps_runtime_config_order_and_skips_image_models() -> None:
     spec = rc_spec(fallback("b"), fallback("a-amd", vendor="amd"), fallback("a"))
     assert [f["name"] for f in fallbacks_for(model(accelerator={"vendor": "nvidia"}), spec)] == ["b", "a"]
-    image_model = parse(
+    image_model: Any = parse(
         {
             "apiVersion": f"{G}/v1alpha2",
             "kind": "AIMModel",

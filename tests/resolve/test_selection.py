@@ -1129,6 +1129,14 @@ ERRORS = [
         id="nothing-matched",
     ),
     pytest.param(
+        service(model="lonely"),
+        worked_catalog(model_obj("lonely", image="img:9")),
+        "ProfileNotFound",
+        "spec.profile.selector",
+        ["either scope", "AIMModel lonely has no profiles", f"{G}/source-model=lonely"],
+        id="image-backed-model-without-declared-profiles",
+    ),
+    pytest.param(
         service(model="q", selector={"precision": "int4"}),
         worked_catalog(model_obj("q", image="img:1")),
         "ProfileNotFound",

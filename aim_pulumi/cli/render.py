@@ -1,0 +1,127 @@
+"""Terminal output of the offline commands: colour, tables and value formatting.
+
+Colour is decided once per command (a terminal, no `--no-color`, no `NO_COLOR`), so redirected
+output and CI logs stay plain text that tests and `grep` can read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+__all__ = [
+    "SECRET",
+    "UNKNOWN",
+    "Palette",
+    "format_value",
+    "palette_for",
+    "redact_secrets",
+    "table",
+    "use_colour",
+]
+
+SECRET = "[secret]"
+UNKNOWN = "[unknown]"
+
+_CODES = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
+
+
+def use_colour(stream: TextIO, *, no_color: bool = False, environ: Mapping[str, str] | None = None) -> bool:
+    """Colour only for a terminal, and never when asked not to (`--no-color`, `NO_COLOR` set)."""
+    env = os.environ if environ is None else environ
+    if no_color or env.get("NO_COLOR", "") != "":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty is not None and isatty())
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Wraps text in ANSI colours when enabled, and returns it untouched otherwise."""
+
+    enabled: bool = False
+
+    def paint(self, text: str, *styles: str) -> str:
+        if not self.enabled or not styles:
+            return text
+        codes = ";".join(_CODES[s] for s in styles)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def bold(self, text: str) -> str:
+        return self.paint(text, "bold")
+
+    def dim(self, text: str) -> str:
+        return self.paint(text, "dim")
+
+    def create(self, text: str) -> str:
+        return self.paint(text, "green")
+
+    def update(self, text: str) -> str:
+        return self.paint(text, "yellow")
+
+    def delete(self, text: str) -> str:
+        return self.paint(text, "red")
+
+    def warning(self, text: str) -> str:
+        return self.paint(text, "yellow")
+
+    def error(self, text: str) -> str:
+        return self.paint(text, "red", "bold")
+
+
+def palette_for(stream: TextIO, *, no_color: bool = False) -> Palette:
+    return Palette(use_colour(stream, no_color=no_color))
+
+
+def redact_secrets(value: Any) -> Any:
+    """A recorded value with every Pulumi secret shown as `[secret]` and unknowns as `[unknown]`."""
+    from pulumi.runtime import rpc  # the offline commands load Pulumi only when they run
+
+    if rpc.is_rpc_secret(value):
+        return SECRET
+    if isinstance(value, str) and value == rpc.UNKNOWN:
+        return UNKNOWN
+    if isinstance(value, Mapping):
+        return {str(k): redact_secrets(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact_secrets(v) for v in value]
+    return value
+
+
+def format_value(value: Any, limit: int = 80) -> str:
+    """One value on one line: JSON, cut with an ellipsis past `limit` characters."""
+    if value is None:
+        text = "(absent)"
+    elif value in (SECRET, UNKNOWN):
+        text = str(value)
+    else:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, indent: str = "  ") -> list[str]:
+    """Left-aligned columns separated by two spaces; the last column is never padded."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for index, cell in enumerate(row):
+            widths[index] = max(widths[index], len(cell))
+
+    def line(cells: Sequence[str]) -> str:
+        padded = [cell.ljust(widths[i]) if i < len(cells) - 1 else cell for i, cell in enumerate(cells)]
+        return (indent + "  ".join(padded)).rstrip()
+
+    return [line(headers), *(line(row) for row in rows)]

@@ -1,0 +1,436 @@
+"""AIMService: the operator's reconcile loop, run once per `pulumi preview` / `pulumi up`.
+
+The constructor validates the service, resolves it against the stack catalog and plans every
+child before anything is registered, so a hard error (admission, missing runtime config,
+`ProfileNotFound`, ...) leaves nothing half-declared. Then it registers the children the plan
+describes, named `<name>-<role>` with the service as parent: the InferenceService (`isvc`), the
+profile ConfigMap (`profile-config`), the HTTPRoute (`route`), the KEDA ScaledObject
+(`scaledobject`), Dedicated caches (`cache-<h>`, `download-<h>`); Shared caches are stack-owned
+`AIMSharedCache` components the InferenceService depends on.
+
+A service resolved through a selector keeps its profile across runs through `<name>-binding`
+(see `binding.py`); its children are then built inside one `apply` of the binding's outputs,
+from the bound profile. The binding's value comes from its provider's `check`, which runs in
+preview too, so a preview shows every child with its full inputs.
+"""
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from typing import Any, TypedDict
+
+import pulumi
+
+from aim_pulumi import api
+from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.resolve.catalog import FORCE_REBIND_ANNOTATION, Catalog
+from aim_pulumi.resolve.plan import plan_service
+from aim_pulumi.resolve.selection import qualifying_profile_refs
+from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resolve.types import CachePlan, ServicePlan
+from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
+from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
+from aim_pulumi.resources.secrets import (
+    OUTPUT_NOT_ALLOWED,
+    MaskedArgs,
+    build_independent_of_outputs,
+    redact,
+    restore_outputs,
+)
+from aim_pulumi.resources.shared_cache import AIMSharedCache
+
+__all__ = ["AIMService", "AIMServiceArgs", "applied_status"]
+
+# Pulumi role of each service-owned child (behaviour §14).
+_ROLES: Mapping[str, str] = {
+    "InferenceService": "isvc",
+    "ConfigMap": "profile-config",
+    "HTTPRoute": "route",
+    "ScaledObject": "scaledobject",
+}
+# Component options that are deploy-time settings (camelCase argument -> Settings attribute).
+_SETTING_OPTIONS: Mapping[str, str] = {
+    "strict": "strict",
+    "skipAwait": "skip_await",
+    "waitFor": "wait_for",
+    "gatewayProvider": "gateway_provider",
+}
+_COMPONENT_OPTIONS = (*_SETTING_OPTIONS, "forceRebind", "waitForCache")
+
+
+class AIMServiceArgs(TypedDict, total=False):
+    """The AIMService object (camelCase `spec` as in the CRD) plus component-only options."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: str
+    """metadata.namespace (a plain string); defaults to `default`."""
+    labels: dict[str, str]
+    """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
+    annotations: dict[str, str]
+    """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
+    spec: dict[str, Any]
+    """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
+    strict: bool
+    """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""
+    skipAwait: bool
+    """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
+    waitFor: str
+    """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
+    gatewayProvider: str
+    """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
+    forceRebind: bool
+    """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""
+    waitForCache: bool
+    """Make the InferenceService wait for its cache PVCs and download Jobs (default true)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Built:
+    """One planning pass: the typed service, its plan and every manifest the plan yields."""
+
+    service: api.AIMService
+    plan: ServicePlan
+    manifests: tuple[dict[str, Any], ...]
+    caches: tuple[tuple[CachePlan, dict[str, Any], dict[str, Any]], ...]
+
+    def render(self) -> Any:
+        return [list(self.manifests), [[p, j] for _, p, j in self.caches], dict(self.plan.status)]
+
+
+def _plain_option(args: Mapping[str, Any], key: str) -> Any:
+    value = args.get(key)
+    if isinstance(value, pulumi.Output):
+        raise api.AIMValidationError(
+            key, OUTPUT_NOT_ALLOWED, f"the {key} option decides what gets deployed and must be a plain value"
+        )
+    return value
+
+
+def _settings_overrides(args: Mapping[str, Any]) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    for key, attribute in _SETTING_OPTIONS.items():
+        if key in args:
+            value = _plain_option(args, key)
+            if key == "waitFor" and value == "":
+                value = None
+            overrides[attribute] = value
+    return overrides
+
+
+def _with_annotation(document: Mapping[str, Any], key: str, value: str) -> dict[str, Any]:
+    out = dict(document)
+    metadata = dict(out.get("metadata") or {})
+    annotations = dict(metadata.get("annotations") or {})
+    annotations[key] = value
+    metadata["annotations"] = annotations
+    out["metadata"] = metadata
+    return out
+
+
+def _with_previous_profile(document: Mapping[str, Any], ref: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(document)
+    status = dict(out.get("status") or {})
+    status["resolvedProfile"] = dict(ref)
+    out["status"] = status
+    return out
+
+
+def _binding_key(ref: Any) -> str:
+    return profile_key(ref.kind, ref.namespace, ref.name)
+
+
+def _ref_for_key(key: str, catalog: Catalog) -> dict[str, Any]:
+    """The `status.resolvedProfile` a binding key stands for (also for a profile since deleted)."""
+    kind, namespace, name = parse_profile_key(key)
+    entry = catalog.profile_entry(kind, namespace or None, name)
+    if entry is not None:
+        return entry.ref.as_dict()
+    return {
+        "kind": kind,
+        "name": name,
+        "namespace": namespace,
+        "scope": "Namespace" if namespace else "Cluster",
+    }
+
+
+def _hash_suffix(name: str) -> str:
+    return name.rsplit("-", 1)[-1]
+
+
+def applied_status(
+    status: Mapping[str, Any], *, caches_awaited: bool, runtime_awaited: bool
+) -> dict[str, Any]:
+    """The status after `pulumi up` (behaviour §15): what Pulumi waited for is Ready, the rest Unknown.
+
+    A preview keeps the planned status; an update knows that every awaited child became ready,
+    since Pulumi fails the update otherwise.
+    """
+    conditions: list[dict[str, Any]] = []
+    for condition in status.get("conditions") or []:
+        updated = dict(condition)
+        kind = updated.get("type")
+        if kind in ("ProfileCacheReady", "CacheReady"):
+            updated.update(
+                {"status": "True", "reason": "CacheReady", "message": "the model caches were downloaded"}
+                if caches_awaited
+                else {
+                    "status": "Unknown",
+                    "reason": "CacheCreating",
+                    "message": "the downloads were not awaited",
+                }
+            )
+        elif kind == "InferenceServiceReady":
+            updated.update(
+                {"status": "True", "reason": "RuntimeReady", "message": "the InferenceService is Ready"}
+                if runtime_awaited
+                else {
+                    "status": "Unknown",
+                    "reason": "CreatingRuntime",
+                    "message": "the InferenceService readiness was not awaited",
+                }
+            )
+        conditions.append(updated)
+    components = [c for c in conditions if c.get("type") != "Ready"]
+    ready = all(c.get("status") == "True" for c in components)
+    for condition in conditions:
+        if condition.get("type") == "Ready":
+            condition.update(
+                {"status": "True", "reason": "AllComponentsReady", "message": "every component is ready"}
+                if ready
+                else {
+                    "status": "False",
+                    "reason": "ComponentsNotReady",
+                    "message": "not every component is known to be ready",
+                }
+            )
+    out = dict(status)
+    out["conditions"] = conditions
+    if out.get("status") != "Degraded":
+        out["status"] = "Running" if ready else "Starting"
+    return out
+
+
+class AIMService(pulumi.ComponentResource):
+    """An AIM inference service: resolves a profile and deploys KServe, Gateway API, KEDA and caches."""
+
+    status: pulumi.Output[dict[str, Any]]
+    """The AIMService status as known at deploy time: resolvedProfile, conditions, routing, ..."""
+    resolved_profile: pulumi.Output[dict[str, Any]]
+    """status.resolvedProfile: kind, name, namespace, scope and uid of the bound profile."""
+    inference_service_name: pulumi.Output[str]
+    """Name of the KServe InferenceService."""
+    route_path: pulumi.Output[str | None]
+    """The HTTPRoute path prefix, when routing is enabled and the path rendered."""
+
+    def __init__(
+        self,
+        name: str,
+        args: AIMServiceArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMService | None = None,
+    ) -> None:
+        options: Mapping[str, Any] = dict(args or {})
+        registry = current_registry()
+        settings: Settings = registry.settings.with_overrides(**_settings_overrides(options))
+        resolving: Catalog = catalog if catalog is not None else registry.catalog
+        force = bool(_plain_option(options, "forceRebind"))
+        wait_for_cache = _plain_option(options, "waitForCache") is not False
+        if _object is not None:
+            document: dict[str, Any] = api.to_manifest(_object)
+        else:
+            crd_args = {k: v for k, v in options.items() if k not in _COMPONENT_OPTIONS}
+            document = object_manifest(api.AIMService, name, crd_args)
+        if force:
+            document = _with_annotation(document, FORCE_REBIND_ANNOTATION, "true")
+
+        def build(doc: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
+            service = api.parse(doc)
+            assert isinstance(service, api.AIMService)
+            plan = plan_service(service, resolving, settings, previous_cache_sizes=previous_sizes)
+            caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
+            return _Built(service, plan, tuple(build_service_manifests(plan)), caches)
+
+        # Everything that can fail does so here, before this component or any child is registered.
+        first, masked = build_independent_of_outputs(document, build, _Built.render)
+        uses_binding = self._needs_binding(first)
+        qualifying = (
+            [_binding_key(r) for r in qualifying_profile_refs(first.service, resolving)]
+            if uses_binding and first.plan.resolved_profile is not None
+            else []
+        )
+
+        super().__init__("aim:index:AIMService", name, None, opts)
+        self._aim_name = name
+        self._aim_settings = settings
+        self._aim_catalog = resolving
+        self._aim_masked = masked
+        self._aim_wait_for_cache = wait_for_cache
+        providers = opts.providers if opts else None
+        self._aim_cache_opts = pulumi.ResourceOptions(
+            provider=opts.provider if opts else None,
+            providers=dict(providers) if isinstance(providers, Mapping) else list(providers or []),
+        )
+        self.inference_service_name = pulumi.Output.from_input(first.plan.isvc_name)
+
+        if not uses_binding:
+            status: Any = self._finish(first)
+        else:
+            winner = _binding_key(first.plan.resolved_profile) if first.plan.resolved_profile else ""
+            binding = Binding(
+                f"{name}-binding",
+                service=f"{first.plan.namespace}/{first.plan.name}",
+                winner=winner,
+                qualifying=qualifying,
+                force=force or bool((first.service.metadata.annotations or {}).get(FORCE_REBIND_ANNOTATION)),
+                cache_mode=first.plan.caches[0].mode if first.plan.caches else "",
+                cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+            rebuild: Callable[[Any, Mapping[str, int] | None], _Built] = build
+            status = pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes).apply(
+                lambda state: self._finish_bound(first, winner, rebuild, masked.value, state)
+            )
+
+        self.status = pulumi.Output.from_input(status)
+        self.resolved_profile = self.status.apply(lambda s: dict(s.get("resolvedProfile") or {}))
+        self.route_path = self.status.apply(lambda s: (s.get("routing") or {}).get("path"))
+        self.register_outputs(
+            {
+                "status": self.status,
+                "resolvedProfile": self.resolved_profile,
+                "inferenceServiceName": self.inference_service_name,
+                "routePath": self.route_path,
+            }
+        )
+
+    @classmethod
+    def from_object(
+        cls,
+        obj: api.AIMService,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> "AIMService":
+        """Declare a typed AIMService (v1alpha2 or legacy v1alpha1); named `<namespace>-<name>`.
+
+        `options` takes the component-only options (`strict`, `skipAwait`, ...). A `status` on the
+        object (`resolvedProfile` of an operator-managed service) seeds the sticky binding.
+        """
+        args: Any = dict(options or {})
+        return cls(default_resource_name(obj), args, opts, catalog=catalog, _object=obj)
+
+    # ------------------------------------------------------------------------------- internals
+
+    @staticmethod
+    def _needs_binding(built: _Built) -> bool:
+        """Selector shapes need the sticky binding; any cached service needs its cache memory."""
+        if built.plan.caches:
+            return True
+        if built.plan.pipeline != "profile":
+            return False
+        profile = (api.to_manifest(built.service).get("spec") or {}).get("profile") or {}
+        return not (isinstance(profile, Mapping) and profile.get("name"))
+
+    def _finish_bound(
+        self,
+        first: _Built,
+        winner: str,
+        build: Callable[[Any, Mapping[str, int] | None], _Built],
+        document: Any,
+        state: list[Any],
+    ) -> Any:
+        """Build the children from the profile the binding settled on (runs inside one apply)."""
+        bound, previous = str(state[0] or ""), str(state[1] or "")
+        sizes = {str(k): int(v) for k, v in dict(state[2] or {}).items()}
+        sizes_unchanged = all(sizes.get(c.pvc_name) == c.size_gi for c in first.plan.caches)
+        if bound == winner and not previous and sizes_unchanged:
+            return self._finish(first)
+        if not bound:
+            return self._finish(build(document, sizes))
+        built: _Built | None = None
+        if previous:
+            # Planning from the previous binding reports the rebind (old, new, reason) itself.
+            candidate = build(
+                _with_previous_profile(document, _ref_for_key(previous, self._aim_catalog)), sizes
+            )
+            if (
+                candidate.plan.resolved_profile is not None
+                and _binding_key(candidate.plan.resolved_profile) == bound
+            ):
+                built = candidate
+        if built is None:
+            built = build(_with_previous_profile(document, _ref_for_key(bound, self._aim_catalog)), sizes)
+            if previous and previous != bound:
+                pulumi.log.info(
+                    f'ProfileRebound: rebound from "{parse_profile_key(previous)[2]}" to '
+                    f'"{parse_profile_key(bound)[2]}"',
+                    resource=self,
+                )
+        return self._finish(built)
+
+    def _finish(self, built: _Built) -> Any:
+        """Log the plan's diagnostics, register its children and return the status to export."""
+        plan = built.plan
+        for diagnostic in plan.diagnostics:
+            message = f"{diagnostic.reason}: {redact(diagnostic.message)}"
+            if diagnostic.level == "warn":
+                pulumi.log.warn(message, resource=self)
+            else:
+                pulumi.log.info(message, resource=self)
+        masked: MaskedArgs = self._aim_masked
+        await_caches = self._aim_wait_for_cache and not plan.wait.skip_await
+        cache_dependencies: list[pulumi.Resource] = []
+        for cache, pvc_manifest, job_manifest in built.caches:
+            if cache.mode == "Shared":
+                shared = AIMSharedCache.declare(cache, masked=masked, opts=self._aim_cache_opts)
+                cache_dependencies.append(shared)
+                continue
+            suffix = _hash_suffix(cache.pvc_name)
+            pvc = register_child(
+                f"{self._aim_name}-cache-{suffix}",
+                restore_outputs(pvc_manifest, masked),
+                pulumi.ResourceOptions(parent=self),
+            )
+            job = register_child(
+                f"{self._aim_name}-download-{suffix}",
+                restore_outputs(job_manifest, masked),
+                pulumi.ResourceOptions(parent=self, depends_on=[pvc]),
+            )
+            cache_dependencies.extend([pvc, job])
+        by_kind = {str(m.get("kind")): m for m in built.manifests}
+        config_map = None
+        if "ConfigMap" in by_kind:
+            config_map = register_child(
+                f"{self._aim_name}-{_ROLES['ConfigMap']}",
+                restore_outputs(by_kind["ConfigMap"], masked),
+                pulumi.ResourceOptions(parent=self),
+            )
+        isvc_dependencies: list[pulumi.Resource] = [config_map] if config_map is not None else []
+        if await_caches:
+            isvc_dependencies.extend(cache_dependencies)
+        for manifest in built.manifests:
+            kind = str(manifest.get("kind"))
+            if kind == "ConfigMap":
+                continue
+            role = _ROLES.get(kind)
+            if role is None:
+                raise ValueError(f"{self._aim_name}: the plan produced an unexpected {kind}")
+            register_child(
+                f"{self._aim_name}-{role}",
+                restore_outputs(manifest, masked),
+                pulumi.ResourceOptions(
+                    parent=self, depends_on=isvc_dependencies if kind == "InferenceService" else None
+                ),
+            )
+        status = dict(plan.status)
+        if not pulumi.runtime.is_dry_run():
+            status = applied_status(
+                status,
+                caches_awaited=bool(built.caches) and await_caches,
+                runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
+            )
+        return restore_outputs(status, masked)

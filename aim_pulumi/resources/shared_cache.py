@@ -1,0 +1,88 @@
+"""AIMSharedCache: one Shared model cache (PVC + download Job), owned by the stack, not a service.
+
+A Shared cache serves every service in its namespace that deploys the same profile from the same
+source (behaviour §12). Making it a child of the first service that needs it would delete weights
+other services mount when that one service is removed, so it is its own component with no
+parent, registered once per stack under `<namespace>-<PVC name>` (DESIGN decision 7), and its PVC
+is `retain_on_delete`: even when the last service goes, the downloaded weights stay in the cluster.
+"""
+
+from typing import Any
+
+import pulumi
+
+from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.resolve.types import CachePlan
+from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.registry import current_registry
+from aim_pulumi.resources.secrets import MaskedArgs, restore_outputs
+
+__all__ = ["AIMSharedCache", "shared_cache_name"]
+
+
+def shared_cache_name(cache: CachePlan) -> str:
+    """The component's Pulumi name: `<namespace>-<PVC name>` (unique per stack, like the PVC)."""
+    return f"{cache.namespace}-{cache.pvc_name}"
+
+
+class AIMSharedCache(pulumi.ComponentResource):
+    """A Shared cache PVC and the Job that fills it; services depend on it, none owns it."""
+
+    pvc_name: pulumi.Output[str]
+    """Name of the PersistentVolumeClaim holding the weights."""
+    job_name: pulumi.Output[str]
+    """Name of the download Job."""
+    size_gi: pulumi.Output[int]
+    """Requested size of the PVC in GiB."""
+
+    def __init__(
+        self,
+        name: str,
+        cache: CachePlan,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        masked: MaskedArgs | None = None,
+    ) -> None:
+        super().__init__("aim:index:AIMSharedCache", name, None, opts)
+        pvc_manifest: Any = build_cache_pvc(cache)
+        job_manifest: Any = build_download_job(cache)
+        if masked is not None:
+            pvc_manifest = restore_outputs(pvc_manifest, masked)
+            job_manifest = restore_outputs(job_manifest, masked)
+        self.key = cache.key
+        self.pvc = register_child(
+            f"{name}-pvc", pvc_manifest, pulumi.ResourceOptions(parent=self, retain_on_delete=True)
+        )
+        self.job = register_child(
+            f"{name}-download", job_manifest, pulumi.ResourceOptions(parent=self, depends_on=[self.pvc])
+        )
+        self.pvc_name = pulumi.Output.from_input(cache.pvc_name)
+        self.job_name = pulumi.Output.from_input(cache.job_name)
+        self.size_gi = pulumi.Output.from_input(cache.size_gi)
+        self.register_outputs(
+            {
+                "pvcName": cache.pvc_name,
+                "jobName": cache.job_name,
+                "sizeGi": cache.size_gi,
+                "mode": cache.mode,
+                "profile": cache.profile_name,
+                "sourceUri": str(cache.source.get("sourceUri", "")),
+            }
+        )
+
+    @classmethod
+    def declare(
+        cls,
+        cache: CachePlan,
+        *,
+        masked: MaskedArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> "AIMSharedCache":
+        """The stack's cache for `cache.key`, declared by the first service that needs it."""
+        registry = current_registry()
+        existing = registry.shared_caches.get(cache.key)
+        if isinstance(existing, AIMSharedCache):
+            return existing
+        created = cls(shared_cache_name(cache), cache, opts, masked=masked)
+        registry.shared_caches[cache.key] = created
+        return created

@@ -1,0 +1,283 @@
+"""`aim-pulumi migrate`: output targets, comments, exit codes and the report (behaviour §7.3)."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from aim_pulumi.api import admission_problems, parse
+from aim_pulumi.cli import migrate, validate
+
+LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog="aim-pulumi")
+    migrate.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["migrate", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = args.func(args, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def legacy(tmp_path: Path) -> Path:
+    root = tmp_path / "in"
+    shutil.copytree(LEGACY, root)
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def documents(text: str) -> list[dict[str, object]]:
+    return [d for d in yaml.safe_load_all(text) if d is not None]
+
+
+def validate_dir(path: Path) -> tuple[int, list[str]]:
+    """`aim-pulumi validate` on a directory: its exit code and problem lines."""
+    code, problems, _ = validate.check([str(path)], io.StringIO(), io.StringIO())
+    return code, [validate.format_problem(p) for p in problems]
+
+
+# --------------------------------------------------------------------------------------------------
+# Every seed example file, on standard output
+
+
+@pytest.mark.parametrize(
+    ("name", "converted"),
+    [
+        pytest.param("services-seed002.yaml", 4, id="seed002-services"),
+        pytest.param("template-seed003.yaml", 3, id="seed003-templates"),
+        pytest.param("runtime-configs-seed000.yaml", 0, id="seed000-runtime-configs-unchanged"),
+        pytest.param("models.yaml", 0, id="models-unchanged"),
+    ],
+)
+def test_seed_file_to_stdout(legacy: Path, name: str, converted: int) -> None:
+    # Templates need the model for their image: put it next to them.
+    target = legacy / "one"
+    target.mkdir()
+    shutil.copy(legacy / name, target / name)
+    if name != "models.yaml":
+        shutil.copy(legacy / "models.yaml", target / "models.yaml")
+    before = snapshot(legacy)
+    code, out, err = run(str(target))
+    assert code == 0, err
+    docs = documents(out)
+    assert all(admission_problems(d) == [] for d in docs)
+    assert (
+        sum(d["apiVersion"] == "aim.eai.amd.com/v1alpha2" and d["kind"] != "AIMClusterModel" for d in docs)
+        >= converted
+    )
+    assert f"{converted} of " in err
+    assert snapshot(legacy) == before
+
+
+def test_directory_to_stdout_is_one_stream_in_file_order(legacy: Path) -> None:
+    code, out, err = run(str(legacy / "mixed"))
+    assert code == 0, err
+    kinds = [(d["kind"], d["metadata"]["name"]) for d in documents(out)]  # type: ignore[index]
+    # Files in relative-path order (nested/catalog.yml before services.yaml), documents in file order.
+    assert kinds == [
+        ("AIMModel", "qwen-qwen3-32b"),
+        ("AIMProfile", "team-template"),
+        ("AIMService", "qwen-chat"),
+        ("AIMService", "legacy-chat"),
+    ]
+
+
+# --------------------------------------------------------------------------------------------------
+# -o DIR mirrors the input; --in-place rewrites it; nothing else writes the input
+
+
+def test_output_dir_mirrors_names_and_passes_validate(legacy: Path, tmp_path: Path) -> None:
+    before = snapshot(legacy)
+    out_dir = tmp_path / "out"
+    code, out, err = run(str(legacy), "-o", str(out_dir))
+    assert code == 1, err  # not-convertible.yaml
+    assert out == ""
+    assert sorted(snapshot(out_dir)) == sorted(before)
+    assert snapshot(legacy) == before
+    assert validate_dir(out_dir) == (0, [])
+    mixed = documents((out_dir / "mixed" / "nested" / "catalog.yml").read_text())
+    assert mixed[1]["kind"] == "AIMProfile"
+    # Documents that could not be converted are written unchanged.
+    assert documents((out_dir / "not-convertible.yaml").read_text()) == documents(
+        (legacy / "not-convertible.yaml").read_text()
+    )
+
+
+def test_single_file_output_dir(legacy: Path, tmp_path: Path) -> None:
+    code, _, err = run(str(legacy / "mixed" / "services.yaml"), "-o", str(tmp_path / "out"))
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["services.yaml"]
+
+
+@pytest.mark.parametrize(
+    "target",
+    [pytest.param(".", id="output-dir-is-input-dir"), pytest.param("..", id="file-input-dir")],
+)
+def test_output_dir_never_overwrites_input(legacy: Path, target: str) -> None:
+    before = snapshot(legacy)
+    source = legacy if target == "." else legacy / "models.yaml"
+    code, _, err = run(str(source), "-o", str(legacy))
+    assert code == 2
+    assert "--in-place" in err
+    assert snapshot(legacy) == before
+
+
+def test_in_place_rewrites_only_changed_files(legacy: Path) -> None:
+    untouched = (legacy / "runtime-configs-seed000.yaml").stat().st_mtime_ns
+    code, out, err = run(str(legacy / "mixed"), "--in-place")
+    assert code == 0, err
+    assert out == ""
+    services = documents((legacy / "mixed" / "services.yaml").read_text())
+    assert services[1]["apiVersion"] == "aim.eai.amd.com/v1alpha2"
+    assert (legacy / "runtime-configs-seed000.yaml").stat().st_mtime_ns == untouched
+    assert validate_dir(legacy / "mixed") == (0, [])
+
+
+# --------------------------------------------------------------------------------------------------
+# Comments and layout
+
+
+COMMENTED = """\
+# Header comment.
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata:
+  name: chat  # service name
+  namespace: ml-team
+spec:
+  model:
+    name: qwen  # the model
+  # pinned template
+  template:
+    name: t  # the one
+  overrides:
+    env:
+    - name: A  # first var
+      value: "1"
+  runtimeConfigRef:
+    name: team  # team config
+  # replicas next
+  replicas: 1
+---
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMServiceTemplate
+metadata:
+  name: t
+  namespace: ml-team
+spec:
+  modelName: qwen  # which model
+  metric: latency  # keep latency
+  hardware:
+    gpu:
+      requests: 2  # two devices
+  modelSources:
+  - name: Qwen/Qwen3-32B
+    sourceURI: hf://Qwen/Qwen3-32B  # the hub
+    size: 64Gi
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMModel
+metadata:
+  name: qwen
+  namespace: ml-team
+spec:
+  image: amdenterpriseai/aim-qwen:0.8.5  # model image
+"""
+
+
+def test_comments_and_sequence_style_kept(tmp_path: Path) -> None:
+    source = tmp_path / "commented.yaml"
+    source.write_text(COMMENTED)
+    code, out, err = run(str(source))
+    assert code == 0, err
+    for comment in (
+        "# Header comment.",
+        "# service name",
+        "# the model",
+        "# pinned template",
+        "# the one",
+        "# first var",
+        "# team config",
+        "# replicas next",
+        "# which model",
+        "# keep latency",
+        "# two devices",
+        "# the hub",
+        "# model image",
+    ):
+        assert comment in out, comment
+    lines = out.splitlines()
+    assert "  runtimeConfigName: team # team config" in lines
+    assert lines.index("  # replicas next") == lines.index("  replicas: 1") - 1
+    assert "    - name: A  # first var" in lines  # block sequences stay at the input's indentation
+    assert '      value: "1"' in lines  # quotes kept
+    assert any(line.startswith("  acceleratorCount: 2") and "# two devices" in line for line in lines)
+    service, profile, _ = documents(out)
+    assert parse(service).api_version == "aim.eai.amd.com/v1alpha2"
+    assert parse(profile).kind == "AIMProfile"
+
+
+# --------------------------------------------------------------------------------------------------
+# Reports and exit codes
+
+
+def test_not_convertible_report(legacy: Path) -> None:
+    code, out, err = run(str(legacy / "not-convertible.yaml"))
+    assert code == 1
+    path = legacy / "not-convertible.yaml"
+    first = "AIMService/ml-research/overrides-without-name: spec.overrides: OverridesWithoutTemplateName: "
+    assert f"{path}:1: {first}" in err
+    assert f"{path}:2: AIMServiceTemplate/ml-research/orphan-template: spec.modelName: ModelNotFound: " in err
+    assert [d["apiVersion"] for d in documents(out)] == ["aim.eai.amd.com/v1alpha1"] * 2  # type: ignore[index]
+
+
+def test_cluster_objects_are_reported_without_namespace(tmp_path: Path) -> None:
+    source = tmp_path / "t.yaml"
+    source.write_text(
+        "apiVersion: aim.eai.amd.com/v1alpha1\nkind: AIMClusterServiceTemplate\nmetadata:\n  name: c\n"
+        "spec:\n  modelName: nowhere\n"
+    )
+    code, _, err = run(str(source))
+    assert code == 1
+    assert f"{source}:1: AIMClusterServiceTemplate/c: spec.modelName: ModelNotFound: " in err
+
+
+def test_yaml_syntax_error_is_reported_and_other_files_still_convert(tmp_path: Path) -> None:
+    (tmp_path / "a.yaml").write_text("apiVersion: [unclosed\n")
+    shutil.copy(LEGACY / "mixed" / "services.yaml", tmp_path / "b.yaml")
+    shutil.copy(LEGACY / "models.yaml", tmp_path / "c.yaml")
+    code, out, err = run(str(tmp_path))
+    assert code == 1
+    assert f"{tmp_path / 'a.yaml'}:1: ?: (root): InvalidYAML: " in err
+    assert len(documents(out)) == 4
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        pytest.param(["missing.yaml"], "no such file", id="missing-path"),
+        pytest.param(["empty-dir"], "no *.yaml", id="directory-without-manifests"),
+    ],
+)
+def test_usage_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], needle: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty-dir").mkdir()
+    code, out, err = run(*argv)
+    assert (code, out) == (2, "")
+    assert needle in err
+
+
+def test_output_dir_and_in_place_exclude_each_other(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as caught:
+        run(str(LEGACY), "-o", str(tmp_path), "--in-place")
+    assert caught.value.code == 2

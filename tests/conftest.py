@@ -1,0 +1,48 @@
+"""Fixtures shared by the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Protocol
+
+import pytest
+
+from aim_pulumi.cli.engine import PlanRecording, run_program
+from aim_pulumi.resources.registry import reset_registry
+
+
+class Recorder(Protocol):
+    def __call__(
+        self,
+        program: Callable[[], object],
+        *,
+        config: Mapping[str, str] | None = None,
+        previous: Mapping[str, Mapping[str, Any]] | None = None,
+        preview: bool = True,
+        project: str = "aim",
+        stack: str = "dev",
+    ) -> PlanRecording: ...
+
+
+@pytest.fixture
+def recording() -> Iterator[Recorder]:
+    """Run a Pulumi program (a callable) under the recording mock engine and return what it declared.
+
+    Each call is a fresh program run: its own stack config, root stack and AIM stack catalog.
+    """
+
+    def run(
+        program: Callable[[], object],
+        *,
+        config: Mapping[str, str] | None = None,
+        previous: Mapping[str, Mapping[str, Any]] | None = None,
+        preview: bool = True,
+        project: str = "aim",
+        stack: str = "dev",
+    ) -> PlanRecording:
+        return run_program(
+            program, project=project, stack=stack, config=config, previous=previous, preview=preview
+        )
+
+    yield run
+    reset_registry()

@@ -1,0 +1,181 @@
+"""The recording engine: what a program declares is written down faithfully, and runs stay apart."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pulumi
+import pulumi_kubernetes as k8s
+import pytest
+from pulumi.runtime import rpc
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.cli.engine import DynamicCheckFailed, plain, run_program
+from aim_pulumi.resources.binding import Binding
+from aim_pulumi.resources.registry import current_registry
+
+from .catalog import BINDING
+
+
+def _component_with_children() -> None:
+    parent = pulumi.ComponentResource("aim:index:Probe", "probe", None)
+    config_map = k8s.core.v1.ConfigMap(
+        "probe-config",
+        metadata={"name": "probe", "namespace": "ns", "labels": {"app.kubernetes.io/name": "probe"}},
+        data={"key": "value"},
+        opts=pulumi.ResourceOptions(parent=parent),
+    )
+    k8s.core.v1.PersistentVolumeClaim(
+        "probe-pvc",
+        metadata={"name": "probe", "namespace": "ns"},
+        spec={"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "3Gi"}}},
+        opts=pulumi.ResourceOptions(
+            parent=parent,
+            depends_on=[config_map],
+            retain_on_delete=True,
+            protect=True,
+            delete_before_replace=True,
+            ignore_changes=["spec"],
+            replace_on_changes=["metadata"],
+            custom_timeouts=pulumi.CustomTimeouts(create="5m"),
+        ),
+    )
+    parent.register_outputs({"count": 2, "ratio": 0.5})
+    pulumi.log.info("probe declared", resource=parent)
+    pulumi.log.warn("unattached warning")
+    pulumi.export("exported", "yes")
+
+
+def test_registrations_are_recorded_in_order_with_parent_inputs_and_options(recording: Any) -> None:
+    rec = recording(_component_with_children)
+
+    assert rec.names() == ["probe", "probe-config", "probe-pvc"]
+    probe, config_map, pvc = rec.resources
+    assert probe.type == "aim:index:Probe" and not probe.custom
+    assert config_map.type == "kubernetes:core/v1:ConfigMap" and config_map.parent == probe.urn
+    assert config_map.inputs == {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "probe", "namespace": "ns", "labels": {"app.kubernetes.io/name": "probe"}},
+        "data": {"key": "value"},
+    }
+    assert pvc.dependencies == (config_map.urn,)
+    assert (pvc.retain_on_delete, pvc.protect, pvc.delete_before_replace) == (True, True, True)
+    assert pvc.ignore_changes == ("spec",) and pvc.replace_on_changes == ("metadata",)
+    assert pvc.custom_timeouts == {"create": "5m"}
+    assert config_map.retain_on_delete is False and config_map.dependencies == ()
+
+
+def test_outputs_ids_logs_and_stack_exports_are_recorded(recording: Any) -> None:
+    rec = recording(_component_with_children)
+
+    assert rec.outputs_of("probe") == {"count": 2, "ratio": 0.5}, "integral numbers come back as int"
+    assert rec.by_name("probe-config").id == "ns/probe"
+    assert rec.by_name("probe-config").outputs["data"] == {"key": "value"}, "inputs are echoed as outputs"
+    assert rec.stack_outputs() == {"exported": "yes"}
+    assert rec.messages("info", urn=rec.by_name("probe").urn) == ["probe declared"]
+    assert rec.messages("warning", urn="") == ["unattached warning"]
+
+
+def test_secret_inputs_stay_wrapped_and_plain_unwraps_them(recording: Any) -> None:
+    def program() -> None:
+        k8s.core.v1.ConfigMap("secretive", metadata={"name": "s"}, data={"token": pulumi.Output.secret("hush")})
+
+    data = recording(program).by_name("secretive").inputs["data"]
+
+    assert rpc.is_rpc_secret(data)
+    assert plain(data) == {"token": "hush"}
+
+
+def test_each_run_has_its_own_config_and_catalog(recording: Any) -> None:
+    seen: list[tuple[str | None, int]] = []
+
+    def program() -> None:
+        seen.append((pulumi.Config("aim").get("strict"), len(current_registry().catalog)))
+        current_registry().catalog.extend([])
+
+    recording(program, config={"aim:strict": "true"})
+    recording(program)
+
+    assert seen == [("true", 0), (None, 0)]
+
+
+def test_a_program_exception_propagates_with_its_type_and_the_next_run_is_clean(recording: Any) -> None:
+    def failing() -> None:
+        pulumi.ComponentResource("aim:index:Probe", "before-failure", None)
+        raise AIMValidationError("spec.replicas", "InvalidSpec", "replicas must be >= 0")
+
+    with pytest.raises(AIMValidationError) as caught:
+        recording(failing)
+    assert caught.value.field == "spec.replicas"
+
+    assert recording(_component_with_children).names()[0] == "probe"
+
+
+def test_an_exception_raised_inside_an_apply_propagates(recording: Any) -> None:
+    def program() -> None:
+        pulumi.Output.from_input(1).apply(lambda _: (_ for _ in ()).throw(KeyError("inside apply")))
+
+    with pytest.raises(KeyError, match="inside apply"):
+        recording(program)
+
+
+def test_a_program_directory_runs_its_main_module(tmp_path: Path) -> None:
+    (tmp_path / "helper.py").write_text("NAME = 'from-helper'\n")
+    (tmp_path / "__main__.py").write_text(
+        textwrap.dedent(
+            """
+            import pulumi
+            import helper
+            pulumi.ComponentResource("aim:index:Probe", helper.NAME, None)
+            pulumi.export("project", pulumi.get_project())
+            """
+        )
+    )
+
+    rec = run_program(tmp_path, project="demo", stack="prod")
+
+    assert rec.names() == ["from-helper"]
+    assert rec.stack_outputs() == {"project": "demo"}
+    assert rec.resources[0].urn == "urn:pulumi:prod::demo::aim:index:Probe::from-helper"
+
+
+def test_a_directory_without_main_is_rejected(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="__main__.py"):
+        run_program(tmp_path)
+
+
+def _binding_program() -> None:
+    Binding(
+        "svc-binding",
+        service="ns/svc",
+        winner="AIMProfile/ns/new",
+        qualifying=["AIMProfile/ns/new", "AIMProfile/ns/old"],
+        force=False,
+        cache_mode="Dedicated",
+        cache_sizes={},
+    )
+
+
+@pytest.mark.parametrize(
+    ("previous", "bound"),
+    [
+        pytest.param(None, "AIMProfile/ns/new", id="first-run-takes-the-winner"),
+        pytest.param({"bound": "AIMProfile/ns/old"}, "AIMProfile/ns/old", id="previous-state-runs-check"),
+    ],
+)
+def test_dynamic_resources_see_their_previous_state_through_check(
+    recording: Any, previous: dict[str, Any] | None, bound: str
+) -> None:
+    rec = recording(_binding_program, previous={"svc-binding": previous} if previous else None)
+
+    binding = rec.by_name("svc-binding")
+    assert binding.type == BINDING
+    assert binding.outputs["bound"] == bound
+
+
+def test_a_failed_dynamic_check_fails_the_program(recording: Any) -> None:
+    with pytest.raises(DynamicCheckFailed, match="cacheMode"):
+        recording(_binding_program, previous={"svc-binding": {"bound": "x", "cacheMode": "Shared"}})
