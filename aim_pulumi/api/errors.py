@@ -27,8 +27,11 @@ def join_path(*parts: str | int) -> str:
 class AIMValidationError(ValueError):
     """An AIM object failed parsing or admission.
 
-    `field` is the dotted camelCase path of the offending input, `reason` the AIM reason
-    (`InvalidSpec`, `UnknownField`, `Unsupported`, ...). When the object came from a file, `file`,
+    `field` is the dotted camelCase path of the offending input (`(root)` when the document itself
+    is wrong), `reason` the AIM reason: `InvalidSpec` (bad type, value or combination),
+    `UnknownField`, `UnknownKind`, `UnsupportedVersion`, `InvalidYAML`, or the reason an admission
+    rule names (`Unsupported`, `NameTooLong`, `AutoscalingRequiresMetrics`). When the object came
+    from a file, `file`,
     `document` (1-based position of the YAML document in that file, empty documents counted) and
     `object_ref` (`Kind/namespace/name`, or `Kind/name` for cluster kinds) locate it.
     """

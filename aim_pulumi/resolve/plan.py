@@ -34,7 +34,12 @@ from aim_pulumi.resolve.scaling import plan_scaling
 from aim_pulumi.resolve.selection import ProfileSelection, select_profile
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.source_size import source_size_bytes
-from aim_pulumi.resolve.templates import TemplateSelection, resolve_model, select_template, template_profile
+from aim_pulumi.resolve.templates import (
+    TemplateSelection,
+    effective_template_profile,
+    resolve_model,
+    select_template,
+)
 from aim_pulumi.resolve.types import (
     AwaitPlan,
     CachePlan,
@@ -146,9 +151,9 @@ def _plan(
     else:
         model = resolve_model(service, catalog)
         template_selection = select_template(service, model, catalog)
-        effective = template_profile(
-            template_selection.template, template_selection.model, service_spec.get("overrides")
-        )
+        converted = effective_template_profile(service, template_selection)
+        effective = converted.effective
+        overlay_name = converted.overlay_name
         profile_conditions.append(
             Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}")
         )

@@ -34,9 +34,11 @@ from aim_pulumi.resolve.migration import (
     MODEL_WITHOUT_IMAGE,
     RECONCILER_PIPELINE_ANNOTATION,
     NotConvertible,
+    migrate_objects,
     profile_overrides_from_legacy,
     template_profile_manifest,
 )
+from aim_pulumi.resolve.overlays import build_overlay
 from aim_pulumi.resolve.types import ObjectRef, Scope
 from aim_pulumi.resolve.versions import VersionKey, compare_versions, profile_version
 
@@ -412,3 +414,38 @@ def template_profile(
     profile = parse(manifest)
     assert isinstance(profile, AIMProfile | AIMClusterProfile)
     return profile
+
+
+@dataclass(frozen=True)
+class TemplateProfile:
+    """The profile a template-path service deploys: `seed` is the converted template, `effective` what
+    the children are built from (the overlay of the migrated service when its overrides have one)."""
+
+    seed: AnyProfile
+    effective: AnyProfile
+    overlay_name: str | None = None
+
+
+def effective_template_profile(service: AIMService, selection: TemplateSelection) -> TemplateProfile:
+    """The profile a template-path service deploys, named exactly as after `aim-pulumi migrate`.
+
+    A pinned template with `spec.overrides` migrates to `spec.profile.name` + `spec.profileOverrides`,
+    whose profile path deploys an overlay (behaviour §5) named after the service; building the same
+    overlay here keeps the InferenceService labels and cache keys unchanged across the migration.
+    Overrides that migrate cannot convert (chosen by selection, or metric/precision) have no
+    migrated form to match and are laid over the converted template in place.
+    """
+    seed = template_profile(selection.template, selection.model)
+    spec = _service_spec(service)
+    overrides = spec.get("overrides")
+    if not overrides:
+        return TemplateProfile(seed, seed)
+    result = migrate_objects([to_manifest(service)])
+    if result.problems:
+        return TemplateProfile(seed, template_profile(selection.template, selection.model, overrides))
+    migrated = parse(result.objects[0])
+    assert isinstance(migrated, AIMService)
+    overlay = build_overlay(seed, migrated)
+    if overlay is None:
+        return TemplateProfile(seed, seed)
+    return TemplateProfile(seed, overlay, overlay.metadata.name)

@@ -149,3 +149,13 @@ def test_console_module_entry_point(tmp_path: Path) -> None:
         check=False,
     )
     assert (done.returncode, done.stdout) == (0, "1 objects valid\n")
+
+
+def test_validate_path_imports_no_pulumi() -> None:
+    code = (
+        "import sys, aim_pulumi.api, aim_pulumi.cli.validate; "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pulumi', 'pulumi_kubernetes')); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -10,7 +10,14 @@ from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.migration import migrate_objects
-from aim_pulumi.resolve.templates import resolve_model, select_template, template_profile
+from aim_pulumi.resolve.overlays import build_overlay
+from aim_pulumi.resolve.selection import select_profile
+from aim_pulumi.resolve.templates import (
+    effective_template_profile,
+    resolve_model,
+    select_template,
+    template_profile,
+)
 
 V1 = "aim.eai.amd.com/v1alpha1"
 V2 = "aim.eai.amd.com/v1alpha2"
@@ -649,3 +656,71 @@ def test_template_profile_errors(
         template_profile(*_pair(doc, model_doc))
     assert (caught.value.reason, caught.value.field) == (reason, field)
     assert caught.value.object_ref == "AIMServiceTemplate/ml-team/t"
+
+
+# --------------------------------------------------------------------------------------------------
+# A pinned legacy service and its migrated form deploy the same profile (same name, same content)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "overlaid"),
+    [
+        pytest.param(None, False, id="no-overrides"),
+        pytest.param({}, False, id="empty-overrides"),
+        pytest.param({"env": [{"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG"}]}, True, id="env"),
+        pytest.param({"engineArgs": {"max-model-len": 4096}}, True, id="engine-args"),
+        pytest.param({"gpuSelector": {"model": "MI325X", "count": 4}}, True, id="gpu-selector"),
+    ],
+)
+@pytest.mark.parametrize("cluster", [False, True], ids=["namespace-template", "cluster-template"])
+def test_pinned_service_matches_its_migrated_form(
+    overrides: dict[str, Any] | None, overlaid: bool, cluster: bool
+) -> None:
+    docs = [
+        model(),
+        model(cluster=True),
+        template("t", cluster=cluster, gpu={"model": "MI300X", "requests": 2}, precision="fp8"),
+    ]
+    spec: dict[str, Any] = {**BY_MODEL, "template": {"name": "t"}}
+    if overrides is not None:
+        spec["overrides"] = overrides
+    legacy = service(spec)
+    cat = catalog(*docs)
+    got = effective_template_profile(legacy, select_template(legacy, resolve_model(legacy, cat), cat))
+
+    result = migrate_objects([to_manifest(legacy), *docs])
+    assert result.ok
+    migrated, *objects = [parse(o) for o in result.objects]
+    assert isinstance(migrated, AIMService)
+    chosen = select_profile(migrated, Catalog(objects, embed_default=False)).profile
+    overlay = build_overlay(chosen, migrated)
+    expected = overlay if overlay is not None else chosen
+
+    assert to_manifest(got.seed) == to_manifest(chosen)
+    assert to_manifest(got.effective) == to_manifest(expected)
+    assert (got.overlay_name is not None) is overlaid
+    assert got.overlay_name == (overlay.metadata.name if overlay is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [
+        pytest.param(
+            {**criteria(precision="fp8"), "overrides": {"engineArgs": {"a": 1}}},
+            "engineArgs",
+            id="selection-criteria-overrides-laid-in-place",
+        ),
+        pytest.param(
+            {**BY_MODEL, "template": {"name": "t"}, "overrides": {"metric": "throughput"}},
+            "metric",
+            id="metric-override-laid-in-place",
+        ),
+    ],
+)
+def test_unmigratable_overrides_apply_in_place(spec: dict[str, Any], field: str) -> None:
+    cat = catalog(model(), template("t", precision="fp8", metric="latency"))
+    legacy = service(spec)
+    got = effective_template_profile(legacy, select_template(legacy, resolve_model(legacy, cat), cat))
+    assert got.overlay_name is None
+    assert got.effective.metadata.name == got.seed.metadata.name == "t"
+    assert to_manifest(got.effective)["spec"][field] == spec["overrides"][field]

@@ -1,0 +1,225 @@
+"""`aim-pulumi plan --diff OLD.json`: what a change would create, update and delete.
+
+The offline counterpart of `pulumi preview --diff` for change review: both plans are the
+documents `plan --json` writes, resources are matched by Pulumi type and name (what a URN is
+made of within one stack), and an update lists every changed input as a dotted path with its old
+and new value. Lists of named objects (containers, env, volumes) are matched by name, so adding
+one variable shows one added entry instead of a shifted list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aim_pulumi.cli.render import Palette, format_value
+
+__all__ = [
+    "ABSENT",
+    "FieldChange",
+    "PlanDiff",
+    "ResourceChange",
+    "diff_lines",
+    "diff_plans",
+    "field_changes",
+    "flatten",
+    "load_plan",
+]
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class _Absent:
+    """A path that one side does not have (distinct from an explicit null)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    path: str
+    old: Any
+    new: Any
+
+
+@dataclass(frozen=True)
+class ResourceChange:
+    """One created, updated or deleted resource; `fields` only for updates."""
+
+    action: str  # "create" | "update" | "delete"
+    type: str
+    name: str
+    parent: str | None
+    label: str
+    fields: tuple[FieldChange, ...] = ()
+
+
+@dataclass
+class PlanDiff:
+    created: list[ResourceChange] = field(default_factory=list)
+    updated: list[ResourceChange] = field(default_factory=list)
+    deleted: list[ResourceChange] = field(default_factory=list)
+    unchanged: int = 0
+    outputs: list[tuple[str, FieldChange]] = field(default_factory=list)
+
+    @property
+    def changes(self) -> list[ResourceChange]:
+        return [*self.created, *self.updated, *self.deleted]
+
+
+def load_plan(path: str) -> dict[str, Any]:
+    """A plan written by `plan --json`; anything else is a usage error naming the file."""
+    from aim_pulumi.cli.plan import UsageError
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"--diff {path}: no such file") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"--diff {path}: not a plan written by --json: {exc}") from None
+    resources = data.get("resources") if isinstance(data, Mapping) else None
+    if not isinstance(resources, list) or not all(
+        isinstance(r, Mapping) and isinstance(r.get("type"), str) and isinstance(r.get("name"), str)
+        for r in resources
+    ):
+        raise UsageError(f"--diff {path}: not a plan written by --json (no resources list of type/name)")
+    return dict(data)
+
+
+# --------------------------------------------------------------------------------------------------
+# Field-level comparison
+
+
+def _key_segment(key: str) -> str:
+    return f".{key}" if _IDENTIFIER.match(key) else f"[{key}]"
+
+
+def _named(items: Sequence[Any]) -> bool:
+    names = [i.get("name") for i in items if isinstance(i, Mapping)]
+    return (
+        bool(items)
+        and len(names) == len(items)
+        and all(isinstance(n, str) and n for n in names)
+        and len(set(names)) == len(names)
+    )
+
+
+def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    """Leaves by dotted path: `spec.predictor.containers[kserve-container].env[HF_HOME].value`."""
+    out: dict[str, Any] = {}
+    if isinstance(value, Mapping) and value:
+        for key in value:
+            segment = _key_segment(str(key))
+            out.update(flatten(value[key], (prefix + segment) if prefix else segment.lstrip(".")))
+    elif isinstance(value, list) and value:
+        if _named(value):
+            for item in value:
+                out.update(flatten(item, f"{prefix}[{item['name']}]"))
+        else:
+            for index, item in enumerate(value):
+                out.update(flatten(item, f"{prefix}[{index}]"))
+    else:
+        out[prefix] = value
+    return out
+
+
+def field_changes(old: Any, new: Any) -> list[FieldChange]:
+    """Every leaf path whose value differs, in the new document's order, then removed paths."""
+    before, after = flatten(old), flatten(new)
+    changes = [
+        FieldChange(path, before.get(path, ABSENT), value)
+        for path, value in after.items()
+        if path not in before or before[path] != value
+    ]
+    changes.extend(FieldChange(path, value, ABSENT) for path, value in before.items() if path not in after)
+    return changes
+
+
+# --------------------------------------------------------------------------------------------------
+# Plans
+
+
+def _label(entry: Mapping[str, Any]) -> str:
+    inputs = entry.get("inputs") if isinstance(entry.get("inputs"), Mapping) else {}
+    metadata = inputs.get("metadata") if isinstance(inputs.get("metadata"), Mapping) else {}
+    if str(entry.get("type", "")).startswith("kubernetes:") and metadata.get("name"):
+        kind = inputs.get("kind") or str(entry["type"]).rsplit(":", 1)[-1]
+        namespace = metadata.get("namespace")
+        return f"{kind} {namespace}/{metadata['name']}" if namespace else f"{kind} {metadata['name']}"
+    short = str(entry.get("type", "")).rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    return f"{short} {entry.get('name')}"
+
+
+def _index(plan: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
+    return {(str(r["type"]), str(r["name"])): r for r in plan.get("resources") or []}
+
+
+def _change(action: str, entry: Mapping[str, Any], fields: Sequence[FieldChange] = ()) -> ResourceChange:
+    parent = entry.get("parent")
+    return ResourceChange(
+        action=action,
+        type=str(entry["type"]),
+        name=str(entry["name"]),
+        parent=str(parent) if parent is not None else None,
+        label=_label(entry),
+        fields=tuple(fields),
+    )
+
+
+def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
+    """Created, updated (with field changes) and deleted resources, and changed component outputs."""
+    before, after = _index(old), _index(new)
+    result = PlanDiff()
+    for key, entry in after.items():
+        previous = before.get(key)
+        if previous is None:
+            result.created.append(_change("create", entry))
+            continue
+        fields = field_changes(previous.get("inputs") or {}, entry.get("inputs") or {})
+        if fields:
+            result.updated.append(_change("update", entry, fields))
+        else:
+            result.unchanged += 1
+    for key, entry in before.items():
+        if key not in after:
+            result.deleted.append(_change("delete", entry))
+    old_outputs = old.get("outputs") if isinstance(old.get("outputs"), Mapping) else {}
+    new_outputs = new.get("outputs") if isinstance(new.get("outputs"), Mapping) else {}
+    for name in sorted(set(old_outputs) | set(new_outputs)):
+        for change in field_changes(old_outputs.get(name, {}), new_outputs.get(name, {})):
+            result.outputs.append((name, change))
+    return result
+
+
+def _show(value: Any) -> str:
+    return "(absent)" if value is ABSENT else format_value(value, 70)
+
+
+def diff_lines(diff: PlanDiff, palette: Palette) -> list[str]:
+    """The change report: one line per changed resource, its changed fields indented under it."""
+    lines: list[str] = []
+    marks = {"create": ("+", palette.create), "update": ("~", palette.update), "delete": ("-", palette.delete)}
+    for change in diff.changes:
+        mark, paint = marks[change.action]
+        lines.append(paint(f" {mark} {change.label}  ({change.type} {change.name})"))
+        for item in change.fields:
+            lines.append(f"     {item.path}: {_show(item.old)} -> {_show(item.new)}")
+    if diff.outputs:
+        lines.append(palette.bold("Outputs:"))
+        for name, item in diff.outputs:
+            lines.append(f"   ~ {name}: {item.path}: {_show(item.old)} -> {_show(item.new)}")
+    lines.append(
+        palette.bold(
+            f"{len(diff.created)} to create, {len(diff.updated)} to update, {len(diff.deleted)} to delete, "
+            f"{diff.unchanged} unchanged"
+        )
+    )
+    return lines

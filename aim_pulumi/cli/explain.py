@@ -1,0 +1,429 @@
+"""`aim-pulumi explain PROGRAM --service NS/NAME`: why a service deploys what it deploys.
+
+The program runs offline like `plan`; the service is then re-resolved with the pure resolver
+against the catalog it was planned with, and three tables are printed: every profile considered
+(scope, the filter that dropped it, its rank and the tier that decided it), every merged
+runtime-config field with the layer that set it, and every variable of the inference container
+with the env layer it came from. A service whose selection fails is explained too: its
+candidates and the filter each one failed are what a user needs to fix the selector.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import traceback
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+from aim_pulumi.cli.plan import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    ServiceRecord,
+    UsageError,
+    add_program_arguments,
+    execute,
+    load_program,
+)
+from aim_pulumi.cli.render import Palette, format_value, palette_for, table
+
+if TYPE_CHECKING:
+    from aim_pulumi.resolve.merge import Layer
+    from aim_pulumi.resolve.selection import ProfileSelection, SelectionExplanation
+
+__all__ = [
+    "env_layers",
+    "explain_lines",
+    "register",
+    "run",
+    "runtime_config_rows",
+    "why_line",
+]
+
+_PLACEHOLDER = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
+_PATH_TOKEN = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]*)\]")
+_SHAPES = {
+    "Name": "by name",
+    "ModelImage": "by image",
+    "ModelAndSelector": "by model and selector",
+    "Selector": "by selector",
+    "Model": "by model",
+}
+
+
+def _service_spec(record: ServiceRecord) -> dict[str, Any]:
+    from aim_pulumi.api import to_manifest
+
+    spec = to_manifest(record.service).get("spec")
+    return dict(spec) if isinstance(spec, Mapping) else {}
+
+
+def _selection(record: ServiceRecord) -> ProfileSelection | None:
+    from aim_pulumi.resolve.errors import AIMResolutionError
+    from aim_pulumi.resolve.selection import select_profile
+
+    try:
+        return select_profile(record.service, record.catalog)
+    except AIMResolutionError:
+        return None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def why_line(record: ServiceRecord) -> str:
+    """The profile decision in a few words: shape, how many candidates, the deciding tier."""
+    plan = record.plan
+    if plan is not None and plan.pipeline == "template":
+        template = plan.resolved_template.name if plan.resolved_template else "?"
+        model = plan.resolved_model.name if plan.resolved_model else "?"
+        return f"template pipeline: template {template} of model {model}"
+    selection = _selection(record)
+    if selection is None or selection.explanation is None:
+        return "resolved"
+    ex = selection.explanation
+    if ex.shape == "Name":
+        return "by name"
+    head = _SHAPES.get(ex.shape, ex.shape) + (f" {ex.model}" if ex.model else "")
+    if ex.sticky == "kept":
+        return f"{head}: kept from the previous binding"
+    ranked = sorted((c for c in ex.candidates if c.rank is not None), key=lambda c: c.rank or 0)
+    if len(ranked) <= 1:
+        text = f"{head}: the only candidate of {len(ex.candidates)} considered"
+    else:
+        runner = ranked[1]
+        text = f"{head}: ranked 1st of {len(ranked)}, ahead of {runner.name} on {runner.decided_by}"
+    if ex.selection_pass == 2:
+        text += ", admitted by autoSelectionPolicy any"
+    if selection.ambiguous:
+        text += f", tied with {', '.join(selection.tied)} (name order decided)"
+    if selection.rebound_from:
+        text += f"; rebound from {selection.rebound_from} ({selection.rebound_reason})"
+    return text
+
+
+# --------------------------------------------------------------------------------------------------
+# Candidate table
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def candidate_rows(ex: SelectionExplanation) -> list[list[str]]:
+    rows = []
+    ordered = sorted(ex.candidates, key=lambda c: (c.rank is None, c.rank or 0, c.scope != "Namespace", c.name))
+    for c in ordered:
+        if c.name == ex.winner and c.rank is not None:
+            outcome = "selected"
+        elif c.rank is not None:
+            outcome = f"ranked below the winner on {c.decided_by}"
+        else:
+            outcome = f"dropped by {c.dropped_by}"
+        rows.append(
+            [
+                str(c.rank) if c.rank is not None else "-",
+                c.name,
+                c.kind,
+                c.scope,
+                _yes(c.available),
+                _yes(c.primary),
+                c.type or "(unset)",
+                c.version or "-",
+                outcome,
+            ]
+        )
+    return rows
+
+
+_CANDIDATE_HEADERS = ["Rank", "Profile", "Kind", "Scope", "Available", "Primary", "Type", "Version", "Outcome"]
+
+
+def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]:
+    """For a failed selection: every profile the selector could reach and the filter it failed."""
+    from aim_pulumi.resolve.selection import effective_selector, first_failing_filter, passes_floor
+
+    spec = _service_spec(record)
+    profile = spec.get("profile") if isinstance(spec.get("profile"), Mapping) else {}
+    model = spec.get("model") if isinstance(spec.get("model"), Mapping) else {}
+    selector = profile.get("selector") if isinstance(profile.get("selector"), Mapping) else None
+    model_name = model.get("name") if isinstance(model.get("name"), str) else None
+    effective = effective_selector(selector, model_name)
+    namespace = record.service.metadata.namespace or "default"
+    aim_id = effective.fields.get("aimId")
+    if effective.model_name:
+        pool = record.catalog.profile_pool(namespace, model=effective.model_name)
+    elif isinstance(aim_id, str) and aim_id:
+        pool = record.catalog.profile_pool(namespace, aim_id=aim_id)
+    else:
+        pool = record.catalog.profile_pool(namespace)
+    rows = []
+    for entry in pool:
+        failed = first_failing_filter(entry, effective, namespace)
+        if failed is None and not passes_floor(entry, effective.floor):
+            failed = "floor" + (" (autoSelectionPolicy is not any)" if effective.floor_implicit else "")
+        rows.append(
+            [
+                "-",
+                entry.name,
+                entry.kind,
+                entry.scope,
+                _yes(entry.available),
+                _yes(entry.primary),
+                entry.field("type") or "(unset)",
+                entry.version.text or "-",
+                f"dropped by {failed}" if failed else "qualifies",
+            ]
+        )
+    implicit = " (implicit)" if effective.floor_implicit else ""
+    header = f"selector {format_value(dict(effective.fields), 200)}, floor {effective.floor}{implicit}"
+    return header, rows
+
+
+# --------------------------------------------------------------------------------------------------
+# Runtime-config layers
+
+
+def _layers(record: ServiceRecord, *, service_inline: bool) -> list[Layer]:
+    from aim_pulumi.api import to_manifest
+    from aim_pulumi.resolve.catalog import embedded_default_runtime_config
+    from aim_pulumi.resolve.merge import Layer, inline_runtime_config_layer, service_inline_layer
+
+    spec = _service_spec(record)
+    namespace = record.service.metadata.namespace or "default"
+    name = str(spec.get("runtimeConfigName") or "default")
+    ns_obj, cluster_obj = record.catalog.runtime_config_objects(namespace, name)
+    layers: list[Layer] = []
+    if cluster_obj is not None:
+        embedded = " (embedded default)" if cluster_obj is embedded_default_runtime_config() else ""
+        layers.append(Layer(f"AIMClusterRuntimeConfig {name}{embedded}", to_manifest(cluster_obj).get("spec")))
+    if ns_obj is not None:
+        layers.append(Layer(f"AIMRuntimeConfig {namespace}/{name}", to_manifest(ns_obj).get("spec")))
+    layers.append(inline_runtime_config_layer(spec, label="AIMService spec.runtimeConfig"))
+    if service_inline:
+        layers.append(service_inline_layer(spec, label="AIMService spec", include_env=False))
+    return layers
+
+
+def _value_at(document: Any, path: str) -> Any:
+    current = document
+    for match in _PATH_TOKEN.finditer(path):
+        key = match.group(1) if match.group(1) is not None else match.group(2)
+        if isinstance(current, Mapping):
+            current = current.get(key)
+        elif isinstance(current, list):
+            current = next((i for i in current if isinstance(i, Mapping) and i.get("name") == key), None)
+        else:
+            return None
+    return current
+
+
+def _related(path: str, other: str) -> bool:
+    return path == other or other.startswith((path + ".", path + "[")) or path.startswith((other + ".", other + "["))
+
+
+def runtime_config_rows(record: ServiceRecord) -> tuple[list[str], list[list[str]]]:
+    """(layer labels, rows of field / value / winning layer / other layers that set it)."""
+    from aim_pulumi.resolve.merge import merge_layers_with_provenance
+
+    layers = _layers(record, service_inline=True)
+    merged, contributions = merge_layers_with_provenance(layers)
+    own = {layer.label: set(merge_layers_with_provenance([layer])[1]) for layer in layers}
+    rows = []
+    for path, label in contributions.items():
+        others = [
+            layer.label
+            for layer in layers
+            if layer.label != label and any(_related(path, p) for p in own[layer.label])
+        ]
+        value = _redact(_value_at(merged, path))
+        rows.append([path, format_value(value, 60), label, ", ".join(others) or "-"])
+    return [layer.label for layer in layers if layer.spec], rows
+
+
+def _redact(value: Any) -> Any:
+    if isinstance(value, str):
+        return _PLACEHOLDER.sub("[secret]", value)
+    if isinstance(value, Mapping):
+        return {k: _redact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redact(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------------------------------
+# Env layers of the inference container
+
+
+def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """The layers of behaviour §10.1, lowest first, each entry labelled by where it came from."""
+    from aim_pulumi.resolve.container import framework_env, is_direct_vllm, vllm_env
+    from aim_pulumi.resolve.merge import merge_layers_with_provenance
+
+    plan = record.plan
+    if plan is None:
+        return []
+    spec = _service_spec(record)
+    rc_spec, rc_contributions = merge_layers_with_provenance(_layers(record, service_inline=False))
+    profile_spec = plan.profile_spec
+    cache_mount = plan.caches[0].mount_path if plan.caches else None
+    overrides = spec.get("profileOverrides") if isinstance(spec.get("profileOverrides"), Mapping) else {}
+    layers: list[tuple[str, list[Mapping[str, Any]]]] = []
+    for entry in _entries(rc_spec.get("env")):
+        label = rc_contributions.get(f"env[{entry.get('name')}]", "runtime config")
+        layers.append((label, [entry]))
+    layers.append((f"profile {plan.profile_name} containerEnv", _entries(profile_spec.get("containerEnv"))))
+    if is_direct_vllm(profile_spec):
+        layers.append(("vLLM (profile engineEnv, model, offline mode)", vllm_env(profile_spec, cache_mount)))
+    else:
+        layers.append(("AIM runtime (profile id, model, cache path)", framework_env(profile_spec)))
+    layers.append(("AIMService spec.env", _entries(spec.get("env"))))
+    layers.append(("AIMService spec.profileOverrides.containerEnv", _entries(overrides.get("containerEnv"))))
+    return layers
+
+
+def _entries(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in (value or ()) if isinstance(item, Mapping)]
+
+
+def _env_value(entry: Mapping[str, Any]) -> str:
+    source = entry.get("valueFrom")
+    if isinstance(source, Mapping):
+        for kind, ref in source.items():
+            if isinstance(ref, Mapping):
+                target = "/".join(str(ref[k]) for k in ("name", "key") if ref.get(k))
+                return f"valueFrom {kind} {target}".rstrip()
+        return "valueFrom"
+    return format_value(_redact(entry.get("value", "")), 60)
+
+
+def env_rows(record: ServiceRecord) -> list[list[str]]:
+    plan = record.plan
+    if plan is None:
+        return []
+    history: dict[str, list[str]] = {}
+    for label, entries in env_layers(record):
+        for entry in entries:
+            history.setdefault(str(entry.get("name", "")), []).append(label)
+    rows = []
+    for entry in plan.container.env:
+        name = str(entry.get("name", ""))
+        labels = history.get(name, ["?"])
+        earlier = [label for label in labels[:-1] if label != labels[-1]]
+        rows.append([name, _env_value(entry), labels[-1], ", ".join(dict.fromkeys(earlier)) or "-"])
+    return rows
+
+
+# --------------------------------------------------------------------------------------------------
+# Printing
+
+
+def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
+    lines = [palette.bold(f"AIMService {record.key}")]
+    plan = record.plan
+    if record.error is not None:
+        lines.append(palette.error("  resolution failed: ") + " ".join(str(record.error).split()))
+    if plan is not None and plan.pipeline == "template":
+        lines.append(f"  pipeline template: {why_line(record)}")
+    else:
+        lines.extend(_selection_lines(record, palette))
+    if plan is None:
+        return lines
+    labels, rc_rows = runtime_config_rows(record)
+    lines.append("")
+    rc = plan.runtime_config
+    used = f"{rc.ref.kind} {rc.ref.name}" if rc is not None else "none (DefaultConfigNotFound)"
+    lines.append(palette.bold(f"Runtime config: {used}; layers, lowest first: {', '.join(labels) or 'none'}"))
+    if rc_rows:
+        lines.extend(table(["Field", "Value", "Set by", "Also set by (overridden)"], rc_rows))
+    else:
+        lines.append("  no field is set by any layer")
+    lines.append("")
+    layer_names = [label for label, _ in env_layers(record)]
+    lines.append(
+        palette.bold("Environment of kserve-container; layers, lowest first: ")
+        + ", ".join(dict.fromkeys(layer_names))
+    )
+    lines.extend(table(["Name", "Value", "Set by", "Also set by (overridden)"], env_rows(record)))
+    return lines
+
+
+def _selection_lines(record: ServiceRecord, palette: Palette) -> list[str]:
+    selection = _selection(record) if record.plan is not None or record.error is not None else None
+    if selection is None or selection.explanation is None:
+        if record.plan is not None and record.plan.resolved_profile is None:
+            return []
+        header, rows = _failed_candidate_rows(record)
+        out = [f"  {header}", "", palette.bold(f"Candidates ({len(rows)} reachable, none selected):")]
+        out.extend(table(_CANDIDATE_HEADERS, rows) if rows else ["  no profile is reachable from this selector"])
+        return out
+    ex = selection.explanation
+    out = [f"  profile pipeline, shape {ex.shape}" + (f", model {ex.model}" if ex.model else "")]
+    if ex.shape != "Name":
+        implicit = " (implicit)" if ex.floor_implicit else ""
+        out.append(
+            f"  selector {format_value(dict(ex.selector), 200)}, floor {ex.floor}{implicit}, "
+            f"selection pass {ex.selection_pass or '-'}, ranked scope {ex.ranked_scope or '-'}"
+        )
+    if ex.previous:
+        out.append(f"  previous binding {ex.previous}: {ex.sticky}")
+    out.append(f"  decision: {why_line(record)}")
+    out.append("")
+    out.append(palette.bold(f"Candidates ({len(ex.candidates)} considered):"))
+    out.extend(table(_CANDIDATE_HEADERS, candidate_rows(ex)))
+    return out
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "explain",
+        help="why a service resolves to its profile, runtime config and env",
+        description="Run a program offline and explain one AIMService: the profile candidates with "
+        "the filter that dropped each and the ranking tier that decided, the runtime-config layer of "
+        "every merged field, and the env layers of the inference container.",
+    )
+    add_program_arguments(parser)
+    parser.add_argument("--service", required=True, metavar="NAMESPACE/NAME", help="the service to explain")
+    parser.set_defaults(func=run)
+
+
+def _service_key(text: str) -> str:
+    namespace, separator, name = text.partition("/")
+    if not separator:
+        return f"default/{text}"
+    if not namespace or not name or "/" in name:
+        raise UsageError(f"--service expects NAMESPACE/NAME, got {text!r}")
+    return text
+
+
+def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    palette = palette_for(out, no_color=args.no_color)
+    try:
+        key = _service_key(args.service)
+        program = load_program(args.program, stack=args.stack, config=args.config)
+        outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+    except UsageError as exc:
+        print(f"aim-pulumi explain: error: {exc}", file=err)
+        return EXIT_USAGE
+    record = outcome.services.get(key)
+    if outcome.error is not None and args.debug:
+        traceback.print_exception(outcome.error.cause, file=err)
+    if record is None:
+        if outcome.error is not None:
+            print(f"error: {outcome.error.line}", file=err)
+        else:
+            known = ", ".join(sorted(outcome.services)) or "none"
+            print(f"error: no AIMService {key} in the plan; services: {known}", file=err)
+        return EXIT_FAILED
+    for line in explain_lines(record, palette):
+        print(line, file=out)
+    if outcome.error is not None:
+        print(f"error: {outcome.error.line}", file=err)
+        return EXIT_FAILED
+    return EXIT_OK

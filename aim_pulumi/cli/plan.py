@@ -1,0 +1,839 @@
+"""`aim-pulumi plan PROGRAM`: what a `pulumi preview` would show, with no cluster and no Pulumi CLI.
+
+PROGRAM is a Pulumi Python program directory (its `__main__.py`, configured by `Pulumi.yaml` and
+`Pulumi.<stack>.yaml` as the Pulumi CLI would configure it) or a file/directory of AIM YAML, which
+is planned through `AIMStack`. The program runs under the SDK's mock engine (`engine.run_program`);
+every registration is recorded and shown as a tree, followed by one line per AIMService saying
+which profile won and why, the runtime config, route, replicas and caches.
+
+Exit status: 0 planned, 1 the plan failed (one line names the file or object, the field and the
+reason; `--debug` adds the traceback) or `--validate` found an invalid manifest, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import logging
+import re
+import sys
+import traceback
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, TextIO
+
+import yaml
+
+from aim_pulumi.cli.render import Palette, palette_for, redact_secrets
+
+if TYPE_CHECKING:
+    from aim_pulumi.api import AIMObject, AIMService
+    from aim_pulumi.cli.engine import PlanRecording, RecordedResource
+    from aim_pulumi.resolve.catalog import Catalog
+    from aim_pulumi.resolve.settings import Settings
+    from aim_pulumi.resolve.types import ServicePlan
+
+__all__ = [
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "PlanFailure",
+    "PlanRun",
+    "Program",
+    "ServiceRecord",
+    "UsageError",
+    "add_program_arguments",
+    "execute",
+    "failure_line",
+    "load_program",
+    "plan_document",
+    "register",
+    "run",
+    "tree_order",
+]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+STACK_TYPE = "pulumi:pulumi:Stack"
+SERVICE_TYPE = "aim:index:AIMService"
+KUBERNETES_PREFIX = "kubernetes:"
+PROVIDER_INPUT = "__provider"
+_YAML_SUFFIXES = (".yaml", ".yml")
+_STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^.]+)\.ya?ml$")
+# Keys of a Pulumi.yaml `config:` entry that declare it (type, default, ...) rather than set it.
+_DECLARATION_KEYS = frozenset({"type", "description", "default", "value", "secret", "items"})
+# Children are listed in the order a reader follows a service: what serves, then what reaches it.
+_KIND_ORDER = ("InferenceService", "ConfigMap", "HTTPRoute", "ScaledObject", "PersistentVolumeClaim", "Job")
+
+
+class UsageError(Exception):
+    """The command line or PROGRAM cannot be used as given (exit 2)."""
+
+
+class PlanFailure(Exception):
+    """The program failed to plan (exit 1); `line` is the one-line explanation to print."""
+
+    def __init__(self, line: str, cause: BaseException) -> None:
+        super().__init__(line)
+        self.line = line
+        self.cause = cause
+
+
+# --------------------------------------------------------------------------------------------------
+# PROGRAM and its configuration, read the way the Pulumi CLI reads them
+
+
+@dataclass(frozen=True)
+class Program:
+    """What to run: a Pulumi Python program directory or AIM YAML, with its project, stack and config."""
+
+    path: Path
+    kind: Literal["pulumi", "manifests"]
+    project: str
+    stack: str
+    config: Mapping[str, str]
+    secret_keys: tuple[str, ...] = ()
+
+    @property
+    def main(self) -> Path | None:
+        return self.path / "__main__.py" if self.kind == "pulumi" else None
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        detail = " ".join(str(exc).split())
+        raise UsageError(f"{path}: cannot read: {detail}") from None
+
+
+def config_text(value: Any) -> str:
+    """A config value as the Pulumi CLI hands it to a program: text, structured values as JSON."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def full_config_key(key: str, project: str) -> str:
+    """`gatewayProvider` -> `<project>:gatewayProvider`; namespaced keys (`aim:strict`) stay as they are."""
+    return key if ":" in key else f"{project}:{key}"
+
+
+def _config_section(
+    data: Any, source: Path, project: str, *, declarations: bool
+) -> tuple[dict[str, str], list[str]]:
+    """The `config:` block of Pulumi.yaml (`declarations=True`) or Pulumi.<stack>.yaml."""
+    section = data.get("config") if isinstance(data, Mapping) else None
+    if section is None:
+        return {}, []
+    if not isinstance(section, Mapping):
+        raise UsageError(f"{source}: `config` must be a mapping of keys to values")
+    values: dict[str, str] = {}
+    secrets: list[str] = []
+    for raw_key, raw in section.items():
+        key = full_config_key(str(raw_key), project)
+        value = raw
+        if isinstance(raw, Mapping) and "secure" in raw and len(raw) == 1:
+            # Encrypted with the stack's secrets provider, which only the Pulumi CLI can open.
+            values[key] = "[secret]"
+            secrets.append(key)
+            continue
+        if declarations and isinstance(raw, Mapping) and raw and set(raw) <= _DECLARATION_KEYS:
+            if "value" in raw:
+                value = raw["value"]
+            elif "default" in raw:
+                value = raw["default"]
+            else:
+                continue
+            if raw.get("secret") is True:
+                secrets.append(key)
+        if value is None:
+            continue
+        values[key] = config_text(value)
+    return values, secrets
+
+
+def parse_config_argument(text: str, project: str) -> tuple[str, str]:
+    """`--config key=value` as `pulumi config set key value` would store it."""
+    key, separator, value = text.partition("=")
+    if not separator or not key.strip():
+        raise UsageError(f"--config expects key=value, got {text!r}")
+    return full_config_key(key.strip(), project), value
+
+
+def _stack_files(directory: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(directory.iterdir()):
+        match = _STACK_FILE.match(path.name)
+        if match and path.is_file():
+            found.setdefault(match.group("stack"), path)
+    return found
+
+
+def _project_file(directory: Path) -> Path | None:
+    for name in ("Pulumi.yaml", "Pulumi.yml"):
+        if (directory / name).is_file():
+            return directory / name
+    return None
+
+
+def load_program(path: str, *, stack: str | None = None, config: Sequence[str] = ()) -> Program:
+    """Read PROGRAM: its kind, project name, stack (the only stack file, else `dev`) and config.
+
+    Config precedence is the Pulumi CLI's: project defaults in `Pulumi.yaml`, then the stack file,
+    then `--config` arguments.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    project_file = _project_file(root) if root.is_dir() else None
+    if root.is_dir() and (project_file is not None or (root / "__main__.py").is_file()):
+        data = _read_yaml(project_file) if project_file is not None else {}
+        if not isinstance(data, Mapping):
+            raise UsageError(f"{project_file}: expected a mapping with `name` and `runtime`")
+        project = str(data.get("name") or root.resolve().name)
+        runtime = data.get("runtime")
+        runtime_name = runtime.get("name") if isinstance(runtime, Mapping) else runtime
+        if runtime_name not in (None, "python"):
+            raise UsageError(f"{project_file}: runtime {runtime_name!r} is not supported; only python programs run")
+        main = data.get("main")
+        directory = root / str(main) if isinstance(main, str) and main else root
+        if not (directory / "__main__.py").is_file():
+            raise UsageError(f"{directory}: no __main__.py (a Pulumi Python program directory)")
+        stacks = _stack_files(root)
+        chosen = stack or (next(iter(stacks)) if len(stacks) == 1 else "dev")
+        values, secrets = _config_section(data, project_file or root, project, declarations=True)
+        stack_file = stacks.get(chosen)
+        if stack_file is not None:
+            stack_values, stack_secrets = _config_section(
+                _read_yaml(stack_file), stack_file, project, declarations=False
+            )
+            values.update(stack_values)
+            secrets.extend(stack_secrets)
+        kind: Literal["pulumi", "manifests"] = "pulumi"
+    else:
+        if root.is_file() and root.suffix.lower() not in _YAML_SUFFIXES:
+            raise UsageError(f"{path}: expected a Pulumi program directory or AIM YAML (*.yaml, *.yml)")
+        project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
+        chosen = stack or "dev"
+        values, secrets = {}, []
+        directory = root
+        kind = "manifests"
+    for item in config:
+        key, value = parse_config_argument(item, project)
+        values[key] = value
+        if key in secrets:
+            secrets.remove(key)
+    return Program(
+        path=directory.resolve(),
+        kind=kind,
+        project=project,
+        stack=chosen,
+        config=dict(sorted(values.items())),
+        secret_keys=tuple(sorted(set(secrets))),
+    )
+
+
+def _dns_name(text: str) -> str:
+    return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
+
+
+# --------------------------------------------------------------------------------------------------
+# Running a program and remembering what each service resolved against
+
+
+@dataclass(frozen=True)
+class ServiceRecord:
+    """One AIMService as the component planned it: the typed object, its catalog and settings.
+
+    `plan` is None when planning failed; `error` then holds why.
+    """
+
+    service: AIMService
+    catalog: Catalog
+    settings: Settings
+    plan: ServicePlan | None = None
+    error: BaseException | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.service.metadata.namespace or 'default'}/{self.service.metadata.name}"
+
+
+@dataclass
+class PlanRun:
+    """A finished (or failed) program run: the recording and every service's last plan."""
+
+    program: Program
+    recording: PlanRecording | None
+    services: dict[str, ServiceRecord] = field(default_factory=dict)
+    catalog: Catalog | None = None
+    settings: Settings | None = None
+    error: PlanFailure | None = None
+
+
+@contextlib.contextmanager
+def _recording_service_plans(sink: dict[str, ServiceRecord]) -> Iterator[None]:
+    """Remember each `plan_service` call the AIMService component makes during one run.
+
+    The component keeps its typed service and catalog to itself; `explain` and the summary
+    lines need both, including for a service whose planning fails.
+    """
+    from aim_pulumi.resources import service as service_module
+
+    original = service_module.plan_service
+
+    def recording(
+        service: AIMService, catalog: Catalog, settings: Settings | None = None, **kwargs: Any
+    ) -> ServicePlan:
+        from aim_pulumi.resolve.settings import Settings as SettingsType
+
+        record = ServiceRecord(service, catalog, settings or SettingsType())
+        try:
+            plan = original(service, catalog, settings, **kwargs)
+        except Exception as exc:
+            sink[record.key] = dataclasses.replace(record, error=exc)
+            raise
+        sink[record.key] = dataclasses.replace(record, plan=plan)
+        return plan
+
+    service_module.plan_service = recording
+    try:
+        yield
+    finally:
+        service_module.plan_service = original
+
+
+def _engine_logger(debug: bool) -> logging.Logger:
+    """Engine diagnostics are shown by the command itself; the raw stream only with --debug."""
+    logger = logging.getLogger("aim_pulumi.cli.plan.engine")
+    logger.propagate = False
+    logger.handlers.clear()
+    if debug:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("engine %(levelname)s: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+    else:
+        logger.addHandler(logging.NullHandler())
+    return logger
+
+
+def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
+    from aim_pulumi.api import load_manifests
+
+    objects: list[AIMObject] = []
+    for directory in directories:
+        if not Path(directory).exists():
+            raise UsageError(f"--catalog {directory}: no such file or directory")
+        for obj in load_manifests(directory):
+            if obj.kind == "AIMService":
+                raise UsageError(
+                    f"--catalog {directory}: {obj.object_ref} is a service; --catalog takes profiles, "
+                    "models, runtime configs and templates (plan services as PROGRAM)"
+                )
+            objects.append(obj)
+    return objects
+
+
+def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = False) -> PlanRun:
+    """Run PROGRAM under the recording mock engine; a failure is kept in `PlanRun.error`.
+
+    Raises UsageError for unusable `--catalog` paths. Catalog objects are added to the stack
+    catalog before the program starts, as if declared first.
+    """
+    from aim_pulumi.cli.engine import run_program
+    from aim_pulumi.resources.registry import current_registry
+
+    services: dict[str, ServiceRecord] = {}
+    outcome = PlanRun(program=program, recording=None, services=services)
+    try:
+        extra = _load_catalog_objects(catalogs)
+    except UsageError:
+        raise
+    except Exception as exc:
+        outcome.error = PlanFailure(failure_line(exc, program), exc)
+        return outcome
+    body = _program_body(program)
+
+    def entry() -> None:
+        registry = current_registry()
+        outcome.catalog, outcome.settings = registry.catalog, registry.settings
+        for obj in extra:
+            registry.add(obj)
+        body()
+
+    try:
+        with _recording_service_plans(services):
+            outcome.recording = run_program(
+                entry,
+                project=program.project,
+                stack=program.stack,
+                config=program.config,
+                secret_config_keys=program.secret_keys,
+                logger=_engine_logger(debug),
+            )
+    except Exception as exc:
+        outcome.error = PlanFailure(failure_line(exc, program), exc)
+    return outcome
+
+
+def _program_body(program: Program) -> Any:
+    if program.kind == "pulumi":
+        from aim_pulumi.cli.engine import _as_callable
+
+        return _as_callable(program.path)
+    path = str(program.path)
+    name = program.project
+
+    def manifests() -> None:
+        from aim_pulumi.resources import AIMStack
+
+        AIMStack(name, {"path": path})
+
+    return manifests
+
+
+# --------------------------------------------------------------------------------------------------
+# One clear line for a failed plan
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _program_location(tb: TracebackType | None, program: Program) -> str | None:
+    """`file:line` of the innermost traceback frame inside the program's own files."""
+    root = program.path
+    found: str | None = None
+    for frame, line in traceback.walk_tb(tb):
+        filename = Path(frame.f_code.co_filename)
+        with contextlib.suppress(ValueError):
+            filename.resolve().relative_to(root)
+            found = f"{_display_path(filename)}:{line}"
+    return found
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _component_in(tb: TracebackType | None) -> str | None:
+    """`AIMService qwen-chat`: the innermost AIM component whose constructor was running."""
+    import pulumi
+
+    found: str | None = None
+    for frame, _ in traceback.walk_tb(tb):
+        owner = frame.f_locals.get("self")
+        name = frame.f_locals.get("name")
+        if (
+            isinstance(owner, pulumi.ComponentResource)
+            and type(owner).__module__.startswith("aim_pulumi.resources")
+            and isinstance(name, str)
+            and frame.f_code.co_name in ("__init__", "_setup", "_declare")
+        ):
+            found = f"{type(owner).__name__} {name}"
+    return found
+
+
+def failure_line(exc: BaseException, program: Program) -> str:
+    """One line naming where (file:line or file:document), the object, the field and the reason."""
+    from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.cli.engine import DynamicCheckFailed
+    from aim_pulumi.resolve.errors import AIMResolutionError
+
+    location = _program_location(exc.__traceback__, program)
+    component = _component_in(exc.__traceback__)
+    parts: list[str | None]
+    if isinstance(exc, AIMValidationError):
+        where = exc.file
+        if where is not None:
+            where = _display_path(Path(where)) + (f":{exc.document}" if exc.document is not None else "")
+        parts = [where or location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+    elif isinstance(exc, AIMResolutionError):
+        parts = [location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+    elif isinstance(exc, DynamicCheckFailed):
+        detail = "; ".join(f"{prop}: {reason}" for prop, reason in exc.failures)
+        parts = [location, exc.resource_name, detail]
+    elif isinstance(exc, SyntaxError):
+        where = f"{_display_path(Path(exc.filename))}:{exc.lineno}" if exc.filename else location
+        parts = [where, "SyntaxError", exc.msg]
+    else:
+        parts = [location, component, type(exc).__name__, str(exc)]
+    return ": ".join(_one_line(p) for p in parts if p)
+
+
+# --------------------------------------------------------------------------------------------------
+# The recording as a tree, as JSON and as YAML
+
+
+def _parents(recording: PlanRecording) -> tuple[dict[str, RecordedResource], dict[str, list[RecordedResource]]]:
+    by_urn = {r.urn: r for r in recording.resources}
+    children: dict[str, list[RecordedResource]] = {}
+    for r in recording.resources:
+        parent = r.parent if r.parent in by_urn else ""
+        children.setdefault(parent, []).append(r)
+    return by_urn, children
+
+
+def _child_order(r: RecordedResource) -> tuple[int, int, str]:
+    kind = r.type.rsplit(":", 1)[-1]
+    if r.type.startswith(KUBERNETES_PREFIX):
+        rank = _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
+        return (1, rank, r.name)
+    return (0, 0, r.name)
+
+
+def tree_order(recording: PlanRecording) -> list[tuple[int, RecordedResource]]:
+    """Every resource depth-first with its depth: top-level in program order, children sorted."""
+    _, children = _parents(recording)
+    out: list[tuple[int, RecordedResource]] = []
+
+    def visit(r: RecordedResource, depth: int) -> None:
+        out.append((depth, r))
+        for child in sorted(children.get(r.urn, []), key=_child_order):
+            visit(child, depth + 1)
+
+    for top in children.get("", []):
+        visit(top, 0)
+    return out
+
+
+def kubernetes_identity(r: RecordedResource) -> str | None:
+    """`Kind namespace/name` of a Kubernetes child, from its recorded manifest."""
+    if not r.type.startswith(KUBERNETES_PREFIX):
+        return None
+    manifest = r.manifest
+    metadata = manifest.get("metadata") if isinstance(manifest.get("metadata"), Mapping) else {}
+    kind = str(manifest.get("kind") or r.type.rsplit(":", 1)[-1])
+    name = str(metadata.get("name") or "?")
+    namespace = metadata.get("namespace")
+    return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+
+
+def resource_label(r: RecordedResource) -> str:
+    """How a resource is named in the tree: its Kubernetes identity, else `Class pulumi-name`."""
+    identity = kubernetes_identity(r)
+    if identity is not None:
+        return identity
+    short = r.type.rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    return f"{short} {r.name}"
+
+
+def _inputs_for_document(r: RecordedResource) -> dict[str, Any]:
+    inputs = {k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}
+    return _ordered_manifest(redact_secrets(inputs)) if r.type.startswith(KUBERNETES_PREFIX) else redact_secrets(
+        inputs
+    )
+
+
+def _ordered_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    head = ("apiVersion", "kind", "metadata")
+    ordered = {k: manifest[k] for k in head if k in manifest}
+    ordered.update({k: v for k, v in manifest.items() if k not in head})
+    return ordered
+
+
+def plan_document(recording: PlanRecording) -> dict[str, Any]:
+    """The machine-readable plan (`--json`): resources with their inputs, and component outputs.
+
+    Secrets are written as `[secret]`; the dynamic providers' pickled code is left out.
+    """
+    by_urn, _ = _parents(recording)
+    resources = []
+    for _, r in tree_order(recording):
+        parent = by_urn.get(r.parent)
+        resources.append(
+            {
+                "type": r.type,
+                "name": r.name,
+                "parent": parent.name if parent is not None else None,
+                "inputs": _inputs_for_document(r),
+            }
+        )
+    outputs: dict[str, Any] = {}
+    stack_name = f"{recording.project}-{recording.stack}"
+    for urn, values in recording.outputs.items():
+        if not values:
+            continue
+        owner = by_urn.get(urn)
+        key = owner.name if owner is not None else (stack_name if f"::{STACK_TYPE}::" in urn else urn)
+        outputs[key] = redact_secrets(values)
+    return {
+        "project": recording.project,
+        "stack": recording.stack,
+        "resources": resources,
+        "outputs": dict(sorted(outputs.items())),
+    }
+
+
+def kubernetes_manifests(recording: PlanRecording, *, redact: bool = True) -> list[dict[str, Any]]:
+    """Every Kubernetes object of the plan, sorted by kind, namespace and name."""
+    manifests = []
+    for r in recording.kubernetes():
+        manifest = _ordered_manifest(redact_secrets(r.manifest) if redact else r.manifest)
+        manifests.append(manifest)
+
+    def key(m: Mapping[str, Any]) -> tuple[str, str, str]:
+        meta = m.get("metadata") if isinstance(m.get("metadata"), Mapping) else {}
+        return (str(m.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+
+    return sorted(manifests, key=key)
+
+
+def manifests_yaml(recording: PlanRecording) -> str:
+    return yaml.safe_dump_all(kubernetes_manifests(recording), sort_keys=False, default_flow_style=False)
+
+
+def validation_problems(recording: PlanRecording) -> list[str]:
+    """One line per schema violation: `Kind/namespace/name (pulumi name): path: message`."""
+    from aim_pulumi.schemas import manifest_identity, validate_manifest
+
+    problems: list[str] = []
+    for r in recording.kubernetes():
+        manifest = _ordered_manifest(r.manifest)
+        for error in validate_manifest(manifest):
+            problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
+    return problems
+
+
+# --------------------------------------------------------------------------------------------------
+# Printing
+
+
+def tree_lines(
+    recording: PlanRecording, palette: Palette, markers: Mapping[str, str] | None = None
+) -> list[str]:
+    """The `pulumi preview`-like tree; `markers` maps a URN to `+`, `~`, `-` or ` ` (default `+`)."""
+    from aim_pulumi.cli.render import table
+
+    _, children = _parents(recording)
+    rows: list[tuple[str, list[str]]] = []
+
+    def visit(r: RecordedResource, lead: str, branch: str) -> None:
+        marker = (markers or {}).get(r.urn, "+")
+        rows.append((marker, [f"{marker} {lead}{branch}{resource_label(r)}", r.type, r.name]))
+        kids = sorted(children.get(r.urn, []), key=_child_order)
+        inner = lead + ("" if not branch else ("   " if branch.startswith("└") else "│  "))
+        for position, child in enumerate(kids):
+            visit(child, inner, "└─ " if position == len(kids) - 1 else "├─ ")
+
+    for top in children.get("", []):
+        visit(top, "", "")
+    lines = table(["  Resource", "Pulumi type", "Pulumi name"], [cells for _, cells in rows], indent=" ")
+    painted = [palette.bold(lines[0])]
+    for (marker, _), line in zip(rows, lines[1:], strict=True):
+        painted.append(_paint_marker(palette, marker, line))
+    return painted
+
+
+def _paint_marker(palette: Palette, marker: str, line: str) -> str:
+    if marker == "+":
+        return palette.create(line)
+    if marker == "~":
+        return palette.update(line)
+    if marker == "-":
+        return palette.delete(line)
+    return palette.dim(line)
+
+
+def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
+    """Per AIMService: one summary line, then its warnings (and, with records, nothing else)."""
+    from aim_pulumi.cli.explain import why_line
+
+    recording = run.recording
+    if recording is None:
+        return []
+    by_isvc = {r.plan.isvc_name: r for r in run.services.values() if r.plan is not None}
+    lines: list[str] = []
+    for resource in recording.of_type(SERVICE_TYPE):
+        outputs = recording.outputs.get(resource.urn, {})
+        record = by_isvc.get(str(outputs.get("inferenceServiceName")))
+        status = redact_secrets(outputs.get("status") or {})
+        if record is not None and record.plan is not None:
+            title = f"AIMService {record.key}"
+            parts = [
+                f"profile {_profile_text(record.plan)} ({why_line(record)})",
+                f"runtime config {_runtime_config_text(record.plan)}",
+                _route_text(record.plan, status),
+                _replicas_text(record.plan),
+                _cache_text(record.plan),
+            ]
+        else:
+            title = f"AIMService {resource.name}"
+            parts = [f"status {status.get('status', '?')}"]
+        lines.append(f"{palette.bold(title)}: " + "; ".join(parts))
+        for log in recording.logs:
+            if log.urn == resource.urn and log.severity in ("warning", "error"):
+                lines.append("  " + palette.warning(f"{log.severity}: {_one_line(log.message)}"))
+    return lines
+
+
+def _profile_text(plan: ServicePlan) -> str:
+    ref = plan.resolved_profile
+    if ref is None:
+        template = plan.resolved_template
+        return f"{plan.profile_name} (from {template.kind} {template.name})" if template else plan.profile_name
+    text = f"{ref.kind} {ref.name}"
+    if plan.profile_overlay:
+        text += f" + overlay {plan.profile_overlay}"
+    return text
+
+
+def _runtime_config_text(plan: ServicePlan) -> str:
+    rc = plan.runtime_config
+    if rc is None:
+        return "none (DefaultConfigNotFound)"
+    where = f"{rc.ref.namespace}/{rc.ref.name}" if rc.ref.namespace else rc.ref.name
+    return f"{rc.ref.kind} {where}"
+
+
+def _route_text(plan: ServicePlan, status: Mapping[str, Any]) -> str:
+    if plan.route is not None:
+        return f"route {plan.route.path}"
+    for condition in status.get("conditions") or []:
+        if condition.get("type") == "HTTPRouteReady":
+            return f"no route ({condition.get('reason')})"
+    return "no route"
+
+
+def _replicas_text(plan: ServicePlan) -> str:
+    scaling = plan.scaling
+    if scaling.autoscaler_class != "external":
+        return f"replicas {scaling.min_replicas}"
+    keda = "KEDA" if scaling.scaled_object is not None else "no ScaledObject"
+    zero = ", scale from zero" if scaling.min_replicas == 0 and scaling.scaled_object is not None else ""
+    return f"replicas {scaling.min_replicas}-{scaling.max_replicas} ({keda}{zero})"
+
+
+def _cache_text(plan: ServicePlan) -> str:
+    if not plan.caches:
+        return "no cache"
+    listed = ", ".join(f"{c.pvc_name} {c.size_gi}Gi" for c in plan.caches)
+    return f"cache {plan.caches[0].mode} ({listed})"
+
+
+# --------------------------------------------------------------------------------------------------
+# Command line
+
+
+def add_program_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments `plan` and `explain` share: what to run and how it is configured."""
+    parser.add_argument("program", metavar="PROGRAM", help="a Pulumi Python program directory or AIM YAML")
+    parser.add_argument("--stack", metavar="S", help="stack whose Pulumi.<stack>.yaml config is read")
+    parser.add_argument(
+        "--config",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="a config value, as `pulumi config set` (repeatable; `aim:gatewayProvider=kgateway`)",
+    )
+    parser.add_argument(
+        "--catalog",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="AIM YAML (profiles, models, runtime configs) added to the catalog before the program",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and engine messages")
+    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "plan",
+        help="show what a program would deploy, offline",
+        description="Run a Pulumi program (or AIM YAML) under the Pulumi mock engine and show every "
+        "resource it would create, with no cluster contacted. Exit 0 planned, 1 the plan failed or "
+        "--validate found problems, 2 usage error.",
+    )
+    add_program_arguments(parser)
+    parser.add_argument("--yaml", metavar="FILE", help="write every Kubernetes manifest (multi-document)")
+    parser.add_argument("--json", metavar="FILE", help="write the machine-readable plan")
+    parser.add_argument(
+        "--validate", action="store_true", help="check every manifest against the vendored upstream schemas"
+    )
+    parser.add_argument("--diff", metavar="OLD.json", help="compare with a plan saved with --json")
+    parser.add_argument("--quiet", action="store_true", help="print only problems")
+    parser.set_defaults(func=run)
+
+
+def _write(path: str, text: str) -> None:
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    palette = palette_for(out, no_color=args.no_color)
+    err_palette = palette_for(err, no_color=args.no_color)
+    try:
+        old_plan = None
+        if args.diff:
+            from aim_pulumi.cli.diff import load_plan
+
+            old_plan = load_plan(args.diff)
+        program = load_program(args.program, stack=args.stack, config=args.config)
+        outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+        if outcome.error is not None:
+            if args.debug:
+                traceback.print_exception(outcome.error.cause, file=err)
+            print(err_palette.error("error: ") + outcome.error.line, file=err)
+            return EXIT_FAILED
+        recording = outcome.recording
+        assert recording is not None
+        document = plan_document(recording)
+        if args.json:
+            _write(args.json, json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+        if args.yaml:
+            _write(args.yaml, manifests_yaml(recording))
+    except UsageError as exc:
+        print(f"aim-pulumi plan: error: {exc}", file=err)
+        return EXIT_USAGE
+    if not args.quiet:
+        if old_plan is not None:
+            from aim_pulumi.cli.diff import diff_lines, diff_plans
+
+            changes = diff_plans(old_plan, document)
+            print(palette.bold(f"Changes for {program.project} (stack {program.stack}) against {args.diff}:"), file=out)
+            for line in diff_lines(changes, recording, palette):
+                print(line, file=out)
+        else:
+            count = len(recording.resources)
+            print(palette.bold(f"Plan for {program.project} (stack {program.stack}): {count} resources to create"), file=out)
+            for line in tree_lines(recording, palette):
+                print(line, file=out)
+        summaries = service_summaries(outcome, palette)
+        if summaries:
+            print("", file=out)
+            for line in summaries:
+                print(line, file=out)
+    if args.validate:
+        problems = validation_problems(recording)
+        for problem in problems:
+            print(err_palette.error("invalid: ") + problem, file=err)
+        manifests = len(recording.kubernetes())
+        if problems:
+            print(f"{len(problems)} schema violation(s) in {manifests} manifest(s)", file=err)
+            return EXIT_FAILED
+        if not args.quiet:
+            print(f"{manifests} manifests valid against the vendored schemas", file=out)
+    return EXIT_OK
