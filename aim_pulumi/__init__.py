@@ -1,1 +1,95 @@
-"""aim-pulumi: the AIM Engine operator's decisions made at deploy time, as Pulumi components."""
+"""aim-pulumi: AMD AIM inference services on Kubernetes with Pulumi, without an in-cluster operator.
+
+The AIM Engine operator's decisions (profile selection, runtime-config merge, routing, scaling,
+caching) are made at deploy time by the components below, so `pulumi preview` shows every child
+a change touches. Typed AIM objects and YAML I/O live in `aim_pulumi.api`; the pure resolver in
+`aim_pulumi.resolve`.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
+
+from aim_pulumi.api import AIMValidationError, load_manifests, parse, to_manifest
+from aim_pulumi.resolve import AIMResolutionError
+
+# The components load Pulumi; they are imported on first use so that the pure layers
+# (`aim_pulumi.api`, `aim_pulumi.resolve`, `aim-pulumi validate`) never pay for it.
+_COMPONENTS = frozenset(
+    {
+        "AIMClusterModel",
+        "AIMClusterModelArgs",
+        "AIMClusterProfile",
+        "AIMClusterProfileArgs",
+        "AIMClusterRuntimeConfig",
+        "AIMClusterRuntimeConfigArgs",
+        "AIMModel",
+        "AIMModelArgs",
+        "AIMProfile",
+        "AIMProfileArgs",
+        "AIMRuntimeConfig",
+        "AIMRuntimeConfigArgs",
+        "AIMService",
+        "AIMServiceArgs",
+        "AIMStack",
+        "AIMStackArgs",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COMPONENTS:
+        from aim_pulumi import resources
+
+        return getattr(resources, name)
+    raise AttributeError(f"module 'aim_pulumi' has no attribute {name!r}")
+
+
+if TYPE_CHECKING:
+    from aim_pulumi.resources import (
+        AIMClusterModel,
+        AIMClusterModelArgs,
+        AIMClusterProfile,
+        AIMClusterProfileArgs,
+        AIMClusterRuntimeConfig,
+        AIMClusterRuntimeConfigArgs,
+        AIMModel,
+        AIMModelArgs,
+        AIMProfile,
+        AIMProfileArgs,
+        AIMRuntimeConfig,
+        AIMRuntimeConfigArgs,
+        AIMService,
+        AIMServiceArgs,
+        AIMStack,
+        AIMStackArgs,
+    )
+
+try:
+    __version__ = version("aim-pulumi")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+__all__ = [
+    "AIMClusterModel",
+    "AIMClusterModelArgs",
+    "AIMClusterProfile",
+    "AIMClusterProfileArgs",
+    "AIMClusterRuntimeConfig",
+    "AIMClusterRuntimeConfigArgs",
+    "AIMModel",
+    "AIMModelArgs",
+    "AIMProfile",
+    "AIMProfileArgs",
+    "AIMResolutionError",
+    "AIMRuntimeConfig",
+    "AIMRuntimeConfigArgs",
+    "AIMService",
+    "AIMServiceArgs",
+    "AIMStack",
+    "AIMStackArgs",
+    "AIMValidationError",
+    "__version__",
+    "load_manifests",
+    "parse",
+    "to_manifest",
+]

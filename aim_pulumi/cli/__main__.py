@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from aim_pulumi.cli import migrate, validate
+from aim_pulumi.cli import explain, migrate, plan, validate
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
-COMMANDS = [validate, migrate]
+COMMANDS = [plan, explain, validate, migrate]
 
 
 def build_parser() -> argparse.ArgumentParser:

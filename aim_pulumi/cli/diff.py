@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aim_pulumi.cli.render import Palette, format_value
+from aim_pulumi.cli.render import Palette, as_mapping, format_value
 
 __all__ = [
     "ABSENT",
@@ -126,7 +126,7 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
         else:
             for index, item in enumerate(value):
                 out.update(flatten(item, f"{prefix}[{index}]"))
-    else:
+    elif prefix or not isinstance(value, Mapping | list):
         out[prefix] = value
     return out
 
@@ -148,8 +148,8 @@ def field_changes(old: Any, new: Any) -> list[FieldChange]:
 
 
 def _label(entry: Mapping[str, Any]) -> str:
-    inputs = entry.get("inputs") if isinstance(entry.get("inputs"), Mapping) else {}
-    metadata = inputs.get("metadata") if isinstance(inputs.get("metadata"), Mapping) else {}
+    inputs = as_mapping(entry.get("inputs"))
+    metadata = as_mapping(inputs.get("metadata"))
     if str(entry.get("type", "")).startswith("kubernetes:") and metadata.get("name"):
         kind = inputs.get("kind") or str(entry["type"]).rsplit(":", 1)[-1]
         namespace = metadata.get("namespace")
@@ -191,8 +191,8 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
     for key, entry in before.items():
         if key not in after:
             result.deleted.append(_change("delete", entry))
-    old_outputs = old.get("outputs") if isinstance(old.get("outputs"), Mapping) else {}
-    new_outputs = new.get("outputs") if isinstance(new.get("outputs"), Mapping) else {}
+    old_outputs = as_mapping(old.get("outputs"))
+    new_outputs = as_mapping(new.get("outputs"))
     for name in sorted(set(old_outputs) | set(new_outputs)):
         for change in field_changes(old_outputs.get(name, {}), new_outputs.get(name, {})):
             result.outputs.append((name, change))
@@ -206,7 +206,11 @@ def _show(value: Any) -> str:
 def diff_lines(diff: PlanDiff, palette: Palette) -> list[str]:
     """The change report: one line per changed resource, its changed fields indented under it."""
     lines: list[str] = []
-    marks = {"create": ("+", palette.create), "update": ("~", palette.update), "delete": ("-", palette.delete)}
+    marks = {
+        "create": ("+", palette.create),
+        "update": ("~", palette.update),
+        "delete": ("-", palette.delete),
+    }
     for change in diff.changes:
         mark, paint = marks[change.action]
         lines.append(paint(f" {mark} {change.label}  ({change.type} {change.name})"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextvars
+import gc
 import logging
 import os
 import runpy
@@ -399,6 +400,9 @@ def _run(
     try:
         _sync_await(run_pulumi_func(run_in_stack))
         _drain(loop)
+    except BaseException:
+        _mark_failures_retrieved(loop)
+        raise
     finally:
         loop._default_executor = saved_executor
         executor.shutdown(wait=True)
@@ -410,6 +414,17 @@ def _run(
         outputs=dict(monitor.registered_outputs),
         logs=list(engine.records),
     )
+
+
+def _mark_failures_retrieved(loop: asyncio.AbstractEventLoop) -> None:
+    """The failure reaches the caller as an exception; the futures that carried it need not report it.
+
+    Left alone, each failed Output future logs "exception was never retrieved" when it is
+    garbage collected, at whatever moment that happens in the caller's code.
+    """
+    for obj in gc.get_objects():
+        if isinstance(obj, asyncio.Future) and obj.get_loop() is loop and obj.done() and not obj.cancelled():
+            obj.exception()
 
 
 def _drain(loop: asyncio.AbstractEventLoop) -> None:

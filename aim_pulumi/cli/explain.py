@@ -27,7 +27,7 @@ from aim_pulumi.cli.plan import (
     execute,
     load_program,
 )
-from aim_pulumi.cli.render import Palette, format_value, palette_for, table
+from aim_pulumi.cli.render import Palette, as_mapping, format_value, palette_for, table
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.merge import Layer
@@ -116,7 +116,9 @@ def _yes(value: bool) -> str:
 
 def candidate_rows(ex: SelectionExplanation) -> list[list[str]]:
     rows = []
-    ordered = sorted(ex.candidates, key=lambda c: (c.rank is None, c.rank or 0, c.scope != "Namespace", c.name))
+    ordered = sorted(
+        ex.candidates, key=lambda c: (c.rank is None, c.rank or 0, c.scope != "Namespace", c.name)
+    )
     for c in ordered:
         if c.name == ex.winner and c.rank is not None:
             outcome = "selected"
@@ -140,7 +142,17 @@ def candidate_rows(ex: SelectionExplanation) -> list[list[str]]:
     return rows
 
 
-_CANDIDATE_HEADERS = ["Rank", "Profile", "Kind", "Scope", "Available", "Primary", "Type", "Version", "Outcome"]
+_CANDIDATE_HEADERS = [
+    "Rank",
+    "Profile",
+    "Kind",
+    "Scope",
+    "Available",
+    "Primary",
+    "Type",
+    "Version",
+    "Outcome",
+]
 
 
 def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]:
@@ -148,8 +160,8 @@ def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]
     from aim_pulumi.resolve.selection import effective_selector, first_failing_filter, passes_floor
 
     spec = _service_spec(record)
-    profile = spec.get("profile") if isinstance(spec.get("profile"), Mapping) else {}
-    model = spec.get("model") if isinstance(spec.get("model"), Mapping) else {}
+    profile = as_mapping(spec.get("profile"))
+    model = as_mapping(spec.get("model"))
     selector = profile.get("selector") if isinstance(profile.get("selector"), Mapping) else None
     model_name = model.get("name") if isinstance(model.get("name"), str) else None
     effective = effective_selector(selector, model_name)
@@ -200,7 +212,9 @@ def _layers(record: ServiceRecord, *, service_inline: bool) -> list[Layer]:
     layers: list[Layer] = []
     if cluster_obj is not None:
         embedded = " (embedded default)" if cluster_obj is embedded_default_runtime_config() else ""
-        layers.append(Layer(f"AIMClusterRuntimeConfig {name}{embedded}", to_manifest(cluster_obj).get("spec")))
+        layers.append(
+            Layer(f"AIMClusterRuntimeConfig {name}{embedded}", to_manifest(cluster_obj).get("spec"))
+        )
     if ns_obj is not None:
         layers.append(Layer(f"AIMRuntimeConfig {namespace}/{name}", to_manifest(ns_obj).get("spec")))
     layers.append(inline_runtime_config_layer(spec, label="AIMService spec.runtimeConfig"))
@@ -223,7 +237,11 @@ def _value_at(document: Any, path: str) -> Any:
 
 
 def _related(path: str, other: str) -> bool:
-    return path == other or other.startswith((path + ".", path + "[")) or path.startswith((other + ".", other + "["))
+    return (
+        path == other
+        or other.startswith((path + ".", path + "["))
+        or path.startswith((other + ".", other + "["))
+    )
 
 
 def runtime_config_rows(record: ServiceRecord) -> tuple[list[str], list[list[str]]]:
@@ -268,19 +286,21 @@ def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]
     if plan is None:
         return []
     spec = _service_spec(record)
-    rc_spec, rc_contributions = merge_layers_with_provenance(_layers(record, service_inline=False))
     profile_spec = plan.profile_spec
     cache_mount = plan.caches[0].mount_path if plan.caches else None
-    overrides = spec.get("profileOverrides") if isinstance(spec.get("profileOverrides"), Mapping) else {}
+    overrides = as_mapping(spec.get("profileOverrides"))
     layers: list[tuple[str, list[Mapping[str, Any]]]] = []
-    for entry in _entries(rc_spec.get("env")):
-        label = rc_contributions.get(f"env[{entry.get('name')}]", "runtime config")
-        layers.append((label, [entry]))
+    for layer in _layers(record, service_inline=False):
+        env = _entries(merge_layers_with_provenance([layer])[0].get("env"))
+        if env:
+            layers.append((layer.label, env))
     layers.append((f"profile {plan.profile_name} containerEnv", _entries(profile_spec.get("containerEnv"))))
     if is_direct_vllm(profile_spec):
-        layers.append(("vLLM (profile engineEnv, model, offline mode)", vllm_env(profile_spec, cache_mount)))
+        layers.append(
+            ("vLLM (profile engineEnv, model, offline mode)", list(vllm_env(profile_spec, cache_mount)))
+        )
     else:
-        layers.append(("AIM runtime (profile id, model, cache path)", framework_env(profile_spec)))
+        layers.append(("AIM runtime (profile id, model, cache path)", list(framework_env(profile_spec))))
     layers.append(("AIMService spec.env", _entries(spec.get("env"))))
     layers.append(("AIMService spec.profileOverrides.containerEnv", _entries(overrides.get("containerEnv"))))
     return layers
@@ -359,7 +379,9 @@ def _selection_lines(record: ServiceRecord, palette: Palette) -> list[str]:
             return []
         header, rows = _failed_candidate_rows(record)
         out = [f"  {header}", "", palette.bold(f"Candidates ({len(rows)} reachable, none selected):")]
-        out.extend(table(_CANDIDATE_HEADERS, rows) if rows else ["  no profile is reachable from this selector"])
+        out.extend(
+            table(_CANDIDATE_HEADERS, rows) if rows else ["  no profile is reachable from this selector"]
+        )
         return out
     ex = selection.explanation
     out = [f"  profile pipeline, shape {ex.shape}" + (f", model {ex.model}" if ex.model else "")]

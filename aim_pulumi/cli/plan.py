@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import yaml
 
-from aim_pulumi.cli.render import Palette, palette_for, redact_secrets
+from aim_pulumi.cli.render import Palette, as_mapping, palette_for, redact_secrets
 
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject, AIMService
@@ -205,7 +205,9 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         runtime = data.get("runtime")
         runtime_name = runtime.get("name") if isinstance(runtime, Mapping) else runtime
         if runtime_name not in (None, "python"):
-            raise UsageError(f"{project_file}: runtime {runtime_name!r} is not supported; only python programs run")
+            raise UsageError(
+                f"{project_file}: runtime {runtime_name!r} is not supported; only python programs run"
+            )
         main = data.get("main")
         directory = root / str(main) if isinstance(main, str) and main else root
         if not (directory / "__main__.py").is_file():
@@ -291,7 +293,11 @@ def _recording_service_plans(sink: dict[str, ServiceRecord]) -> Iterator[None]:
     """
     from aim_pulumi.resources import service as service_module
 
-    original = service_module.plan_service
+    namespace = vars(service_module)
+    original = namespace.get("plan_service")
+    if original is None:  # planned elsewhere: summaries fall back to the exported status
+        yield
+        return
 
     def recording(
         service: AIMService, catalog: Catalog, settings: Settings | None = None, **kwargs: Any
@@ -300,18 +306,18 @@ def _recording_service_plans(sink: dict[str, ServiceRecord]) -> Iterator[None]:
 
         record = ServiceRecord(service, catalog, settings or SettingsType())
         try:
-            plan = original(service, catalog, settings, **kwargs)
+            plan: ServicePlan = original(service, catalog, settings, **kwargs)
         except Exception as exc:
             sink[record.key] = dataclasses.replace(record, error=exc)
             raise
         sink[record.key] = dataclasses.replace(record, plan=plan)
         return plan
 
-    service_module.plan_service = recording
+    namespace["plan_service"] = recording
     try:
         yield
     finally:
-        service_module.plan_service = original
+        namespace["plan_service"] = original
 
 
 def _engine_logger(debug: bool) -> logging.Logger:
@@ -480,7 +486,9 @@ def failure_line(exc: BaseException, program: Program) -> str:
 # The recording as a tree, as JSON and as YAML
 
 
-def _parents(recording: PlanRecording) -> tuple[dict[str, RecordedResource], dict[str, list[RecordedResource]]]:
+def _parents(
+    recording: PlanRecording,
+) -> tuple[dict[str, RecordedResource], dict[str, list[RecordedResource]]]:
     by_urn = {r.urn: r for r in recording.resources}
     children: dict[str, list[RecordedResource]] = {}
     for r in recording.resources:
@@ -517,7 +525,7 @@ def kubernetes_identity(r: RecordedResource) -> str | None:
     if not r.type.startswith(KUBERNETES_PREFIX):
         return None
     manifest = r.manifest
-    metadata = manifest.get("metadata") if isinstance(manifest.get("metadata"), Mapping) else {}
+    metadata = as_mapping(manifest.get("metadata"))
     kind = str(manifest.get("kind") or r.type.rsplit(":", 1)[-1])
     name = str(metadata.get("name") or "?")
     namespace = metadata.get("namespace")
@@ -533,11 +541,16 @@ def resource_label(r: RecordedResource) -> str:
     return f"{short} {r.name}"
 
 
-def _inputs_for_document(r: RecordedResource) -> dict[str, Any]:
-    inputs = {k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}
-    return _ordered_manifest(redact_secrets(inputs)) if r.type.startswith(KUBERNETES_PREFIX) else redact_secrets(
-        inputs
-    )
+def _reveal(value: Any, show_secrets: bool) -> Any:
+    """Secrets as `[secret]` (what `pulumi preview` shows), or their plaintext when asked for."""
+    from aim_pulumi.cli.engine import plain
+
+    return plain(value) if show_secrets else redact_secrets(value)
+
+
+def _inputs_for_document(r: RecordedResource, show_secrets: bool) -> dict[str, Any]:
+    inputs = _reveal({k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}, show_secrets)
+    return _ordered_manifest(inputs) if r.type.startswith(KUBERNETES_PREFIX) else dict(inputs)
 
 
 def _ordered_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
@@ -547,10 +560,11 @@ def _ordered_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
     return ordered
 
 
-def plan_document(recording: PlanRecording) -> dict[str, Any]:
+def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> dict[str, Any]:
     """The machine-readable plan (`--json`): resources with their inputs, and component outputs.
 
-    Secrets are written as `[secret]`; the dynamic providers' pickled code is left out.
+    Secrets are written as `[secret]` unless `show_secrets`; the dynamic providers' pickled code
+    is left out.
     """
     by_urn, _ = _parents(recording)
     resources = []
@@ -561,7 +575,7 @@ def plan_document(recording: PlanRecording) -> dict[str, Any]:
                 "type": r.type,
                 "name": r.name,
                 "parent": parent.name if parent is not None else None,
-                "inputs": _inputs_for_document(r),
+                "inputs": _inputs_for_document(r, show_secrets),
             }
         )
     outputs: dict[str, Any] = {}
@@ -571,7 +585,7 @@ def plan_document(recording: PlanRecording) -> dict[str, Any]:
             continue
         owner = by_urn.get(urn)
         key = owner.name if owner is not None else (stack_name if f"::{STACK_TYPE}::" in urn else urn)
-        outputs[key] = redact_secrets(values)
+        outputs[key] = _reveal(values, show_secrets)
     return {
         "project": recording.project,
         "stack": recording.stack,
@@ -580,22 +594,23 @@ def plan_document(recording: PlanRecording) -> dict[str, Any]:
     }
 
 
-def kubernetes_manifests(recording: PlanRecording, *, redact: bool = True) -> list[dict[str, Any]]:
-    """Every Kubernetes object of the plan, sorted by kind, namespace and name."""
-    manifests = []
-    for r in recording.kubernetes():
-        manifest = _ordered_manifest(redact_secrets(r.manifest) if redact else r.manifest)
-        manifests.append(manifest)
+def kubernetes_manifests(recording: PlanRecording, *, show_secrets: bool = False) -> list[dict[str, Any]]:
+    """Every Kubernetes object of the plan, sorted by kind, namespace and name.
+
+    A field Pulumi holds as a secret is written as `[secret]` unless `show_secrets`.
+    """
+    manifests = [_inputs_for_document(r, show_secrets) for r in recording.kubernetes()]
 
     def key(m: Mapping[str, Any]) -> tuple[str, str, str]:
-        meta = m.get("metadata") if isinstance(m.get("metadata"), Mapping) else {}
+        meta = as_mapping(m.get("metadata"))
         return (str(m.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name") or ""))
 
     return sorted(manifests, key=key)
 
 
-def manifests_yaml(recording: PlanRecording) -> str:
-    return yaml.safe_dump_all(kubernetes_manifests(recording), sort_keys=False, default_flow_style=False)
+def manifests_yaml(recording: PlanRecording, *, show_secrets: bool = False) -> str:
+    documents = kubernetes_manifests(recording, show_secrets=show_secrets)
+    return yaml.safe_dump_all(documents, sort_keys=False, default_flow_style=False)
 
 
 def validation_problems(recording: PlanRecording) -> list[str]:
@@ -686,7 +701,9 @@ def _profile_text(plan: ServicePlan) -> str:
     ref = plan.resolved_profile
     if ref is None:
         template = plan.resolved_template
-        return f"{plan.profile_name} (from {template.kind} {template.name})" if template else plan.profile_name
+        return (
+            f"{plan.profile_name} (from {template.kind} {template.name})" if template else plan.profile_name
+        )
     text = f"{ref.kind} {ref.name}"
     if plan.profile_overlay:
         text += f" + overlay {plan.profile_overlay}"
@@ -768,6 +785,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--diff", metavar="OLD.json", help="compare with a plan saved with --json")
     parser.add_argument("--quiet", action="store_true", help="print only problems")
+    parser.add_argument(
+        "--show-secrets",
+        action="store_true",
+        help="write secret values in plaintext to --yaml and --json files",
+    )
     parser.set_defaults(func=run)
 
 
@@ -800,11 +822,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None
-        document = plan_document(recording)
+        document = plan_document(recording, show_secrets=args.show_secrets)
         if args.json:
             _write(args.json, json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
         if args.yaml:
-            _write(args.yaml, manifests_yaml(recording))
+            _write(args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets))
     except UsageError as exc:
         print(f"aim-pulumi plan: error: {exc}", file=err)
         return EXIT_USAGE
@@ -812,13 +834,21 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         if old_plan is not None:
             from aim_pulumi.cli.diff import diff_lines, diff_plans
 
-            changes = diff_plans(old_plan, document)
-            print(palette.bold(f"Changes for {program.project} (stack {program.stack}) against {args.diff}:"), file=out)
-            for line in diff_lines(changes, recording, palette):
+            changes = diff_plans(old_plan, plan_document(recording))
+            print(
+                palette.bold(f"Changes for {program.project} (stack {program.stack}) against {args.diff}:"),
+                file=out,
+            )
+            for line in diff_lines(changes, palette):
                 print(line, file=out)
         else:
             count = len(recording.resources)
-            print(palette.bold(f"Plan for {program.project} (stack {program.stack}): {count} resources to create"), file=out)
+            print(
+                palette.bold(
+                    f"Plan for {program.project} (stack {program.stack}): {count} resources to create"
+                ),
+                file=out,
+            )
             for line in tree_lines(recording, palette):
                 print(line, file=out)
         summaries = service_summaries(outcome, palette)

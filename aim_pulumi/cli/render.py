@@ -16,6 +16,7 @@ __all__ = [
     "SECRET",
     "UNKNOWN",
     "Palette",
+    "as_mapping",
     "format_value",
     "palette_for",
     "redact_secrets",
@@ -98,6 +99,11 @@ def redact_secrets(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [redact_secrets(v) for v in value]
     return value
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """`value` when it is a mapping, else an empty one (recorded documents are loosely typed)."""
+    return value if isinstance(value, Mapping) else {}
 
 
 def format_value(value: Any, limit: int = 80) -> str:

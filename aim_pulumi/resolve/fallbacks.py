@@ -127,6 +127,8 @@ def _profile_manifest(
             profile_spec[field] = value
     count = accelerator.get("count")
     profile_spec["acceleratorCount"] = int(count) if count is not None else 1
+    if _text(spec.get("runtimeConfigName")):
+        profile_spec["runtimeConfigName"] = spec["runtimeConfigName"]
     model_source: dict[str, Any] = {
         "modelId": model_id,
         "sourceUri": _text(source.get("uri")) or f"hf://{model_id}",
@@ -180,7 +182,9 @@ def generated_profiles(
     With an inventory, a fallback whose hardware is absent yields nothing unless its profile name is
     in `retained` (a service is still bound to it): then it is kept with `status.status: NotAvailable`.
     Exactly one result is `primary` (§6.4). Image-backed models get no profiles. Result order is the
-    runtime config's fallback order.
+    runtime config's fallback order. A model's `runtimeConfigName` carries onto its profiles: the
+    config that set the model up also configures what its profiles set up, such as a Shared cache
+    (a profile resolves its own runtime config, §3).
     """
     spec = to_manifest(model).get("spec") or {}
     if not _text(spec.get("modelId")):

@@ -6,7 +6,10 @@ v1alpha2 equivalent is reported with its field and reason and the document is le
 a converter that guesses would move a running service onto a profile nobody chose.
 
 `template_profile_manifest` is also what the template pipeline deploys from (`templates.template_profile`),
-so a legacy service and its migrated form describe the same profile.
+so a legacy service and its migrated form describe the same profile. A service the template pipeline
+would serve by selection (no template name) migrates to a selector with `minimumType: any`: the
+template pipeline has no tier floor, and the implicit `optimized` floor of the profile pipeline would
+reject converted templates whose discovery recorded no type (see `_migrate_service`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIMService, AIMValidationError, parse, to_manifest
+from aim_pulumi.resolve.dispatch import choose_pipeline
 
 GROUP = "aim.eai.amd.com"
 V1ALPHA1 = f"{GROUP}/v1alpha1"
@@ -31,6 +35,11 @@ TEMPLATE_TO_PROFILE_KIND: Mapping[str, str] = {
     "AIMClusterServiceTemplate": "AIMClusterProfile",
 }
 CLUSTER_KINDS = frozenset({"AIMClusterServiceTemplate", "AIMClusterModel", "AIMClusterProfile"})
+
+# Profile types a converted template may carry (admission rule P3).
+PROFILE_TYPES = frozenset({"optimized", "general", "preview", "unoptimized"})
+# The floor of a migrated selecting service: the template pipeline ranks every tier.
+NO_TIER_FLOOR = "any"
 
 # Legacy cache modes (admission rule A14).
 CACHE_MODES: Mapping[str, str] = {"Auto": "Shared", "Always": "Shared", "Never": "Dedicated"}
@@ -213,6 +222,32 @@ def _carry(source: Any, key: str, target: MutableMapping[str, Any], target_key: 
         _attach(target, target_key, following)
 
 
+def _last_line(block: Any) -> tuple[MutableMapping[str, Any], str] | None:
+    """The mapping and key of a block's last scalar line, where a round-trip loader keeps the comment
+    lines that follow the whole block; None when the block ends in a sequence or is empty."""
+    if not isinstance(block, MutableMapping) or not block:
+        return None
+    key = list(block.keys())[-1]
+    value = block[key]
+    if isinstance(value, MutableMapping) and value:
+        return _last_line(value)
+    if isinstance(value, list):
+        return None
+    return block, key
+
+
+def _move_following(
+    line: tuple[MutableMapping[str, Any], str] | None, target: MutableMapping[str, Any], key: str
+) -> None:
+    """Move the comment lines below `line` (its end-of-line comment stays) to below `target[key]`."""
+    if line is None:
+        return
+    holder, holder_key = line
+    eol, following = _split_comment(holder, holder_key)
+    _attach(holder, holder_key, eol)
+    _attach(target, key, following)
+
+
 def _rename(mapping: MutableMapping[str, Any], old: str, new: str) -> None:
     if old in mapping:
         _replace(mapping, old, [(new, mapping[old])])
@@ -281,6 +316,30 @@ def _status_aim_id(status: Mapping[str, Any]) -> str:
     return ""
 
 
+def _discovered_fields(status: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """`engine`, `type` and `primary` as a discovery run recorded them in `status.profile.metadata`.
+
+    The v1alpha1 ranking (primary, then type) and the `engine` criterion read them from there; on the
+    profile the same fields drive the profile pipeline's ranking and `engine` filter, so a migrated
+    selector picks what the template pipeline picked. Values a profile cannot hold (a type outside the
+    enum, a primary that is not a boolean) are left out: both pipelines rank them like unset ones.
+    """
+    profile = status.get("profile")
+    metadata = profile.get("metadata") if isinstance(profile, Mapping) else None
+    if not isinstance(metadata, Mapping):
+        return []
+    fields: list[tuple[str, Any]] = []
+    engine = _text(metadata.get("engine"))
+    if engine:
+        fields.append(("engine", engine))
+    kind = _text(metadata.get("type"))
+    if kind in PROFILE_TYPES:
+        fields.append(("type", kind))
+    if isinstance(metadata.get("primary"), bool):
+        fields.append(("primary", metadata["primary"]))
+    return fields
+
+
 def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
     """`hardware.gpu.requests/model` as accelerator fields; `hardware.cpu` as `acceleratorType: cpu`.
 
@@ -306,7 +365,9 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
 
     `template` and `model` are CRD-shaped manifests (a model may be None when not found, which is
     not convertible: the profile image comes from it). The input is not modified; the result is a
-    copy of the same mapping type with the template's key order and comments.
+    copy of the same mapping type with the template's key order and comments. Of the template's
+    status, the discovered sources (when the spec has none), aim id, engine, type and primary carry
+    over; the rest describes one cluster's state and is dropped.
     """
     doc: MutableMapping[str, Any] = copy.deepcopy(template)  # type: ignore[arg-type]
     kind = _text(doc.get("kind"))
@@ -347,6 +408,7 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     labels[PROFILE_ORIGIN_LABEL] = "user-authored"
 
     head = [("aimId", aim_id), ("image", image)]
+    head += [(key, value) for key, value in _discovered_fields(status) if key not in spec]
     if "modelName" in spec:
         _replace(spec, "modelName", head, eol_to=(labels, SOURCE_MODEL_LABEL))
     else:
@@ -431,7 +493,18 @@ def _service_problems(spec: Mapping[str, Any]) -> list[NotConvertible]:
     return problems
 
 
-def _migrate_service(doc: MutableMapping[str, Any]) -> None:
+def _migrate_service(doc: MutableMapping[str, Any], *, template_pipeline: bool) -> None:
+    """Rewrite a v1alpha1 service in place; `template_pipeline` says which pipeline serves it today.
+
+    A service the template pipeline serves by selection (no template name) becomes a selector
+    service with `spec.profile.selector.minimumType: any`: its selection criteria under that key, or
+    `{minimumType: any}` alone next to `spec.model` (which anchors it, A7). The template pipeline
+    has no tier floor, so without this the implicit `optimized` floor would reject every converted
+    template whose discovery recorded no type. Without criteria the template pipeline insists on a
+    single candidate (`TemplateSelectionAmbiguous` otherwise) where the selector ranks them: there
+    the migrated form is the more permissive one. A v1alpha1 service already on the profile
+    pipeline (annotated, no template) keeps its selection as it is, floor included.
+    """
     spec = _mapping(doc.get("spec"), "spec")
     model = spec.get("model")
     if isinstance(model, MutableMapping) and "ref" in model:
@@ -449,15 +522,24 @@ def _migrate_service(doc: MutableMapping[str, Any]) -> None:
             _mapping(spec["template"], "spec.template").setdefault("name", template_name)
     template = spec.get("template")
     name = _text(template.get("name")) if isinstance(template, Mapping) else ""
-    if "template" in spec:
-        criteria = template.get("selectionCriteria") if isinstance(template, Mapping) else None
-        if name:
-            _delete(_mapping(template, "spec.template"), "selectionCriteria")
-            _rename(spec, "template", "profile")
-        elif criteria:
-            _replace(spec, "template", [("profile", _like(spec, selector=criteria))])
+    criteria = template.get("selectionCriteria") if isinstance(template, Mapping) else None
+    if name:
+        _delete(_mapping(template, "spec.template"), "selectionCriteria")
+        _rename(spec, "template", "profile")
+    elif template_pipeline:
+        selector = criteria if isinstance(criteria, MutableMapping) else _like(spec)
+        criteria_end = _last_line(selector)
+        selector["minimumType"] = NO_TIER_FLOOR
+        _move_following(criteria_end, selector, "minimumType")
+        if "template" in spec:
+            eol_to = None if criteria_end is not None else (selector, "minimumType")
+            _replace(spec, "template", [("profile", _like(spec, selector=selector))], eol_to=eol_to)
         else:
-            _delete(spec, "template")
+            model_end = _last_line(spec.get("model"))
+            _child_map(spec, "profile", ("model",))["selector"] = selector
+            _move_following(model_end, selector, "minimumType")
+    elif "template" in spec:
+        _delete(spec, "template")
 
     if "overrides" in spec:
         overrides = spec["overrides"]
@@ -556,31 +638,31 @@ def template_model(template: Mapping[str, Any], models: _Models) -> Mapping[str,
     return models.get(("AIMClusterModel", "", name))
 
 
-def _admission_problem(doc: Mapping[str, Any], what: str) -> NotConvertible | None:
+def _admitted(doc: Mapping[str, Any], what: str) -> tuple[Any, NotConvertible | None]:
+    """The parsed document, or why admission rejects it."""
     try:
-        parse(doc)
+        return parse(doc), None
     except AIMValidationError as err:
-        return NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
-    return None
+        return None, NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
 
 
 def _convert(doc: Mapping[str, Any], models: _Models) -> tuple[Any, list[NotConvertible]]:
     """One legacy document converted, or every problem that keeps it unchanged."""
-    problem = _admission_problem(doc, "the input is not admitted")
+    parsed, problem = _admitted(doc, "the input is not admitted")
     if problem is not None:
         return None, [problem]
     try:
-        if _text(doc.get("kind")) == "AIMService":
+        if isinstance(parsed, AIMService):
             problems = _service_problems(_mapping(doc.get("spec"), "spec"))
             if problems:
                 return None, problems
             out: Any = copy.deepcopy(doc)
-            _migrate_service(out)
+            _migrate_service(out, template_pipeline=choose_pipeline(parsed)[0] == "template")
         else:
             out = template_profile_manifest(doc, template_model(doc, models))
     except NotConvertible as err:
         return None, [err]
-    problem = _admission_problem(out, "the converted manifest is not admitted")
+    _, problem = _admitted(out, "the converted manifest is not admitted")
     if problem is not None:
         return None, [problem]
     return out, []

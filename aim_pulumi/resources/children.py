@@ -15,7 +15,7 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-__all__ = ["CUSTOM_KINDS", "register_child"]
+__all__ = ["CUSTOM_KINDS", "inherited_dependencies", "register_child"]
 
 # (apiVersion, kind) of the CRD-backed children a service can have.
 CUSTOM_KINDS = frozenset(
@@ -31,6 +31,17 @@ _ALLOWED_TOP_LEVEL: Mapping[tuple[str, str], frozenset[str]] = {
     ("batch/v1", "Job"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
     **{key: frozenset({"apiVersion", "kind", "metadata", "spec"}) for key in CUSTOM_KINDS},
 }
+
+
+def inherited_dependencies(opts: pulumi.ResourceOptions | None) -> list[Any]:
+    """A component's own `depends_on` (e.g. its Namespace), which Pulumi does not pass to children.
+
+    Children get it explicitly so that they too are created after what the component waits for.
+    """
+    depends_on = opts.depends_on if opts is not None else None
+    if depends_on is None:
+        return []
+    return list(depends_on) if isinstance(depends_on, list | tuple) else [depends_on]
 
 
 def register_child(

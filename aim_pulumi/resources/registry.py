@@ -43,7 +43,10 @@ class StackRegistry:
     settings: Settings
     catalog: Catalog
     shared_caches: dict[tuple[str, ...], Any] = field(default_factory=dict)
-    component_names: set[str] = field(default_factory=set)
+    # Shared cache key -> the service (Pulumi name) that declares it: the first one in program order.
+    shared_cache_owners: dict[tuple[str, ...], str] = field(default_factory=dict)
+    # Service (Pulumi name) -> an Output that resolves once its children are declared.
+    services_done: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> StackRegistry:
@@ -60,6 +63,14 @@ class StackRegistry:
     def add(self, obj: AIMObject) -> None:
         """Make a catalog object visible to every service declared after it."""
         self.catalog.add(obj)
+
+    def claim_shared_cache(self, key: tuple[str, ...], service: str) -> str:
+        """Record `service` as a user of a Shared cache; returns the owner (the first claimant).
+
+        The owner declares the cache, so its content never depends on which service's
+        children happen to be built first; later users wait for the owner.
+        """
+        return self.shared_cache_owners.setdefault(key, service)
 
 
 class _NoMonitor:

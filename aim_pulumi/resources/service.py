@@ -28,7 +28,7 @@ from aim_pulumi.resolve.selection import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan, ServicePlan
 from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
-from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
@@ -264,16 +264,21 @@ class AIMService(pulumi.ComponentResource):
 
         super().__init__("aim:index:AIMService", name, None, opts)
         self._aim_name = name
-        self._aim_settings = settings
         self._aim_catalog = resolving
         self._aim_masked = masked
         self._aim_wait_for_cache = wait_for_cache
         providers = opts.providers if opts else None
+        self._aim_depends_on = inherited_dependencies(opts)
         self._aim_cache_opts = pulumi.ResourceOptions(
             provider=opts.provider if opts else None,
             providers=dict(providers) if isinstance(providers, Mapping) else list(providers or []),
+            depends_on=list(self._aim_depends_on),
         )
         self.inference_service_name = pulumi.Output.from_input(first.plan.isvc_name)
+
+        # A Shared cache another service declared first is built by that service: wait for it.
+        owners = {registry.claim_shared_cache(c.key, name) for c in first.plan.caches if c.mode == "Shared"}
+        waits = [registry.services_done[o] for o in sorted(owners - {name}) if o in registry.services_done]
 
         if not uses_binding:
             status: Any = self._finish(first)
@@ -290,11 +295,12 @@ class AIMService(pulumi.ComponentResource):
                 opts=pulumi.ResourceOptions(parent=self),
             )
             rebuild: Callable[[Any, Mapping[str, int] | None], _Built] = build
-            status = pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes).apply(
+            status = pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes, *waits).apply(
                 lambda state: self._finish_bound(first, winner, rebuild, masked.value, state)
             )
 
         self.status = pulumi.Output.from_input(status)
+        registry.services_done[name] = self.status
         self.resolved_profile = self.status.apply(lambda s: dict(s.get("resolvedProfile") or {}))
         self.route_path = self.status.apply(lambda s: (s.get("routing") or {}).get("path"))
         self.register_outputs(
@@ -372,6 +378,10 @@ class AIMService(pulumi.ComponentResource):
                 )
         return self._finish(built)
 
+    def _child_options(self, *dependencies: Any) -> pulumi.ResourceOptions:
+        """Children are parented here and also wait for what the service itself was told to wait for."""
+        return pulumi.ResourceOptions(parent=self, depends_on=[*self._aim_depends_on, *dependencies])
+
     def _finish(self, built: _Built) -> Any:
         """Log the plan's diagnostics, register its children and return the status to export."""
         plan = built.plan
@@ -393,12 +403,12 @@ class AIMService(pulumi.ComponentResource):
             pvc = register_child(
                 f"{self._aim_name}-cache-{suffix}",
                 restore_outputs(pvc_manifest, masked),
-                pulumi.ResourceOptions(parent=self),
+                self._child_options(),
             )
             job = register_child(
                 f"{self._aim_name}-download-{suffix}",
                 restore_outputs(job_manifest, masked),
-                pulumi.ResourceOptions(parent=self, depends_on=[pvc]),
+                self._child_options(pvc),
             )
             cache_dependencies.extend([pvc, job])
         by_kind = {str(m.get("kind")): m for m in built.manifests}
@@ -407,7 +417,7 @@ class AIMService(pulumi.ComponentResource):
             config_map = register_child(
                 f"{self._aim_name}-{_ROLES['ConfigMap']}",
                 restore_outputs(by_kind["ConfigMap"], masked),
-                pulumi.ResourceOptions(parent=self),
+                self._child_options(),
             )
         isvc_dependencies: list[pulumi.Resource] = [config_map] if config_map is not None else []
         if await_caches:
@@ -422,9 +432,7 @@ class AIMService(pulumi.ComponentResource):
             register_child(
                 f"{self._aim_name}-{role}",
                 restore_outputs(manifest, masked),
-                pulumi.ResourceOptions(
-                    parent=self, depends_on=isvc_dependencies if kind == "InferenceService" else None
-                ),
+                self._child_options(*(isvc_dependencies if kind == "InferenceService" else ())),
             )
         status = dict(plan.status)
         if not pulumi.runtime.is_dry_run():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pulumi
 from pulumi.runtime import config as pulumi_config
 
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -22,12 +23,11 @@ _PREFIX = f"{CONFIG_NAMESPACE}:"
 
 def stack_config() -> dict[str, Any]:
     """Every `aim:*` value the stack sets, keyed without the prefix (explicit config beats env)."""
-    values: dict[str, Any] = {}
+    keys: set[str] = set()
     for source in (pulumi_config.get_config_env(), pulumi_config.CONFIG.get()):
-        for key, value in source.items():
-            if isinstance(key, str) and key.startswith(_PREFIX):
-                values[key[len(_PREFIX) :]] = value
-    return values
+        keys.update(k[len(_PREFIX) :] for k in source if isinstance(k, str) and k.startswith(_PREFIX))
+    config = pulumi.Config(CONFIG_NAMESPACE)
+    return {key: config.get(key) for key in sorted(keys)}
 
 
 def stack_settings() -> Settings:

@@ -13,7 +13,7 @@ import pulumi
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
 from aim_pulumi.resolve.types import CachePlan
-from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.secrets import MaskedArgs, restore_outputs
 
@@ -50,11 +50,16 @@ class AIMSharedCache(pulumi.ComponentResource):
             pvc_manifest = restore_outputs(pvc_manifest, masked)
             job_manifest = restore_outputs(job_manifest, masked)
         self.key = cache.key
+        waits_for = inherited_dependencies(opts)
         self.pvc = register_child(
-            f"{name}-pvc", pvc_manifest, pulumi.ResourceOptions(parent=self, retain_on_delete=True)
+            f"{name}-pvc",
+            pvc_manifest,
+            pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=waits_for),
         )
         self.job = register_child(
-            f"{name}-download", job_manifest, pulumi.ResourceOptions(parent=self, depends_on=[self.pvc])
+            f"{name}-download",
+            job_manifest,
+            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, self.pvc]),
         )
         self.pvc_name = pulumi.Output.from_input(cache.pvc_name)
         self.job_name = pulumi.Output.from_input(cache.job_name)

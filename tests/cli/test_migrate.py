@@ -227,6 +227,61 @@ def test_comments_and_sequence_style_kept(tmp_path: Path) -> None:
     assert parse(profile).kind == "AIMProfile"
 
 
+SELECTING = """\
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata:
+  name: by-criteria
+  namespace: ml-team
+spec:
+  model:
+    name: qwen  # the model
+  template:
+    selectionCriteria:
+      precision: fp8  # eight bits
+  # replicas next
+  replicas: 1
+---
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata:
+  name: by-model
+  namespace: ml-team
+spec:
+  model:
+    name: qwen  # the model
+  # caching next
+  cacheModel: true
+"""
+
+
+def test_selector_without_floor_lands_inside_the_comments(tmp_path: Path) -> None:
+    source = tmp_path / "selecting.yaml"
+    source.write_text(SELECTING)
+    code, out, err = run(str(source))
+    assert code == 0, err
+    by_criteria, by_model = out.split("---\n")
+    assert by_criteria.splitlines()[-6:] == [
+        "  profile:",
+        "    selector:",
+        "      precision: fp8  # eight bits",
+        "      minimumType: any",
+        "  # replicas next",
+        "  replicas: 1",
+    ]
+    assert by_model.splitlines()[-8:] == [
+        "  model:",
+        "    name: qwen  # the model",
+        "  profile:",
+        "    selector:",
+        "      minimumType: any",
+        "  # caching next",
+        "  caching:",
+        "    mode: Shared",
+    ]
+    assert all(parse(d).api_version.endswith("v1alpha2") for d in documents(out))
+
+
 # --------------------------------------------------------------------------------------------------
 # Reports and exit codes
 
@@ -238,7 +293,7 @@ def test_not_convertible_report(legacy: Path) -> None:
     first = "AIMService/ml-research/overrides-without-name: spec.overrides: OverridesWithoutTemplateName: "
     assert f"{path}:1: {first}" in err
     assert f"{path}:2: AIMServiceTemplate/ml-research/orphan-template: spec.modelName: ModelNotFound: " in err
-    assert [d["apiVersion"] for d in documents(out)] == ["aim.eai.amd.com/v1alpha1"] * 2  # type: ignore[index]
+    assert [d["apiVersion"] for d in documents(out)] == ["aim.eai.amd.com/v1alpha1"] * 2
 
 
 def test_cluster_objects_are_reported_without_namespace(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from aim_pulumi.resolve.fallbacks import (
     specificity,
 )
 from aim_pulumi.resolve.names import generated_profile_name
+from aim_pulumi.resolve.plan import plan_service
 from aim_pulumi.resolve.runtime_config import resolve_runtime_config
 from aim_pulumi.resolve.selection import select_profile
 
@@ -220,6 +221,50 @@ def test_generated_profile_defaults_and_cluster_kind() -> None:
         {"modelId": "Qwen/Qwen3.5-0.8B", "sourceUri": "hf://Qwen/Qwen3.5-0.8B"}
     ]
     assert "precision" not in manifest["spec"]
+
+
+@pytest.mark.parametrize(
+    ("model_spec", "cluster", "expected"),
+    [
+        pytest.param({"runtimeConfigName": "team"}, False, "team", id="namespace-model-names-its-config"),
+        pytest.param(
+            {"runtimeConfigName": "platform"}, True, "platform", id="cluster-model-names-its-config"
+        ),
+        pytest.param({"runtimeConfigName": ""}, False, None, id="empty-name-means-default-not-carried"),
+        pytest.param({}, False, None, id="model-without-config-name"),
+    ],
+)
+def test_generated_profile_carries_the_models_runtime_config(
+    model_spec: dict[str, Any], cluster: bool, expected: str | None
+) -> None:
+    (generated,) = generated_profiles(model("m", cluster=cluster, **model_spec), rc_spec(fallback("f")), None)
+    assert to_manifest(generated)["spec"].get("runtimeConfigName") == expected
+
+
+def test_shared_cache_of_a_generated_profile_uses_the_models_runtime_config() -> None:
+    team = rc(
+        {
+            **rc_spec(fallback("nvidia-vllm", autoSelectionPolicy="any")),
+            "storage": {"defaultStorageClassName": "team-nvme"},
+        },
+        name="team",
+    )
+    catalog = Catalog([model(runtimeConfigName="team", source={"size": "2Gi"}), team])
+    svc = parse(
+        {
+            "apiVersion": f"{G}/v1alpha2",
+            "kind": "AIMService",
+            "metadata": {
+                "name": "chat",
+                "namespace": NS,
+                "annotations": {f"{G}/reconciler-pipeline": "profile"},
+            },
+            "spec": {"model": {"name": "qwen-small"}, "caching": {"mode": "Shared"}},
+        }
+    )
+    assert isinstance(svc, AIMService)
+    plan = plan_service(svc, catalog)
+    assert [(c.mode, c.storage_class_name) for c in plan.caches] == [("Shared", "team-nvme")]
 
 
 # --------------------------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ def one(doc: dict[str, Any], *context: dict[str, Any]) -> dict[str, Any]:
 
 
 MODEL = {"model": {"name": "qwen"}}
+# What a service the template pipeline serves by selection gets: no tier floor, like that pipeline.
+ANY = {"profile": {"selector": {"minimumType": "any"}}}
 
 # --------------------------------------------------------------------------------------------------
 # AIMService rows
@@ -87,9 +89,12 @@ MODEL = {"model": {"name": "qwen"}}
         pytest.param(
             {**MODEL, "template": {"selectionCriteria": {"precision": "fp8", "acceleratorCount": 2}}},
             None,
-            {**MODEL, "profile": {"selector": {"precision": "fp8", "acceleratorCount": 2}}},
+            {
+                **MODEL,
+                "profile": {"selector": {"precision": "fp8", "acceleratorCount": 2, "minimumType": "any"}},
+            },
             None,
-            id="selection-criteria-to-selector-same-keys",
+            id="selection-criteria-to-selector-same-keys-no-floor",
         ),
         pytest.param(
             {**MODEL, "template": {"name": "t"}, "overrides": {"env": [{"name": "A", "value": "1"}]}},
@@ -134,36 +139,57 @@ MODEL = {"model": {"name": "qwen"}}
         pytest.param(
             {**MODEL, "runtimeConfigRef": {"name": "team"}},
             None,
-            {**MODEL, "runtimeConfigName": "team"},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "runtimeConfigName": "team"},
+            None,
             id="runtime-config-ref-to-name",
         ),
         pytest.param(
             {**MODEL, "runtimeConfigRef": {"name": "team"}, "runtimeConfigName": "team"},
             None,
-            {**MODEL, "runtimeConfigName": "team"},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "runtimeConfigName": "team"},
+            None,
             id="runtime-config-ref-equal-to-name-dropped",
         ),
-        pytest.param(MODEL, None, MODEL, {MARKER: "profile"}, id="model-name-kept-marker-added"),
+        pytest.param(MODEL, None, {**MODEL, **ANY}, None, id="model-name-kept-selector-without-floor"),
         pytest.param(
             {"model": {"image": IMAGE}},
             None,
-            {"model": {"image": IMAGE}},
-            {MARKER: "profile"},
-            id="model-image-kept",
+            {"model": {"image": IMAGE}, **ANY},
+            None,
+            id="model-image-kept-selector-without-floor",
         ),
-        pytest.param(
-            {"model": {"ref": "qwen"}}, None, MODEL, {MARKER: "profile"}, id="model-ref-alias-to-name"
-        ),
+        pytest.param({"model": {"ref": "qwen"}}, None, {**MODEL, **ANY}, None, id="model-ref-alias-to-name"),
         pytest.param(
             {**MODEL, "template": {}},
             None,
+            {**MODEL, **ANY},
+            None,
+            id="empty-template-to-selector-without-floor",
+        ),
+        pytest.param(
+            {**MODEL, "template": {"selectionCriteria": {}}},
+            None,
+            {**MODEL, **ANY},
+            None,
+            id="empty-criteria-to-selector-without-floor",
+        ),
+        pytest.param(
+            MODEL, {MARKER: "template"}, {**MODEL, **ANY}, None, id="template-marker-removed-by-model"
+        ),
+        pytest.param(
             MODEL,
             {MARKER: "profile"},
-            id="empty-template-dropped-marker-added",
+            MODEL,
+            {MARKER: "profile"},
+            id="profile-pipeline-service-keeps-its-floor",
         ),
-        pytest.param(MODEL, {MARKER: "template"}, MODEL, {MARKER: "profile"}, id="template-marker-replaced"),
+        pytest.param(
+            {"model": {"image": IMAGE}, "runtimeConfigRef": {"name": "team"}},
+            {MARKER: "profile"},
+            {"model": {"image": IMAGE}, "runtimeConfigName": "team"},
+            {MARKER: "profile"},
+            id="profile-pipeline-by-image-keeps-its-floor",
+        ),
         pytest.param(
             {**MODEL, "template": {"name": "t"}},
             {MARKER: "template"},
@@ -181,43 +207,43 @@ MODEL = {"model": {"name": "qwen"}}
         pytest.param(
             {**MODEL, "caching": {"mode": "Auto"}},
             None,
-            {**MODEL, "caching": {"mode": "Shared"}},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "caching": {"mode": "Shared"}},
+            None,
             id="caching-auto-to-shared",
         ),
         pytest.param(
             {**MODEL, "caching": {"mode": "Always"}},
             None,
-            {**MODEL, "caching": {"mode": "Shared"}},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "caching": {"mode": "Shared"}},
+            None,
             id="caching-always-to-shared",
         ),
         pytest.param(
             {**MODEL, "caching": {"mode": "Never"}},
             None,
-            {**MODEL, "caching": {"mode": "Dedicated"}},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "caching": {"mode": "Dedicated"}},
+            None,
             id="caching-never-to-dedicated",
         ),
         pytest.param(
             {**MODEL, "cacheModel": True},
             None,
-            {**MODEL, "caching": {"mode": "Shared"}},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "caching": {"mode": "Shared"}},
+            None,
             id="cache-model-true-to-shared",
         ),
         pytest.param(
             {**MODEL, "cacheModel": False},
             None,
-            {**MODEL, "caching": {"mode": "Dedicated"}},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "caching": {"mode": "Dedicated"}},
+            None,
             id="cache-model-false-to-dedicated",
         ),
         pytest.param(
             {**MODEL, "replicas": 2, "env": [{"name": "X", "value": "1"}]},
             None,
-            {**MODEL, "replicas": 2, "env": [{"name": "X", "value": "1"}]},
-            {MARKER: "profile"},
+            {**MODEL, **ANY, "replicas": 2, "env": [{"name": "X", "value": "1"}]},
+            None,
             id="other-fields-kept",
         ),
     ],
@@ -270,6 +296,30 @@ def test_v1alpha2_service_is_unchanged() -> None:
             [model()],
             {"aimId": "qwen/discovered", "image": IMAGE},
             id="aim-id-from-discovery",
+        ),
+        pytest.param(
+            tmpl(status={"profile": {"metadata": {"engine": "vllm", "type": "optimized", "primary": True}}}),
+            [model()],
+            {"aimId": "qwen", "image": IMAGE, "engine": "vllm", "type": "optimized", "primary": True},
+            id="discovered-engine-type-primary",
+        ),
+        pytest.param(
+            tmpl(status={"profile": {"metadata": {"type": "general", "primary": False}}}),
+            [model()],
+            {"aimId": "qwen", "image": IMAGE, "type": "general", "primary": False},
+            id="discovered-not-primary",
+        ),
+        pytest.param(
+            tmpl(status={"profile": {"metadata": {"engine": "", "type": "custom", "primary": "yes"}}}),
+            [model()],
+            {"aimId": "qwen", "image": IMAGE},
+            id="discovered-values-a-profile-cannot-hold-left-out",
+        ),
+        pytest.param(
+            tmpl(status={"profile": {"engine": "vllm", "type": "optimized"}}),
+            [model()],
+            {"aimId": "qwen", "image": IMAGE},
+            id="only-discovered-metadata-counts",
         ),
         pytest.param(
             tmpl(
@@ -372,6 +422,14 @@ def test_template_rows(doc: dict[str, Any], context: list[dict[str, Any]], expec
     }
     assert out["spec"] == expected
     assert "status" not in out
+
+
+def test_converted_fields_keep_a_readable_order() -> None:
+    doc = svc({**MODEL, "cacheModel": True, "replicas": 1})
+    assert list(one(doc)["spec"]) == ["model", "profile", "caching", "replicas"]
+    status = {"profile": {"metadata": {"primary": True, "type": "optimized", "engine": "vllm"}}}
+    out = one(tmpl(metric="latency", status=status), model())
+    assert list(out["spec"]) == ["aimId", "image", "engine", "type", "primary", "metric"]
 
 
 def test_template_labels_are_added_to_existing_ones() -> None:
@@ -656,6 +714,12 @@ def test_property_converted_or_reported(spec: dict[str, Any], marker: str | None
         assert out["metadata"]["annotations"][MARKER] == "profile"
     original = parse(doc)
     assert isinstance(original, AIMService)
+    selector = converted.spec.profile.selector if converted.spec.profile is not None else None
+    selected = not (original.spec.template is not None and original.spec.template.name)
+    if choose_pipeline(original)[0] == "template" and selected:
+        assert selector is not None and selector.minimum_type == "any"
+    else:
+        assert selector is None or selector.minimum_type is None
     assert converted.spec.model == original.spec.model
     assert converted.spec.runtime_config_name == original.spec.runtime_config_name
     assert converted.spec.caching == original.spec.caching

@@ -7,9 +7,10 @@ inside a program under the recording engine.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
+
+import pulumi
 
 from aim_pulumi.cli.engine import PlanRecording, RecordedResource
 from aim_pulumi.resources import (
@@ -19,6 +20,7 @@ from aim_pulumi.resources import (
     AIMProfile,
     AIMRuntimeConfig,
     AIMService,
+    AIMServiceArgs,
 )
 from aim_pulumi.schemas import validate_manifest
 
@@ -68,7 +70,9 @@ def model_labels(model: str = MODEL) -> dict[str, str]:
 def catalog_declarations(namespace: str = NS) -> list[Callable[[], object]]:
     """One callable per catalog object, so a test can declare them in any order."""
     return [
-        lambda: AIMModel(f"{namespace}-{MODEL}", {"name": MODEL, "namespace": namespace, "spec": {"image": IMAGE}}),
+        lambda: AIMModel(
+            f"{namespace}-{MODEL}", {"name": MODEL, "namespace": namespace, "spec": {"image": IMAGE}}
+        ),
         lambda: AIMProfile(
             f"{namespace}-{P1}",
             {
@@ -80,7 +84,12 @@ def catalog_declarations(namespace: str = NS) -> list[Callable[[], object]]:
         ),
         lambda: AIMProfile(
             f"{namespace}-{P2}",
-            {"name": P2, "namespace": namespace, "labels": model_labels(), "spec": profile_spec(precision="fp16")},
+            {
+                "name": P2,
+                "namespace": namespace,
+                "labels": model_labels(),
+                "spec": profile_spec(precision="fp16"),
+            },
         ),
         lambda: AIMClusterProfile(
             C1,
@@ -110,8 +119,17 @@ def declare_cluster_config(spec: Mapping[str, Any]) -> AIMClusterRuntimeConfig:
     return AIMClusterRuntimeConfig("cluster-default", {"name": "default", "spec": dict(spec)})
 
 
+def _copy(value: Any) -> Any:
+    """A copy of the dict/list structure; leaves (including Pulumi Outputs) are shared, not copied."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
 def service_args(spec: Mapping[str, Any], *, namespace: str = NS, **extra: Any) -> dict[str, Any]:
-    args: dict[str, Any] = {"namespace": namespace, "spec": copy.deepcopy(dict(spec))}
+    args: dict[str, Any] = {"namespace": namespace, "spec": _copy(dict(spec))}
     args.update(extra)
     return args
 
@@ -121,11 +139,14 @@ def by_model(**spec: Any) -> dict[str, Any]:
     return {"model": {"name": MODEL}, **spec}
 
 
-def declare_service(name: str, spec: Mapping[str, Any], **extra: Any) -> AIMService:
+def declare_service(
+    name: str, spec: Mapping[str, Any], *, opts: pulumi.ResourceOptions | None = None, **extra: Any
+) -> AIMService:
+    """An AIMService in ml-team; `extra` are further arguments (labels, component options)."""
     annotations = dict(extra.pop("annotations", {}))
     if "profile" not in spec:
         annotations = {**PIPELINE, **annotations}
-    return AIMService(name, service_args(spec, annotations=annotations, **extra))
+    return AIMService(name, cast(AIMServiceArgs, service_args(spec, annotations=annotations, **extra)), opts)
 
 
 # ------------------------------------------------------------------------------------ assertions

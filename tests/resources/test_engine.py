@@ -27,10 +27,11 @@ def _component_with_children() -> None:
         data={"key": "value"},
         opts=pulumi.ResourceOptions(parent=parent),
     )
+    spec: Any = {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "3Gi"}}}
     k8s.core.v1.PersistentVolumeClaim(
         "probe-pvc",
         metadata={"name": "probe", "namespace": "ns"},
-        spec={"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "3Gi"}}},
+        spec=spec,
         opts=pulumi.ResourceOptions(
             parent=parent,
             depends_on=[config_map],
@@ -81,7 +82,9 @@ def test_outputs_ids_logs_and_stack_exports_are_recorded(recording: Any) -> None
 
 def test_secret_inputs_stay_wrapped_and_plain_unwraps_them(recording: Any) -> None:
     def program() -> None:
-        k8s.core.v1.ConfigMap("secretive", metadata={"name": "s"}, data={"token": pulumi.Output.secret("hush")})
+        k8s.core.v1.ConfigMap(
+            "secretive", metadata={"name": "s"}, data={"token": pulumi.Output.secret("hush")}
+        )
 
     data = recording(program).by_name("secretive").inputs["data"]
 
@@ -123,13 +126,13 @@ def test_an_exception_raised_inside_an_apply_propagates(recording: Any) -> None:
 
 
 def test_a_program_directory_runs_its_main_module(tmp_path: Path) -> None:
-    (tmp_path / "helper.py").write_text("NAME = 'from-helper'\n")
+    (tmp_path / "naming.py").write_text("NAME = 'from-local-module'\n")
     (tmp_path / "__main__.py").write_text(
         textwrap.dedent(
             """
             import pulumi
-            import helper
-            pulumi.ComponentResource("aim:index:Probe", helper.NAME, None)
+            import naming
+            pulumi.ComponentResource("aim:index:Probe", naming.NAME, None)
             pulumi.export("project", pulumi.get_project())
             """
         )
@@ -137,13 +140,13 @@ def test_a_program_directory_runs_its_main_module(tmp_path: Path) -> None:
 
     rec = run_program(tmp_path, project="demo", stack="prod")
 
-    assert rec.names() == ["from-helper"]
+    assert rec.names() == ["from-local-module"]
     assert rec.stack_outputs() == {"project": "demo"}
     assert rec.resources[0].urn.startswith("urn:pulumi:prod::demo::")
 
 
 def test_a_directory_without_main_is_rejected(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="__main__.py"):
+    with pytest.raises(FileNotFoundError, match=r"__main__\.py"):
         run_program(tmp_path)
 
 

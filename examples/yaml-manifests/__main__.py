@@ -1,0 +1,15 @@
+"""The quickstart, from plain AIM YAML: every object in `manifests/` is declared through AIMStack.
+
+Teams that already keep AIM manifests for the operator deploy them unchanged; the stack declares
+runtime configs, models and profiles first and services last, whatever the file order.
+"""
+
+from pathlib import Path
+
+import pulumi
+
+from aim_pulumi.resources import AIMStack
+
+stack = AIMStack("aim", {"path": str(Path(__file__).parent / "manifests")})
+
+pulumi.export("services", stack.services)

@@ -1,0 +1,460 @@
+"""`aim-pulumi plan`: the offline plan of a program, its files, its errors and its config handling."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from aim_pulumi.cli.__main__ import build_parser, main
+from aim_pulumi.cli.plan import UsageError, load_program
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+FIXTURES = ROOT / "tests" / "fixtures"
+PROGRAMS = FIXTURES / "programs"
+
+
+def parse_plan(argv: list[str]) -> argparse.Namespace:
+    return build_parser().parse_args(["plan", *argv])
+
+
+def plan(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["plan", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture(scope="module")
+def quickstart_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One run of the quickstart writing both files, shared by the tests that read them."""
+    out = tmp_path_factory.mktemp("quickstart")
+    stdout = io.StringIO()
+    args = parse_plan(
+        [str(EXAMPLES / "quickstart"), "--yaml", str(out / "plan.yaml"), "--json", str(out / "plan.json")]
+    )
+    code = args.func(args, stdout=stdout, stderr=io.StringIO())
+    return {
+        "code": code,
+        "stdout": stdout.getvalue(),
+        "yaml": list(yaml.safe_load_all((out / "plan.yaml").read_text())),
+        "json": json.loads((out / "plan.json").read_text()),
+    }
+
+
+def test_quickstart_plans_and_prints_the_tree_and_summary(quickstart_files: dict[str, Any]) -> None:
+    assert quickstart_files["code"] == 0
+    out = quickstart_files["stdout"]
+    assert "Plan for aim-quickstart (stack dev)" in out
+    assert "AIMService qwen-chat" in out
+    assert "├─ InferenceService ml-team/qwen-chat-" in out
+    assert "kubernetes:serving.kserve.io/v1beta1:InferenceService" in out
+    assert "PersistentVolumeClaim ml-team/qwen-qwen3-8b-cache-" in out
+    summary = [line for line in out.splitlines() if line.startswith("AIMService ml-team/qwen-chat:")]
+    assert len(summary) == 1
+    line = summary[0]
+    assert "profile AIMProfile qwen3-8b-nvidia-vllm-" in line
+    assert "autoSelectionPolicy any" in line
+    assert "runtime config AIMClusterRuntimeConfig default" in line
+    assert "route /ml-team/" in line
+    assert "replicas 1" in line
+    assert "cache Shared" in line
+    assert "\x1b[" not in out
+
+
+def test_yaml_holds_every_kubernetes_manifest_sorted(quickstart_files: dict[str, Any]) -> None:
+    docs = quickstart_files["yaml"]
+    keys = [(d["kind"], d["metadata"].get("namespace", ""), d["metadata"]["name"]) for d in docs]
+    assert keys == sorted(keys)
+    assert [k[0] for k in keys] == ["HTTPRoute", "InferenceService", "Job", "PersistentVolumeClaim"]
+    for doc in docs:
+        assert list(doc)[:3] == ["apiVersion", "kind", "metadata"]
+    isvc = next(d for d in docs if d["kind"] == "InferenceService")
+    assert isvc["apiVersion"] == "serving.kserve.io/v1beta1"
+    assert isvc["spec"]["predictor"]["containers"][0]["image"] == "vllm/vllm-openai:v0.17.1-cu130"
+
+
+def test_json_has_resources_and_service_status(quickstart_files: dict[str, Any]) -> None:
+    document = quickstart_files["json"]
+    names = {(r["type"], r["name"]): r for r in document["resources"]}
+    isvc = names[("kubernetes:serving.kserve.io/v1beta1:InferenceService", "qwen-chat-isvc")]
+    assert isvc["parent"] == "qwen-chat"
+    assert isvc["inputs"]["kind"] == "InferenceService"
+    binding = names[("pulumi-python:dynamic/aim:Binding", "qwen-chat-binding")]
+    assert "__provider" not in binding["inputs"]
+    assert names[("aim:index:AIMService", "qwen-chat")]["parent"] is None
+    status = document["outputs"]["qwen-chat"]["status"]
+    assert status["resolvedProfile"]["name"].startswith("qwen3-8b-nvidia-vllm-")
+    assert status["resolvedRuntimeConfig"]["name"] == "default"
+    assert status["routing"]["path"].startswith("/ml-team/")
+    assert status["status"] == "Starting"
+    assert status["conditions"][0]["type"] == "RuntimeConfigReady"
+    assert document["outputs"]["aim-quickstart-dev"]["routePath"] == status["routing"]["path"]
+
+
+def test_validate_fails_on_an_invalid_manifest(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / "invalid-manifest"), "--validate")
+    assert code == 1
+    problems = [line for line in err.splitlines() if line.startswith("invalid: ")]
+    assert len(problems) == 1
+    assert "ConfigMap/default/Bad_Name (bad-name): metadata.name" in problems[0]
+    assert "1 schema violation(s) in 2 manifest(s)" in err
+    assert "manifests valid" not in out
+
+
+def test_plan_without_validate_accepts_the_same_program(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = plan(capsys, str(PROGRAMS / "invalid-manifest"), "--quiet")
+    assert code == 0
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        pytest.param(
+            "typo-field",
+            ["typo-field/__main__.py:3", "AIMService chat", "spec.modle", "UnknownField", "spec.model"],
+            id="typo-in-a-field",
+        ),
+        pytest.param(
+            "missing-profile",
+            [
+                "missing-profile/__main__.py:11",
+                "AIMService/ml-team/chat",
+                "spec.profile.name",
+                "ProfileNotFound",
+            ],
+            id="missing-profile",
+        ),
+    ],
+)
+def test_bad_program_is_one_line_without_traceback(
+    capsys: pytest.CaptureFixture[str], program: str, expected: list[str]
+) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / program))
+    assert code == 1
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: ")
+    for fragment in expected:
+        assert fragment in lines[0]
+    assert "Traceback" not in err
+
+
+def test_debug_shows_the_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = plan(capsys, str(PROGRAMS / "missing-profile"), "--debug")
+    assert code == 1
+    assert "Traceback (most recent call last)" in err
+    assert err.strip().splitlines()[-1].startswith("error: ")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["/no/such/program"], "no such file or directory", id="missing-program"),
+        pytest.param(
+            [str(PROGRAMS / "config-echo"), "--config", "novalue"], "key=value", id="config-without-value"
+        ),
+        pytest.param([str(ROOT / "pyproject.toml")], "expected a Pulumi program", id="not-a-program"),
+        pytest.param(
+            [str(EXAMPLES / "quickstart"), "--catalog", str(EXAMPLES / "yaml-manifests" / "manifests")],
+            "is a service",
+            id="catalog-with-a-service",
+        ),
+        pytest.param(
+            [str(EXAMPLES / "quickstart"), "--diff", "/no/such/plan.json"], "no such file", id="diff-missing"
+        ),
+    ],
+)
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, _, err = plan(capsys, *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plan", str(EXAMPLES / "quickstart"), "--frobnicate"]) == 2
+
+
+def write(directory: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (directory / name).write_text(text)
+    return directory
+
+
+@pytest.mark.parametrize(
+    ("files", "stack", "config", "expected_stack", "expected"),
+    [
+        pytest.param(
+            {"Pulumi.yaml": "name: p\nruntime: python\n"},
+            None,
+            [],
+            "dev",
+            {},
+            id="no-stack-file-means-dev",
+        ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\n",
+                "Pulumi.staging.yaml": "config:\n  aim:strict: true\n",
+            },
+            None,
+            [],
+            "staging",
+            {"aim:strict": "true"},
+            id="the-only-stack-file-is-the-default",
+        ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\n",
+                "Pulumi.a.yaml": "config:\n  p:x: a\n",
+                "Pulumi.b.yaml": "config:\n  p:x: b\n",
+            },
+            None,
+            [],
+            "dev",
+            {},
+            id="several-stack-files-default-to-dev",
+        ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\n",
+                "Pulumi.a.yaml": "config:\n  p:x: a\n",
+                "Pulumi.b.yaml": "config:\n  p:x: b\n",
+            },
+            "b",
+            [],
+            "b",
+            {"p:x": "b"},
+            id="stack-option-picks-the-file",
+        ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\nconfig:\n  x:\n    type: string\n    default: d\n"
+                "  aim:gatewayProvider: kgateway\n",
+            },
+            None,
+            [],
+            "dev",
+            {"p:x": "d", "aim:gatewayProvider": "kgateway"},
+            id="project-defaults",
+        ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\nconfig:\n  x:\n    default: d\n",
+                "Pulumi.dev.yaml": "config:\n  p:x: s\n  p:n: 3\n  p:list: [1, 2]\n",
+            },
+            None,
+            ["x=c", "aim:strict=true"],
+            "dev",
+            {"p:x": "c", "p:n": "3", "p:list": "[1,2]", "aim:strict": "true"},
+            id="stack-beats-project-and-config-option-beats-stack",
+        ),
+    ],
+)
+def test_program_config_is_read_like_the_pulumi_cli(
+    tmp_path: Path,
+    files: dict[str, str],
+    stack: str | None,
+    config: list[str],
+    expected_stack: str,
+    expected: dict[str, str],
+) -> None:
+    write(tmp_path, {**files, "__main__.py": ""})
+    program = load_program(str(tmp_path), stack=stack, config=config)
+    assert program.kind == "pulumi"
+    assert program.project == "p"
+    assert program.stack == expected_stack
+    assert dict(program.config) == expected
+
+
+def test_secure_stack_values_are_secret_placeholders(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "Pulumi.yaml": "name: p\nruntime: python\n",
+            "Pulumi.dev.yaml": "config:\n  p:token:\n    secure: v1:abc\n",
+            "__main__.py": "",
+        },
+    )
+    program = load_program(str(tmp_path))
+    assert program.config == {"p:token": "[secret]"}
+    assert program.secret_keys == ("p:token",)
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        pytest.param({"Pulumi.yaml": "name: p\nruntime: nodejs\n"}, "only python", id="other-runtime"),
+        pytest.param({"Pulumi.yaml": "name: p\nruntime: python\n"}, "no __main__.py", id="no-main"),
+        pytest.param({"Pulumi.yaml": "name: [unclosed\n"}, "cannot read", id="broken-project-file"),
+    ],
+)
+def test_unusable_program_directories(tmp_path: Path, files: dict[str, str], message: str) -> None:
+    write(tmp_path, files)
+    with pytest.raises(UsageError, match=message):
+        load_program(str(tmp_path))
+
+
+def test_yaml_directory_is_planned_through_aimstack(tmp_path: Path) -> None:
+    program = load_program(str(EXAMPLES / "yaml-manifests" / "manifests"))
+    assert program.kind == "manifests"
+    assert program.project == "manifests"
+    assert program.stack == "dev"
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        pytest.param(
+            [], {"greeting": "hello from dev", "tags": '["a","b"]', "gatewayProvider": "kgateway"}, id="dev"
+        ),
+        pytest.param(
+            ["--stack", "prod"],
+            {"greeting": "hello from Pulumi.yaml", "token": "[secret]", "gatewayProvider": "envoyGateway"},
+            id="prod-stack",
+        ),
+        pytest.param(
+            ["--config", "greeting=from the command line", "--config", "aim:gatewayProvider=custom"],
+            {"greeting": "from the command line", "tags": '["a","b"]', "gatewayProvider": "custom"},
+            id="config-options",
+        ),
+    ],
+)
+def test_config_reaches_the_program(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], expected: dict[str, str]
+) -> None:
+    target = tmp_path / "plan.json"
+    code, _, _ = plan(capsys, str(PROGRAMS / "config-echo"), "--json", str(target), "--quiet", *argv)
+    assert code == 0
+    document = json.loads(target.read_text())
+    (outputs,) = document["outputs"].values()
+    assert outputs == expected
+
+
+def test_config_changes_the_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The autoscaling example's activation query follows `aim:gatewayProvider`."""
+    target = tmp_path / "plan.yaml"
+    code, _, _ = plan(
+        capsys,
+        str(EXAMPLES / "autoscaling"),
+        "--config",
+        "aim:gatewayProvider=kgateway",
+        "--yaml",
+        str(target),
+    )
+    assert code == 0
+    scaled = [d for d in yaml.safe_load_all(target.read_text()) if d["kind"] == "ScaledObject"]
+    queries = [t["metadata"]["metricQuery"] for d in scaled for t in d["spec"]["triggers"]]
+    assert any(q.startswith("sum(envoy_cluster_external_upstream_rq_completed{") for q in queries)
+
+
+def test_unknown_aim_setting_fails_naming_the_key(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = plan(capsys, str(EXAMPLES / "quickstart"), "--config", "aim:gatewayProvidr=kgateway")
+    assert code == 1
+    assert "aim:gatewayProvidr" in err
+    assert "InvalidSetting" in err
+
+
+def test_secrets_print_as_secret(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    files = {"json": tmp_path / "plan.json", "yaml": tmp_path / "plan.yaml"}
+    code, out, err = plan(
+        capsys, str(PROGRAMS / "secret-output"), "--json", str(files["json"]), "--yaml", str(files["yaml"])
+    )
+    assert code == 0
+    for text in (out, err, files["json"].read_text(), files["yaml"].read_text()):
+        assert "hunter2-plaintext" not in text
+    document = json.loads(files["json"].read_text())
+    assert document["outputs"]["secret-output-dev"]["apiKey"] == "[secret]"
+    (isvc,) = [d for d in yaml.safe_load_all(files["yaml"].read_text()) if d["kind"] == "InferenceService"]
+    assert isvc["spec"] == "[secret]"  # Pulumi holds the whole property as a secret
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(
+    ("stream", "extra", "environ", "coloured"),
+    [
+        pytest.param(io.StringIO, [], {}, False, id="not-a-terminal"),
+        pytest.param(FakeTerminal, [], {}, True, id="terminal"),
+        pytest.param(FakeTerminal, ["--no-color"], {}, False, id="terminal-no-color-option"),
+        pytest.param(FakeTerminal, [], {"NO_COLOR": "1"}, False, id="terminal-NO_COLOR"),
+    ],
+)
+def test_colour_only_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+    stream: type[io.StringIO],
+    extra: list[str],
+    environ: dict[str, str],
+    coloured: bool,
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    for key, value in environ.items():
+        monkeypatch.setenv(key, value)
+    args = parse_plan([str(PROGRAMS / "config-echo"), *extra])
+    out = stream()
+    assert args.func(args, stdout=out, stderr=io.StringIO()) == 0
+    assert ("\x1b[" in out.getvalue()) is coloured
+
+
+def test_quiet_prints_nothing_on_success(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / "config-echo"), "--quiet", "--validate")
+    assert (code, out, err) == (0, "", "")
+
+
+def test_show_secrets_writes_plaintext_to_files_only(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "plan.yaml"
+    code, out, err = plan(capsys, str(PROGRAMS / "secret-output"), "--yaml", str(target), "--show-secrets")
+    assert code == 0
+    assert "hunter2-plaintext" not in out + err
+    (isvc,) = [d for d in yaml.safe_load_all(target.read_text()) if d["kind"] == "InferenceService"]
+    env = {e["name"]: e for e in isvc["spec"]["predictor"]["containers"][0]["env"]}
+    assert env["API_KEY"]["value"] == "hunter2-plaintext"
+
+
+def test_yaml_manifests_plan_the_same_objects_as_the_program(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, quickstart_files: dict[str, Any]
+) -> None:
+    target = tmp_path / "plan.yaml"
+    code, _, _ = plan(
+        capsys, str(EXAMPLES / "yaml-manifests" / "manifests"), "--yaml", str(target), "--quiet"
+    )
+    assert code == 0
+    assert list(yaml.safe_load_all(target.read_text())) == quickstart_files["yaml"]
+
+
+def test_bad_manifest_names_file_and_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = plan(capsys, str(FIXTURES / "manifests" / "typo"))
+    assert code == 1
+    (line,) = err.strip().splitlines()
+    assert "services.yaml:2: AIMService/ml-team/broken: spec.modle: UnknownField" in line
+
+
+@pytest.mark.parametrize(
+    ("catalogs", "code"),
+    [
+        pytest.param([], 1, id="without-catalog-the-model-is-missing"),
+        pytest.param([str(FIXTURES / "catalogs" / "qwen")], 0, id="catalog-provides-the-model"),
+    ],
+)
+def test_catalog_directories_are_loaded_before_the_program(
+    capsys: pytest.CaptureFixture[str], catalogs: list[str], code: int
+) -> None:
+    argv = [str(PROGRAMS / "needs-catalog"), "--quiet"]
+    for directory in catalogs:
+        argv += ["--catalog", directory]
+    result, _, err = plan(capsys, *argv)
+    assert result == code, err
+    if code:
+        assert "qwen3-8b" in err

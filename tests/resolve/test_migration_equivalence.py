@@ -1,0 +1,293 @@
+"""A v1alpha1 service and its `migrate` output plan the same children, so migrating replaces nothing.
+
+Issue 7 item 4: for every legacy service shape of the fixtures (template pinned by name, with and
+without overrides, selection criteria, model only by name or image), with caching off, Shared and
+Dedicated and with routing on, the legacy objects planned through the template pipeline and the
+migrated objects planned through the profile pipeline give identical manifests: the same
+InferenceService, ConfigMap, HTTPRoute, cache PVCs and download Jobs, under the same names. Only the
+service status tells the pipelines apart.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from aim_pulumi.api import AIMService, parse
+from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.resolve import AIMResolutionError, Catalog, Inventory, plan_service
+from aim_pulumi.resolve.migration import migrate_objects
+from aim_pulumi.resolve.types import ServicePlan
+
+LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
+MARKER = "aim.eai.amd.com/reconciler-pipeline"
+
+# What the discovery Job of the seed's discovery-backed template would have recorded: the template
+# has no static sources, and no discovery runs at deploy time.
+DISCOVERY: dict[str, dict[str, Any]] = {
+    "qwen3-32b-throughput": {
+        "status": "Ready",
+        "version": "0.8.5",
+        "modelSources": [{"name": "Qwen/Qwen3-32B", "sourceURI": "hf://Qwen/Qwen3-32B", "size": "64Gi"}],
+        "profile": {"metadata": {"engine": "vllm", "type": "optimized", "primary": True}},
+    }
+}
+
+# One node pool with a single MI300X: of the model's templates only qwen3-32b-latency fits, which is
+# what a v1alpha1 service without criteria needs (it insists on exactly one candidate).
+SINGLE_MI300X = [{"vendor": "amd", "type": "gpu", "model": "MI300X", "devices": 1}]
+
+
+def _load(*parts: str) -> list[dict[str, Any]]:
+    text = LEGACY.joinpath(*parts).read_text(encoding="utf-8")
+    return [d for d in yaml.safe_load_all(text) if d is not None]
+
+
+def _with_discovery(doc: dict[str, Any]) -> dict[str, Any]:
+    status = DISCOVERY.get(doc["metadata"]["name"]) if doc["kind"].endswith("ServiceTemplate") else None
+    return {**doc, "status": copy.deepcopy(status)} if status is not None else doc
+
+
+def catalog_documents() -> list[dict[str, Any]]:
+    """Every non-service object of the fixtures: models, templates, runtime configs (both namespaces)."""
+    docs = [
+        *_load("models.yaml"),
+        *_load("template-seed003.yaml"),
+        *_load("runtime-configs-seed000.yaml"),
+        *_load("equivalence", "runtime-configs.yaml"),
+        *_load("mixed", "nested", "catalog.yml"),
+    ]
+    return [_with_discovery(d) for d in docs]
+
+
+def legacy_services() -> dict[str, dict[str, Any]]:
+    docs = [*_load("services-seed002.yaml"), *_load("mixed", "services.yaml")]
+    return {
+        d["metadata"]["name"]: d
+        for d in docs
+        if d["kind"] == "AIMService" and d["apiVersion"].endswith("/v1alpha1")
+    }
+
+
+def manifests(plan: ServicePlan) -> list[dict[str, Any]]:
+    docs = build_service_manifests(plan)
+    for cache in plan.caches:
+        docs += [build_cache_pvc(cache), build_download_job(cache)]
+    return docs
+
+
+def plan_documents(docs: list[dict[str, Any]], pools: list[dict[str, Any]] | None) -> ServicePlan:
+    """Plan the first document (a service) against the others."""
+    service, *others = (parse(d) for d in docs)
+    assert isinstance(service, AIMService)
+    inventory = Inventory.from_config(pools) if pools is not None else None
+    return plan_service(service, Catalog(others, inventory=inventory))
+
+
+# --------------------------------------------------------------------------------------------------
+# Variations of a fixture service
+
+
+Variation = Callable[[dict[str, Any]], None]
+
+
+def _caching(mode: str) -> Variation:
+    def apply(doc: dict[str, Any]) -> None:
+        doc["spec"].pop("cacheModel", None)
+        doc["spec"]["caching"] = {"mode": mode}
+
+    return apply
+
+
+def _no_caching(doc: dict[str, Any]) -> None:
+    doc["spec"].pop("cacheModel", None)
+    doc["spec"].pop("caching", None)
+
+
+def _routing(doc: dict[str, Any]) -> None:
+    # The ml-team runtime config's path template reads the `team` label.
+    doc["metadata"]["labels"] = {"team": "research", "org.example/cost-center": "ai"}
+    doc["spec"]["routing"] = {
+        "enabled": True,
+        "gatewayRef": {"name": "inference-gateway", "namespace": "gateways"},
+    }
+
+
+def _criteria(**values: Any) -> Variation:
+    def apply(doc: dict[str, Any]) -> None:
+        doc["spec"]["template"] = {"selectionCriteria": values}
+
+    return apply
+
+
+CACHING: dict[str, Variation | None] = {
+    "caching-as-declared": None,
+    "service-caching-unset": _no_caching,
+    "shared-Always": _caching("Always"),
+    "shared-Auto": _caching("Auto"),
+    "dedicated-Never": _caching("Never"),
+}
+# The cache mode each explicit variation must produce (A14 maps the legacy spellings).
+CACHE_MODES: dict[str, str] = {
+    "shared-Always": "Shared",
+    "shared-Auto": "Shared",
+    "dedicated-Never": "Dedicated",
+}
+ROUTING: dict[str, Variation | None] = {"routing-off": None, "routing-on": _routing}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A fixture service (optionally reshaped), the inventory it is planned with, and what it deploys."""
+
+    service: str
+    template: str
+    pools: list[dict[str, Any]] | None = None
+    reshape: Variation | None = None
+
+
+SHAPES: dict[str, Shape] = {
+    "pinned-with-overrides": Shape("qwen-pinned", "qwen3-32b-throughput"),
+    "pinned-by-template-name-alias": Shape("legacy-chat", "team-template"),
+    "selection-criteria": Shape("qwen-criteria", "qwen3-32b-throughput"),
+    "selection-criteria-ranked-by-discovered-primary": Shape(
+        "qwen-criteria", "qwen3-32b-throughput", reshape=_criteria(acceleratorModel="mi300x")
+    ),
+    "selection-criteria-engine-from-discovery": Shape(
+        "qwen-criteria", "qwen3-32b-throughput", reshape=_criteria(engine="vllm")
+    ),
+    "selection-criteria-cluster-template": Shape(
+        "qwen-criteria", "qwen3-32b-mi325x", reshape=_criteria(acceleratorModel="MI325X")
+    ),
+    "selection-criteria-inventory-narrows": Shape(
+        "qwen-criteria", "qwen3-32b-latency", SINGLE_MI300X, _criteria(acceleratorModel="MI300X")
+    ),
+    "model-image-only": Shape("qwen-by-image", "qwen3-32b-latency", SINGLE_MI300X),
+    "model-name-only": Shape("qwen-by-model", "qwen3-32b-latency", SINGLE_MI300X),
+}
+
+CASES = [
+    pytest.param(shape, caching, routing, id=f"{name}-{caching}-{routing}")
+    for name, shape in SHAPES.items()
+    for caching in CACHING
+    for routing in ROUTING
+]
+
+
+def _service(shape: Shape, *variations: Variation | None) -> dict[str, Any]:
+    doc = copy.deepcopy(legacy_services()[shape.service])
+    for change in (shape.reshape, *variations):
+        if change is not None:
+            change(doc)
+    return doc
+
+
+@pytest.mark.parametrize(("shape", "caching", "routing"), CASES)
+def test_legacy_service_and_its_migration_plan_identical_children(
+    shape: Shape, caching: str, routing: str
+) -> None:
+    service = _service(shape, CACHING[caching], ROUTING[routing])
+    legacy = [service, *catalog_documents()]
+    result = migrate_objects(legacy)
+    assert result.ok, result.problems
+    assert result.converted[0] is True
+
+    before = plan_documents(legacy, shape.pools)
+    after = plan_documents(list(result.objects), shape.pools)
+
+    assert manifests(before) == manifests(after)
+    assert any(m["kind"] == "HTTPRoute" for m in manifests(before)) is (routing == "routing-on")
+    if caching in CACHE_MODES:
+        assert {c.mode for c in before.caches} == {CACHE_MODES[caching]}
+    assert before.status["reconcilerPipeline"] == "template"
+    assert before.status["resolvedTemplate"]["name"] == shape.template
+    assert before.status["resolvedModel"]["name"] == service["spec"]["model"].get("name", "qwen-qwen3-32b")
+    assert after.status["reconcilerPipeline"] == "profile"
+    assert after.status["resolvedProfile"]["name"] == shape.template
+    assert "resolvedTemplate" not in after.status and "resolvedModel" not in after.status
+    assert before.status.get("profileOverlay") == after.status.get("profileOverlay")
+    assert before.status.get("cache") == after.status.get("cache")
+    assert before.status.get("routing") == after.status.get("routing")
+
+
+def test_the_cases_cover_every_legacy_fixture_service_and_every_child_kind() -> None:
+    """Guards the table above: a new fixture service or a child kind never planned fails here."""
+    assert {s.service for s in SHAPES.values()} == set(legacy_services())
+    kinds: set[str] = set()
+    modes: set[str] = set()
+    for shape in SHAPES.values():
+        for caching in ("shared-Always", "dedicated-Never"):
+            plan = plan_documents(
+                [_service(shape, CACHING[caching], _routing), *catalog_documents()], shape.pools
+            )
+            kinds |= {m["kind"] for m in manifests(plan)}
+            modes |= {c.mode for c in plan.caches}
+    assert kinds == {"InferenceService", "ConfigMap", "HTTPRoute", "PersistentVolumeClaim", "Job"}
+    assert modes == {"Shared", "Dedicated"}
+
+
+# --------------------------------------------------------------------------------------------------
+# Where the two forms may differ: the migrated form resolves where the legacy one refuses
+
+
+@pytest.mark.parametrize(
+    ("service", "pools", "reason", "migrated_template"),
+    [
+        pytest.param(
+            "qwen-by-model",
+            None,
+            "TemplateSelectionAmbiguous",
+            "qwen3-32b-throughput",
+            id="several-templates-without-criteria-are-ranked",
+        ),
+        pytest.param(
+            "qwen-by-image",
+            None,
+            "TemplateSelectionAmbiguous",
+            "qwen3-32b-throughput",
+            id="several-templates-by-image-are-ranked",
+        ),
+        pytest.param(
+            "qwen-criteria",
+            SINGLE_MI300X,
+            "TemplateNotFound",
+            "qwen3-32b-throughput",
+            id="template-without-hardware-ranks-last-instead-of-vanishing",
+        ),
+    ],
+)
+def test_migrated_form_is_more_permissive(
+    service: str, pools: list[dict[str, Any]] | None, reason: str, migrated_template: str
+) -> None:
+    legacy = [copy.deepcopy(legacy_services()[service]), *catalog_documents()]
+    with pytest.raises(AIMResolutionError) as refused:
+        plan_documents(legacy, pools)
+    assert refused.value.reason == reason
+    after = plan_documents(list(migrate_objects(legacy).objects), pools)
+    assert after.profile_name == migrated_template
+
+
+def test_v1alpha1_service_already_on_the_profile_pipeline_keeps_its_floor() -> None:
+    """Annotated `profile`, a v1alpha1 service is served by profiles; migrating keeps its selection.
+
+    With one single-GPU pool the implicit `optimized` floor picks the optimized (but unplaceable)
+    throughput profile, where `minimumType: any` would pick the placeable, untyped latency one.
+    """
+    service = copy.deepcopy(legacy_services()["qwen-by-model"])
+    service["metadata"]["annotations"] = {MARKER: "profile"}
+    migrated_catalog = list(migrate_objects(catalog_documents()).objects)
+    result = migrate_objects([service])
+    assert result.ok
+    assert "profile" not in result.objects[0]["spec"]
+
+    before = plan_documents([service, *migrated_catalog], SINGLE_MI300X)
+    after = plan_documents([result.objects[0], *migrated_catalog], SINGLE_MI300X)
+    assert before.pipeline == after.pipeline == "profile"
+    assert before.profile_name == "qwen3-32b-throughput"
+    assert manifests(before) == manifests(after)

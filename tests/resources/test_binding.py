@@ -1,0 +1,178 @@
+"""The sticky-binding state: keep/rebind, cache-mode immutability, PVC sizes that never shrink."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aim_pulumi.resolve.selection import rebind_outcome, sticky_decision
+from aim_pulumi.resources.binding import (
+    BindingProvider,
+    decide_binding,
+    parse_profile_key,
+    profile_key,
+)
+
+OLD = "AIMProfile/ml-team/old"
+NEW = "AIMProfile/ml-team/new"
+CLUSTER = "AIMClusterProfile/shared"
+
+
+def news(**changes: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "service": "ml-team/chat",
+        "winner": NEW,
+        "qualifying": [NEW, OLD],
+        "force": False,
+        "cacheMode": "",
+        "cacheSizes": {},
+    }
+    base.update(changes)
+    return base
+
+
+@pytest.mark.parametrize(
+    ("olds", "new_inputs", "bound", "previous", "reason"),
+    [
+        pytest.param({}, news(), NEW, "", "", id="first-binding-takes-the-winner"),
+        pytest.param({"bound": OLD}, news(), OLD, "", "", id="previous-still-qualifies-is-kept"),
+        pytest.param({"bound": NEW}, news(), NEW, "", "", id="previous-is-the-winner"),
+        pytest.param(
+            {"bound": OLD},
+            news(qualifying=[NEW]),
+            NEW,
+            OLD,
+            "no-longer-matches",
+            id="previous-stopped-qualifying",
+        ),
+        pytest.param({"bound": OLD}, news(force=True), NEW, OLD, "force-rebind", id="force-rebind-re-ranks"),
+        pytest.param({"bound": NEW}, news(force=True), NEW, "", "", id="force-rebind-to-the-same-profile"),
+        pytest.param(
+            {"bound": CLUSTER}, news(qualifying=[NEW, CLUSTER]), CLUSTER, "", "", id="cluster-profile-kept"
+        ),
+    ],
+)
+def test_check_keeps_a_qualifying_binding_and_otherwise_takes_the_winner(
+    olds: dict[str, Any], new_inputs: dict[str, Any], bound: str, previous: str, reason: str
+) -> None:
+    state, failures = decide_binding(olds, new_inputs)
+
+    assert failures == []
+    assert (state["bound"], state["previous"], state["reason"]) == (bound, previous, reason)
+    assert state["winner"] == new_inputs["winner"], "the inputs are carried into the state"
+
+
+@given(
+    previous=st.sampled_from(["", OLD, NEW, CLUSTER]),
+    winner=st.sampled_from([OLD, NEW, CLUSTER]),
+    qualifying=st.sets(st.sampled_from([OLD, NEW, CLUSTER])),
+    force=st.booleans(),
+)
+@settings(max_examples=150, deadline=None)
+def test_the_provider_rule_agrees_with_the_resolver_rule(
+    previous: str, winner: str, qualifying: set[str], force: bool
+) -> None:
+    qualifying = qualifying | {winner}  # a fresh winner always qualifies
+    state, _ = decide_binding(
+        {"bound": previous} if previous else {},
+        news(winner=winner, qualifying=sorted(qualifying), force=force),
+    )
+
+    decision = sticky_decision(previous or None, candidate_ok=previous in qualifying, force_rebind=force)
+    bound, rebound_from, reason = rebind_outcome(previous or None, winner, decision)
+
+    assert state["bound"] == bound
+    assert state["previous"] == (rebound_from or "")
+    assert state["reason"] == (reason or "")
+
+
+@pytest.mark.parametrize(
+    ("old_mode", "new_mode", "fails"),
+    [
+        pytest.param("", "Shared", False, id="caching-turned-on"),
+        pytest.param("Shared", "Shared", False, id="unchanged"),
+        pytest.param("Shared", "", False, id="caching-turned-off"),
+        pytest.param("Shared", "Dedicated", True, id="shared-to-dedicated-rejected"),
+        pytest.param("Dedicated", "Shared", True, id="dedicated-to-shared-rejected"),
+    ],
+)
+def test_changing_the_cache_mode_of_an_existing_service_is_rejected(
+    old_mode: str, new_mode: str, fails: bool
+) -> None:
+    _, failures = decide_binding({"bound": NEW, "cacheMode": old_mode}, news(cacheMode=new_mode))
+
+    assert bool(failures) is fails
+    if fails:
+        assert failures[0][0] == "cacheMode"
+        assert old_mode in failures[0][1] and new_mode in failures[0][1]
+
+
+@pytest.mark.parametrize(
+    ("old_sizes", "new_sizes", "expected"),
+    [
+        pytest.param({}, {"pvc-a": 5}, {"pvc-a": 5}, id="first-size"),
+        pytest.param({"pvc-a": 5}, {"pvc-a": 8}, {"pvc-a": 8}, id="growth-is-taken"),
+        pytest.param({"pvc-a": 9}, {"pvc-a": 4}, {"pvc-a": 9}, id="shrink-keeps-the-larger-size"),
+        pytest.param(
+            {"pvc-old": 3}, {"pvc-a": 4}, {"pvc-a": 4, "pvc-old": 3}, id="sizes-of-other-pvcs-are-kept"
+        ),
+    ],
+)
+def test_cache_sizes_are_a_high_water_mark(
+    old_sizes: dict[str, int], new_sizes: dict[str, int], expected: dict[str, int]
+) -> None:
+    state, _ = decide_binding({"cacheSizes": old_sizes}, news(cacheSizes=new_sizes))
+
+    assert state["cacheSizes"] == expected
+
+
+@pytest.mark.parametrize(
+    ("olds", "new_state", "changed"),
+    [
+        pytest.param(
+            news(bound=NEW, previous="", reason=""), news(bound=NEW, previous="", reason=""), False, id="same"
+        ),
+        pytest.param(news(bound=OLD), news(bound=NEW), True, id="rebound"),
+        pytest.param(
+            news(bound=NEW, previous=OLD), news(bound=NEW, previous=""), True, id="rebind-reported-once"
+        ),
+        pytest.param(news(bound=NEW), news(bound=NEW, cacheSizes={"p": 2}), True, id="size-grew"),
+    ],
+)
+def test_diff_reports_a_change_whenever_the_state_differs(
+    olds: dict[str, Any], new_state: dict[str, Any], changed: bool
+) -> None:
+    assert BindingProvider().diff("id", olds, new_state).changes is changed
+
+
+def test_provider_create_and_update_store_the_checked_state() -> None:
+    provider = BindingProvider()
+    checked = provider.check({}, news()).inputs
+
+    created = provider.create(checked)
+    updated = provider.update(created.id, checked, {**checked, "bound": OLD})
+
+    assert created.id == "ml-team/chat"
+    assert created.outs == checked
+    assert updated.outs is not None and updated.outs["bound"] == OLD
+
+
+@pytest.mark.parametrize(
+    ("kind", "namespace", "name", "key"),
+    [
+        pytest.param("AIMProfile", "ml-team", "p1", "AIMProfile/ml-team/p1", id="namespaced"),
+        pytest.param("AIMClusterProfile", "", "c1", "AIMClusterProfile/c1", id="cluster"),
+    ],
+)
+def test_profile_keys_round_trip(kind: str, namespace: str, name: str, key: str) -> None:
+    assert profile_key(kind, namespace, name) == key
+    assert parse_profile_key(key) == (kind, namespace, name)
+
+
+@pytest.mark.parametrize("key", ["p1", "AIMModel/ns/x", "AIMProfile/p1", "AIMClusterProfile/ns/c"])
+def test_malformed_profile_keys_are_rejected(key: str) -> None:
+    with pytest.raises(ValueError, match="profile binding key"):
+        parse_profile_key(key)

@@ -1,0 +1,998 @@
+"""AIMService under the recording engine: which children exist, their key fields, and their validity."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pulumi
+import pytest
+from pulumi.runtime import rpc
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.cli.engine import DynamicCheckFailed, PlanRecording
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
+
+from .catalog import (
+    BINDING,
+    C1,
+    CONFIG_MAP,
+    GATEWAY,
+    IMAGE,
+    ISVC,
+    JOB,
+    MODEL,
+    NS,
+    P1,
+    P2,
+    PVC,
+    ROUTE,
+    SCALED_OBJECT,
+    SERVICE,
+    SHARED_CACHE,
+    by_model,
+    catalog_declarations,
+    children_of,
+    condition,
+    declare_catalog,
+    declare_routing_config,
+    declare_service,
+    invalid_manifests,
+    model_labels,
+    profile_spec,
+    service_status,
+)
+
+BASE = {(ISVC, "chat-isvc"), (CONFIG_MAP, "chat-profile-config")}
+BOUND = BASE | {(BINDING, "chat-binding")}
+METRICS = {
+    "metrics": [
+        {
+            "type": "PodMetric",
+            "podmetric": {
+                "metric": {"metricNames": ["vllm:num_requests_running"]},
+                "target": {"type": "Value", "value": "1"},
+            },
+        }
+    ]
+}
+ROUTING = {"enabled": True, "gatewayRef": dict(GATEWAY)}
+
+
+def run_chat(
+    recording: Any, spec: dict[str, Any], *, before: Callable[[], object] | None = None, **kw: Any
+) -> Any:
+    config = kw.pop("config", None)
+    previous = kw.pop("previous", None)
+    preview = kw.pop("preview", True)
+
+    def program() -> None:
+        declare_catalog()
+        if before is not None:
+            before()
+        declare_service("chat", spec, **kw)
+
+    return recording(program, config=config, previous=previous, preview=preview)
+
+
+def isvc_of(rec: PlanRecording, name: str = "chat") -> dict[str, Any]:
+    return rec.by_name(f"{name}-isvc").manifest
+
+
+def container(rec: PlanRecording, name: str = "chat") -> dict[str, Any]:
+    containers: list[dict[str, Any]] = isvc_of(rec, name)["spec"]["predictor"]["containers"]
+    return containers[0]
+
+
+def names_of(rec: PlanRecording, urns: tuple[str, ...]) -> set[str]:
+    by_urn = {r.urn: r.name for r in rec.resources}
+    return {by_urn[u] for u in urns}
+
+
+# ------------------------------------------------------------------------------ resolution shapes
+
+
+@pytest.mark.parametrize(
+    ("spec", "profile", "scope", "children"),
+    [
+        pytest.param({"profile": {"name": P2}}, P2, "Namespace", BASE, id="by-name-has-no-binding"),
+        pytest.param({"model": {"image": IMAGE}}, P1, "Namespace", BOUND, id="model-image"),
+        pytest.param(
+            {"model": {"name": MODEL}, "profile": {"selector": {"precision": "fp16"}}},
+            P2,
+            "Namespace",
+            BOUND,
+            id="model-and-selector",
+        ),
+        pytest.param(
+            {"profile": {"selector": {"aimId": "qwen/qwen3-32b", "acceleratorModel": "mi325x"}}},
+            C1,
+            "Cluster",
+            BOUND,
+            id="selector-falls-back-to-cluster",
+        ),
+        pytest.param(by_model(), P1, "Namespace", BOUND, id="model-ranks-primary-first"),
+    ],
+)
+def test_each_resolution_shape_binds_its_profile_and_declares_exactly_its_children(
+    recording: Any, spec: dict[str, Any], profile: str, scope: str, children: set[tuple[str, str]]
+) -> None:
+    rec = run_chat(recording, spec)
+
+    assert children_of(rec, "chat") == children
+    status = service_status(rec, "chat")
+    assert (status["resolvedProfile"]["name"], status["resolvedProfile"]["scope"]) == (profile, scope)
+    assert isvc_of(rec)["metadata"]["labels"]["aim.eai.amd.com/profile"] == profile
+    assert rec.by_name("chat").type == SERVICE and rec.by_name("chat").parent.endswith("Stack::aim-dev")
+    assert invalid_manifests(rec.resources) == {}
+
+
+def test_children_carry_the_operator_names_and_service_namespace(recording: Any) -> None:
+    rec = run_chat(recording, by_model(routing=ROUTING))
+
+    for resource in rec.kubernetes():
+        assert resource.manifest["metadata"]["namespace"] == NS
+        assert resource.manifest["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "aim-pulumi"
+    assert rec.outputs_of("chat")["inferenceServiceName"] == isvc_of(rec)["metadata"]["name"]
+    assert isvc_of(rec)["metadata"]["name"].startswith("chat-")
+
+
+def test_profile_config_is_mounted_and_the_isvc_waits_for_it(recording: Any) -> None:
+    rec = run_chat(recording, by_model())
+
+    config_map = rec.by_name("chat-profile-config")
+    volumes = isvc_of(rec)["spec"]["predictor"]["volumes"]
+    assert {"name": "aim-profile", "configMap": {"name": config_map.manifest["metadata"]["name"]}} in volumes
+    assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {"chat-profile-config"}
+
+
+# ------------------------------------------------------------------------------------- routing
+
+
+@pytest.mark.parametrize(
+    ("routing", "rc_routing", "route", "path"),
+    [
+        pytest.param(None, None, False, None, id="routing-off"),
+        pytest.param(ROUTING, None, True, None, id="service-enables-routing"),
+        pytest.param(None, {}, True, None, id="runtime-config-enables-routing"),
+        pytest.param(
+            {**ROUTING, "pathTemplate": "/custom/{.metadata.name}"},
+            None,
+            True,
+            "/custom/chat",
+            id="path-template",
+        ),
+        pytest.param(
+            None,
+            {"pathTemplate": "/ml/{.metadata.namespace}/{.metadata.name}"},
+            True,
+            "/ml/ml-team/chat",
+            id="rc-path-template",
+        ),
+    ],
+)
+def test_routing_declares_an_httproute_only_when_enabled(
+    recording: Any,
+    routing: dict[str, Any] | None,
+    rc_routing: dict[str, Any] | None,
+    route: bool,
+    path: str | None,
+) -> None:
+    spec = by_model(**({"routing": routing} if routing else {}))
+    before = (lambda: declare_routing_config(**rc_routing)) if rc_routing is not None else None
+
+    rec = run_chat(recording, spec, before=before)
+
+    status = service_status(rec, "chat")
+    assert ((ROUTE, "chat-route") in children_of(rec, "chat")) is route
+    assert (condition(status, "HTTPRouteReady") is not None) is route
+    if route:
+        rendered = status["routing"]["path"]
+        assert rendered == path if path is not None else rendered.startswith(f"/{NS}/")
+        prefix_rule = rec.by_name("chat-route").manifest["spec"]["rules"][-1]
+        assert prefix_rule["matches"] == [{"path": {"type": "PathPrefix", "value": rendered}}]
+        assert rec.outputs_of("chat")["routePath"] == rendered
+    else:
+        assert "routing" not in status
+    assert invalid_manifests(rec.resources) == {}
+
+
+def test_the_default_path_is_namespace_and_service_uid(recording: Any) -> None:
+    rec = run_chat(recording, by_model(routing=ROUTING))
+
+    status = service_status(rec, "chat")
+    path = status["routing"]["path"]
+    assert path.startswith(f"/{NS}/") and len(path.split("/")[2]) == 36
+
+
+def test_an_invalid_path_template_degrades_the_service(recording: Any) -> None:
+    rec = run_chat(recording, by_model(routing={**ROUTING, "pathTemplate": "/x/{.metadata.labels.missing}"}))
+
+    status = service_status(rec, "chat")
+    assert children_of(rec, "chat") == BOUND, "no HTTPRoute, the InferenceService is still declared"
+    assert status["status"] == "Degraded"
+    assert condition(status, "HTTPRouteReady") == {
+        **(condition(status, "HTTPRouteReady") or {}),
+        "status": "False",
+        "reason": "PathTemplateInvalid",
+    }
+    warnings = rec.messages("warning", urn=rec.by_name("chat").urn)
+    assert any(m.startswith("PathTemplateInvalid:") for m in warnings)
+
+
+def test_strict_turns_a_degradation_into_a_hard_error_before_anything_registers(recording: Any) -> None:
+    with pytest.raises(AIMResolutionError) as caught:
+        run_chat(recording, by_model(routing={**ROUTING, "pathTemplate": "/{.spec.nothing}"}), strict=True)
+    assert caught.value.reason == "PathTemplateInvalid"
+
+
+def test_strict_from_stack_config_applies_too(recording: Any) -> None:
+    with pytest.raises(AIMResolutionError, match="PathTemplateInvalid"):
+        run_chat(
+            recording,
+            by_model(routing={**ROUTING, "pathTemplate": "/{.spec.nothing}"}),
+            config={"aim:strict": "true"},
+        )
+
+
+# ------------------------------------------------------------------------------------- scaling
+
+
+@pytest.mark.parametrize(
+    ("spec", "kw", "bounds", "autoscaler", "scaled", "wait_for"),
+    [
+        pytest.param(by_model(replicas=2), {}, (2, 2), "none", None, "condition=Ready", id="fixed-replicas"),
+        pytest.param(
+            by_model(minReplicas=1, maxReplicas=3, autoScaling=METRICS),
+            {},
+            (1, 3),
+            "external",
+            (1, 3),
+            "condition=Ready",
+            id="autoscaling",
+        ),
+        pytest.param(
+            by_model(minReplicas=0, maxReplicas=2, routing=ROUTING),
+            {"gatewayProvider": "kgateway"},
+            (0, 2),
+            "external",
+            (0, 2),
+            None,
+            id="scale-from-zero",
+        ),
+    ],
+)
+def test_replicas_autoscaling_and_scale_from_zero(
+    recording: Any,
+    spec: dict[str, Any],
+    kw: dict[str, Any],
+    bounds: tuple[int, int],
+    autoscaler: str,
+    scaled: tuple[int, int] | None,
+    wait_for: str | None,
+) -> None:
+    rec = run_chat(recording, spec, **kw)
+
+    isvc = isvc_of(rec)
+    predictor = isvc["spec"]["predictor"]
+    assert (predictor["minReplicas"], predictor["maxReplicas"]) == bounds
+    assert isvc["metadata"]["annotations"]["serving.kserve.io/autoscalerClass"] == autoscaler
+    assert isvc["metadata"]["annotations"].get("pulumi.com/waitFor") == wait_for
+    assert ((SCALED_OBJECT, "chat-scaledobject") in children_of(rec, "chat")) is (scaled is not None)
+    if scaled is not None:
+        scaled_spec = rec.by_name("chat-scaledobject").manifest["spec"]
+        assert (scaled_spec["minReplicaCount"], scaled_spec["maxReplicaCount"]) == scaled
+        assert scaled_spec["scaleTargetRef"]["name"] == f"{isvc['metadata']['name']}-predictor"
+    assert invalid_manifests(rec.resources) == {}
+
+
+def test_scale_from_zero_without_a_provider_degrades_to_no_scaledobject(recording: Any) -> None:
+    rec = run_chat(recording, by_model(minReplicas=0, maxReplicas=2, routing=ROUTING))
+
+    assert (SCALED_OBJECT, "chat-scaledobject") not in children_of(rec, "chat")
+    status = service_status(rec, "chat")
+    assert status["status"] == "Degraded"
+    assert any("ActivationMetricQueryInvalid" in m for m in rec.messages("warning"))
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        pytest.param(
+            by_model(minReplicas=0, maxReplicas=2), "RoutingRequiredForScaleToZero", id="zero-needs-routing"
+        ),
+        pytest.param(
+            by_model(minReplicas=1, maxReplicas=2),
+            "AutoscalingRequiresMetrics",
+            id="autoscaling-needs-metrics",
+        ),
+        pytest.param({"profile": {"name": "nope"}}, "ProfileNotFound", id="profile-not-found"),
+        pytest.param(by_model(runtimeConfigName="missing"), "ReferenceNotFound", id="runtime-config-missing"),
+        pytest.param(
+            by_model(caching={}, profile={"name": "sizeless"}), "CacheSizeUnknown", id="cache-size-unknown"
+        ),
+    ],
+)
+def test_hard_errors_register_no_service_and_no_child(
+    recording: Any, spec: dict[str, Any], reason: str
+) -> None:
+    errors: list[AIMResolutionError | AIMValidationError] = []
+
+    def program() -> None:
+        declare_catalog()
+        AIMProfile(
+            "ml-team-sizeless",
+            {
+                "name": "sizeless",
+                "namespace": NS,
+                "spec": profile_spec(modelSources=[{"modelId": "q/q", "sourceUri": "hf://q/q"}]),
+            },
+        )
+        try:
+            declare_service("chat", spec)
+        except (AIMResolutionError, AIMValidationError) as error:
+            errors.append(error)
+
+    rec = recording(program)
+
+    (error,) = errors
+    assert error.reason == reason
+    if isinstance(error, AIMResolutionError):
+        assert error.object_ref in ("AIMService/ml-team/chat", "AIMProfile/ml-team/sizeless")
+    assert [
+        r.name
+        for r in rec.resources
+        if r.type == SERVICE or r.type.startswith(("kubernetes:", "pulumi-python"))
+    ] == []
+
+
+def test_a_hard_error_fails_the_program(recording: Any) -> None:
+    with pytest.raises(AIMResolutionError, match="ProfileNotFound"):
+        run_chat(recording, {"profile": {"name": "nope"}})
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [
+        pytest.param({"model": {"name": MODEL}, "replicas": -1}, "spec.replicas", id="negative-replicas"),
+        pytest.param({}, "spec", id="nothing-to-resolve"),
+        pytest.param(
+            {"model": {"name": MODEL}, "adapters": [{"name": "x"}]}, "spec.adapters", id="unsupported"
+        ),
+    ],
+)
+def test_admission_errors_name_the_field(recording: Any, spec: dict[str, Any], field: str) -> None:
+    with pytest.raises(AIMValidationError) as caught:
+        run_chat(recording, spec)
+    assert caught.value.field == field
+
+
+# ------------------------------------------------------------------------------------- caching
+
+
+def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -> None:
+    rec = run_chat(recording, by_model(caching={"mode": "Shared"}))
+
+    (shared,) = rec.of_type(SHARED_CACHE)
+    assert shared.parent.endswith("Stack::aim-dev"), "no service owns a Shared cache"
+    pvc_name = service_status(rec, "chat")["cache"]["persistentVolumeClaims"][0]
+    assert shared.name == f"{NS}-{pvc_name}"
+    assert children_of(rec, shared.name) == {(PVC, f"{shared.name}-pvc"), (JOB, f"{shared.name}-download")}
+    pvc, job = rec.by_name(f"{shared.name}-pvc"), rec.by_name(f"{shared.name}-download")
+    assert pvc.retain_on_delete is True and job.retain_on_delete is False
+    assert names_of(rec, job.dependencies) == {pvc.name}
+    assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "22Gi"
+    assert job.manifest["metadata"]["annotations"]["pulumi.com/replaceUnready"] == "true"
+    assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
+        f"{shared.name}-pvc",
+        f"{shared.name}-download",
+        "chat-profile-config",
+    }, "depending on the component means depending on its children"
+    assert children_of(rec, "chat") == BOUND
+    assert invalid_manifests(rec.resources) == {}
+
+
+def test_dedicated_caches_are_children_of_their_service(recording: Any) -> None:
+    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}))
+
+    pvc_name = service_status(rec, "chat")["cache"]["persistentVolumeClaims"][0]
+    suffix = pvc_name.rsplit("-", 1)[1]
+    assert children_of(rec, "chat") == BOUND | {
+        (PVC, f"chat-cache-{suffix}"),
+        (JOB, f"chat-download-{suffix}"),
+    }
+    assert rec.of_type(SHARED_CACHE) == []
+    assert rec.by_name(f"chat-cache-{suffix}").retain_on_delete is False
+    assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
+        f"chat-cache-{suffix}",
+        f"chat-download-{suffix}",
+        "chat-profile-config",
+    }
+    mounts = container(rec)["volumeMounts"]
+    assert any(m["name"] == pvc_name for m in mounts)
+    assert invalid_manifests(rec.resources) == {}
+
+
+@pytest.mark.parametrize(
+    ("kw", "waits"),
+    [
+        pytest.param({}, True, id="waits-by-default"),
+        pytest.param({"waitForCache": False}, False, id="wait-for-cache-false"),
+        pytest.param({"skipAwait": True}, False, id="skip-await"),
+    ],
+)
+def test_the_isvc_waits_for_its_caches_unless_told_not_to(
+    recording: Any, kw: dict[str, Any], waits: bool
+) -> None:
+    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}), **kw)
+
+    dependencies = names_of(rec, rec.by_name("chat-isvc").dependencies)
+    assert any(name.startswith("chat-download-") for name in dependencies) is waits
+    if kw.get("skipAwait"):
+        for resource in rec.kubernetes():
+            assert resource.manifest["metadata"]["annotations"]["pulumi.com/skipAwait"] == "true"
+
+
+def test_two_services_on_one_profile_share_one_cache_pair(recording: Any) -> None:
+    def program() -> None:
+        declare_catalog()
+        declare_service("chat", by_model(caching={}))
+        declare_service("chat-b", by_model(caching={}))
+
+    rec = recording(program)
+
+    (shared,) = rec.of_type(SHARED_CACHE)
+    assert len(rec.of_type(PVC)) == 1 and len(rec.of_type(JOB)) == 1
+    for service in ("chat", "chat-b"):
+        assert f"{shared.name}-download" in names_of(rec, rec.by_name(f"{service}-isvc").dependencies)
+
+
+def test_removing_one_service_keeps_the_shared_cache(recording: Any) -> None:
+    def both() -> None:
+        declare_catalog()
+        declare_service("chat", by_model(caching={}))
+        declare_service("chat-b", by_model(caching={}))
+
+    def only_b() -> None:
+        declare_catalog()
+        declare_service("chat-b", by_model(caching={}))
+
+    before, after = recording(both), recording(only_b)
+
+    cache_names = {r.name for r in before.of_type(SHARED_CACHE)}
+    assert cache_names == {r.name for r in after.of_type(SHARED_CACHE)}
+    for name in cache_names:
+        for suffix in ("-pvc", "-download"):
+            assert before.by_name(name + suffix).inputs == after.by_name(name + suffix).inputs
+
+
+def test_dedicated_caches_are_one_pair_per_service(recording: Any) -> None:
+    def program() -> None:
+        declare_catalog()
+        declare_service("chat", by_model(caching={"mode": "Dedicated"}))
+        declare_service("chat-b", by_model(caching={"mode": "Dedicated"}))
+
+    rec = recording(program)
+
+    assert rec.of_type(SHARED_CACHE) == []
+    pvcs = rec.of_type(PVC)
+    assert len(pvcs) == 2 and len({p.manifest["metadata"]["name"] for p in pvcs}) == 2
+    assert {p.parent.rsplit("::", 1)[1] for p in pvcs} == {"chat", "chat-b"}
+
+
+def test_caching_enabled_on_the_profile_uses_a_shared_cache(recording: Any) -> None:
+    def cached_profile() -> None:
+        AIMProfile(
+            "ml-team-cached",
+            {
+                "name": "cached",
+                "namespace": NS,
+                "labels": model_labels(),
+                "spec": profile_spec(caching={"enabled": True}),
+            },
+        )
+
+    rec = run_chat(recording, {"profile": {"name": "cached"}}, before=cached_profile)
+
+    assert len(rec.of_type(SHARED_CACHE)) == 1
+    assert service_status(rec, "chat")["cache"]["mode"] == "Shared"
+
+
+# ------------------------------------------------------------------------------------- overlay
+
+
+def test_an_overlay_deploys_the_overridden_profile(recording: Any) -> None:
+    rec = run_chat(recording, {"profile": {"name": P1}, "profileOverrides": {"acceleratorCount": 2}})
+
+    status = service_status(rec, "chat")
+    assert status["resolvedProfile"]["name"] == P1
+    assert status["profileOverlay"]["name"].startswith(f"{P1}-chat-overlay-")
+    assert children_of(rec, "chat") == BASE
+    assert container(rec)["resources"]["limits"]["amd.com/gpu"] == 2
+    assert isvc_of(rec)["metadata"]["labels"]["aim.eai.amd.com/profile"] == status["profileOverlay"]["name"]
+    assert invalid_manifests(rec.resources) == {}
+
+
+# ---------------------------------------------------------------------------------- sticky binding
+
+
+@pytest.mark.parametrize(
+    ("spec", "kw", "previous", "bound", "rebind_reason"),
+    [
+        pytest.param(
+            by_model(), {}, f"AIMProfile/{NS}/{P2}", P2, None, id="previous-still-qualifies-is-kept"
+        ),
+        pytest.param(by_model(), {}, f"AIMProfile/{NS}/{P1}", P1, None, id="previous-is-the-winner"),
+        pytest.param(
+            by_model(profile={"selector": {"precision": "fp8"}}),
+            {},
+            f"AIMProfile/{NS}/{P2}",
+            P1,
+            "no-longer-matches",
+            id="previous-no-longer-matches",
+        ),
+        pytest.param(by_model(), {}, f"AIMProfile/{NS}/deleted", P1, "deleted", id="previous-deleted"),
+        pytest.param(
+            by_model(),
+            {"forceRebind": True},
+            f"AIMProfile/{NS}/{P2}",
+            P1,
+            "force-rebind",
+            id="force-rebind-option",
+        ),
+        pytest.param(
+            by_model(),
+            {"annotations": {"aim.eai.amd.com/force-rebind": "2024-01-01"}},
+            f"AIMProfile/{NS}/{P2}",
+            P1,
+            "force-rebind",
+            id="force-rebind-annotation",
+        ),
+    ],
+)
+def test_the_binding_keeps_or_replaces_the_previous_profile(
+    recording: Any,
+    spec: dict[str, Any],
+    kw: dict[str, Any],
+    previous: str,
+    bound: str,
+    rebind_reason: str | None,
+) -> None:
+    rec = run_chat(recording, spec, previous={"chat-binding": {"bound": previous}}, **kw)
+
+    assert service_status(rec, "chat")["resolvedProfile"]["name"] == bound
+    assert rec.by_name("chat-binding").outputs["bound"] == f"AIMProfile/{NS}/{bound}"
+    assert isvc_of(rec)["metadata"]["labels"]["aim.eai.amd.com/profile"] == bound
+    rebinds = [m for m in rec.messages("info", urn=rec.by_name("chat").urn) if m.startswith("ProfileRebound")]
+    if rebind_reason is None:
+        assert rebinds == []
+    else:
+        (message,) = rebinds
+        old = previous.rsplit("/", 1)[1]
+        assert f'"{old}"' in message and f'"{bound}"' in message and rebind_reason in message
+
+
+def test_without_previous_state_the_binding_records_the_winner_and_qualifying_profiles(
+    recording: Any,
+) -> None:
+    rec = run_chat(recording, by_model())
+
+    binding = rec.by_name("chat-binding")
+    assert binding.parent == rec.by_name("chat").urn
+    assert binding.inputs["winner"] == f"AIMProfile/{NS}/{P1}"
+    assert binding.inputs["qualifying"] == [
+        f"AIMClusterProfile/{C1}",
+        f"AIMProfile/{NS}/{P2}",
+        f"AIMProfile/{NS}/{P1}",
+    ], "sorted keys of every profile the selector admits, in both scopes"
+    assert binding.inputs["force"] is False
+
+
+def test_changing_the_cache_mode_of_an_existing_service_is_rejected(recording: Any) -> None:
+    previous = {"chat-binding": {"bound": f"AIMProfile/{NS}/{P1}", "cacheMode": "Shared"}}
+
+    with pytest.raises(DynamicCheckFailed, match="immutable"):
+        run_chat(recording, by_model(caching={"mode": "Dedicated"}), previous=previous)
+
+
+def test_a_cache_pvc_never_shrinks(recording: Any) -> None:
+    first = run_chat(recording, by_model(caching={"mode": "Dedicated"}))
+    pvc_name = service_status(first, "chat")["cache"]["persistentVolumeClaims"][0]
+    previous = {
+        "chat-binding": {
+            "bound": f"AIMProfile/{NS}/{P1}",
+            "cacheMode": "Dedicated",
+            "cacheSizes": {pvc_name: 50},
+        }
+    }
+
+    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}), previous=previous)
+
+    suffix = pvc_name.rsplit("-", 1)[1]
+    assert rec.by_name(f"chat-cache-{suffix}").manifest["spec"]["resources"]["requests"]["storage"] == "50Gi"
+    assert rec.by_name("chat-binding").outputs["cacheSizes"] == {pvc_name: 50}
+    assert any(m.startswith("CacheShrinkRefused") for m in rec.messages("warning"))
+
+
+# ------------------------------------------------------------------------------- status and logs
+
+
+def test_status_outputs_follow_the_crd_status(recording: Any) -> None:
+    rec = run_chat(recording, by_model(routing=ROUTING))
+
+    outputs = rec.outputs_of("chat")
+    status = outputs["status"]
+    assert outputs["resolvedProfile"] == status["resolvedProfile"]
+    assert status["reconcilerPipeline"] == "profile"
+    assert [c["type"] for c in status["conditions"]] == [
+        "RuntimeConfigReady",
+        "ConfigValid",
+        "ProfileReady",
+        "InferenceServiceReady",
+        "HTTPRouteReady",
+        "Ready",
+    ]
+    assert condition(status, "Ready") == {
+        **(condition(status, "Ready") or {}),
+        "status": "False",
+        "reason": "Progressing",
+    }
+    assert status["status"] == "Starting"
+
+
+def test_after_an_update_awaited_children_are_ready(recording: Any) -> None:
+    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}), preview=False)
+
+    status = service_status(rec, "chat")
+    assert (condition(status, "ProfileCacheReady") or {})["reason"] == "CacheReady"
+    assert (condition(status, "InferenceServiceReady") or {})["status"] == "True"
+    assert (condition(status, "Ready") or {})["reason"] == "AllComponentsReady"
+    assert status["status"] == "Running"
+
+
+def test_after_an_update_with_skip_await_readiness_is_unknown(recording: Any) -> None:
+    rec = run_chat(recording, by_model(), skipAwait=True, preview=False)
+
+    status = service_status(rec, "chat")
+    assert (condition(status, "InferenceServiceReady") or {})["status"] == "Unknown"
+    assert (condition(status, "Ready") or {})["reason"] == "ComponentsNotReady"
+    assert status["status"] == "Starting"
+
+
+def test_default_config_not_found_is_an_info_on_the_service(recording: Any) -> None:
+    rec = run_chat(recording, {"profile": {"name": P1}}, config={"aim:embedDefaultRuntimeConfig": "false"})
+
+    infos = rec.messages("info", urn=rec.by_name("chat").urn)
+    assert any(m.startswith("DefaultConfigNotFound:") for m in infos)
+    assert (condition(service_status(rec, "chat"), "RuntimeConfigReady") or {})[
+        "reason"
+    ] == "DefaultConfigNotFound"
+
+
+def test_an_ambiguous_selection_warns_on_the_service(recording: Any) -> None:
+    def twins() -> None:
+        for name in ("a-x", "b-x"):
+            AIMProfile(
+                f"ml-team-{name}",
+                {"name": name, "namespace": NS, "labels": model_labels("twins"), "spec": profile_spec()},
+            )
+
+    def program() -> None:
+        twins()
+        declare_service("chat", {"model": {"name": "twins"}})
+
+    rec = recording(program)
+
+    assert service_status(rec, "chat")["resolvedProfile"]["name"] == "a-x"
+    warnings = rec.messages("warning", urn=rec.by_name("chat").urn)
+    assert any(m.startswith("ProfileSelectorAmbiguous:") and "b-x" in m for m in warnings)
+
+
+# ------------------------------------------------------------------------------- determinism
+
+
+def _inputs(rec: PlanRecording) -> str:
+    """Every registration, keyed by name: registration order across applies is not part of the plan."""
+    return json.dumps(
+        sorted([r.name, r.type, r.parent, r.inputs, sorted(r.dependencies)] for r in rec.resources),
+        sort_keys=True,
+    )
+
+
+def _full_program(order: list[int] | None = None) -> Callable[[], None]:
+    def program() -> None:
+        declarations = catalog_declarations()
+        declarations.append(
+            lambda: declare_routing_config(pathTemplate="/{.metadata.namespace}/{.metadata.name}")
+        )
+        for index in order if order is not None else range(len(declarations)):
+            declarations[index]()
+        declare_service("chat", by_model(caching={}, minReplicas=1, maxReplicas=2, autoScaling=METRICS))
+        declare_service("chat-b", by_model(caching={"mode": "Dedicated"}))
+        declare_service("named", {"profile": {"name": P2}})
+
+    return program
+
+
+def test_the_same_program_registers_byte_identical_inputs(recording: Any) -> None:
+    assert _inputs(recording(_full_program())) == _inputs(recording(_full_program()))
+
+
+@pytest.mark.parametrize(
+    "order", [[4, 3, 2, 1, 0], [2, 0, 4, 1, 3], [3, 1, 4, 0, 2]], ids=["reversed", "shuffle-a", "shuffle-b"]
+)
+def test_catalog_declaration_order_changes_nothing(recording: Any, order: list[int]) -> None:
+    baseline = recording(_full_program())
+    shuffled = recording(_full_program(order))
+
+    def children(rec: PlanRecording) -> str:
+        return json.dumps(
+            sorted(
+                [r.type, r.name, r.inputs]
+                for r in rec.resources
+                if not r.type.startswith("aim:index:AIMProfile")
+                and r.type
+                not in ("aim:index:AIMModel", "aim:index:AIMRuntimeConfig", "aim:index:AIMClusterProfile")
+            ),
+            sort_keys=True,
+        )
+
+    assert children(shuffled) == children(baseline)
+
+
+# ---------------------------------------------------------------------------------- isolation
+
+
+def test_namespace_objects_never_affect_a_service_in_another_namespace(recording: Any) -> None:
+    def other_namespace() -> None:
+        AIMProfile(
+            "other-best",
+            {
+                "name": "zz-best",
+                "namespace": "other-team",
+                "labels": model_labels(),
+                "spec": profile_spec(primary=True, image="ghcr.io/amd/qwen3:9.9.9"),
+            },
+        )
+        AIMRuntimeConfig(
+            "other-default",
+            {
+                "name": "default",
+                "namespace": "other-team",
+                "spec": {
+                    "routing": {"enabled": True, "gatewayRef": dict(GATEWAY)},
+                    "env": [{"name": "X", "value": "y"}],
+                },
+            },
+        )
+        AIMProfile(
+            "other-p1",
+            {
+                "name": P1,
+                "namespace": "other-team",
+                "labels": model_labels(),
+                "spec": profile_spec(image="other:1"),
+            },
+        )
+
+    alone = run_chat(recording, by_model())
+    with_others = run_chat(recording, by_model(), before=other_namespace)
+
+    def chat_children(rec: PlanRecording) -> list[Any]:
+        return [[r.type, r.name, r.inputs] for r in rec.resources if r.parent == rec.by_name("chat").urn]
+
+    assert chat_children(with_others) == chat_children(alone)
+
+
+def test_a_cluster_profile_is_visible_from_every_namespace(recording: Any) -> None:
+    def program() -> None:
+        AIMClusterProfile(
+            "shared", {"labels": model_labels("shared-model"), "spec": profile_spec(primary=True)}
+        )
+        declare_service("a", {"model": {"name": "shared-model"}}, namespace="team-a")
+        declare_service("b", {"model": {"name": "shared-model"}}, namespace="team-b")
+
+    rec = recording(program)
+
+    for name in ("a", "b"):
+        assert service_status(rec, name)["resolvedProfile"] == {
+            **service_status(rec, name)["resolvedProfile"],
+            "kind": "AIMClusterProfile",
+            "name": "shared",
+        }
+
+
+# ------------------------------------------------------------------------------------ secrets
+
+
+def _secret_free(value: Any) -> Any:
+    """The recorded value with every secret-wrapped subtree removed."""
+    if rpc.is_rpc_secret(value):
+        return "[secret]"
+    if isinstance(value, dict):
+        return {k: _secret_free(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_secret_free(v) for v in value]
+    return value
+
+
+def _contains_secret_with(value: Any, text: str) -> bool:
+    if rpc.is_rpc_secret(value):
+        return text in json.dumps(value["value"])
+    if isinstance(value, dict):
+        return any(_contains_secret_with(v, text) for v in value.values())
+    if isinstance(value, list):
+        return any(_contains_secret_with(v, text) for v in value)
+    return False
+
+
+def test_a_secret_env_value_stays_secret_in_every_child(recording: Any) -> None:
+    plaintext = "hf_sup3r-s3cret"
+    spec = by_model(
+        caching={"mode": "Dedicated"},
+        env=[
+            {"name": "HF_TOKEN", "value": pulumi.Output.secret(plaintext)},
+            {"name": "FROM_SECRET", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}},
+        ],
+    )
+
+    rec = run_chat(recording, spec)
+
+    carriers = [r for r in rec.kubernetes() if _contains_secret_with(r.inputs, plaintext)]
+    assert {r.type for r in carriers} == {ISVC, JOB}, "the ISVC and the Dedicated download Job both get it"
+    for resource in rec.resources:
+        assert plaintext not in json.dumps(_secret_free(resource.inputs)), resource.name
+        assert plaintext not in json.dumps(_secret_free(resource.outputs)), resource.name
+    assert plaintext not in json.dumps(_secret_free(rec.outputs))
+    assert all(plaintext not in record.message for record in rec.logs)
+    env = {e["name"]: e for e in container(rec)["env"]}
+    assert env["HF_TOKEN"] == {"name": "HF_TOKEN", "value": plaintext}
+    assert env["FROM_SECRET"] == {
+        "name": "FROM_SECRET",
+        "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("spec", "field"),
+    [
+        pytest.param(
+            by_model(routing={**ROUTING, "pathTemplate": pulumi.Output.from_input("/Team/{.metadata.name}")}),
+            "spec.routing.pathTemplate",
+            id="path-template",
+        ),
+        pytest.param(
+            {"profile": {"name": pulumi.Output.from_input(P1)}}, "spec.profile.name", id="profile-name"
+        ),
+        pytest.param(by_model(replicas=pulumi.Output.from_input(2)), "spec.replicas", id="replicas"),
+    ],
+)
+def test_an_output_that_decides_structure_is_refused(
+    recording: Any, spec: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(AIMValidationError) as caught:
+        run_chat(recording, spec)
+    assert caught.value.reason == "OutputNotAllowed"
+    assert caught.value.field == field
+
+
+def test_an_output_label_flowing_verbatim_into_children_is_allowed(recording: Any) -> None:
+    rec = run_chat(recording, by_model(), labels={"aim.eai.amd.com/team": pulumi.Output.from_input("search")})
+
+    assert isvc_of(rec)["metadata"]["labels"]["aim.eai.amd.com/team"] == "search"
+
+
+def test_an_output_option_is_refused(recording: Any) -> None:
+    with pytest.raises(AIMValidationError, match="plain value"):
+        run_chat(recording, by_model(), strict=pulumi.Output.from_input(True))
+
+
+# --------------------------------------------------------------------------- explicit catalogs
+
+
+def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any) -> None:
+    from aim_pulumi.resolve.catalog import Catalog
+
+    def program() -> None:
+        private = Catalog()
+        AIMProfile("private-p", {"name": "private", "namespace": NS, "spec": profile_spec()}, catalog=private)
+        AIMService("chat", {"namespace": NS, "spec": {"profile": {"name": "private"}}}, catalog=private)
+        with pytest.raises(AIMResolutionError, match="ProfileNotFound"):
+            AIMService("other", {"namespace": NS, "spec": {"profile": {"name": "private"}}})
+
+    rec = recording(program)
+
+    assert service_status(rec, "chat")["resolvedProfile"]["name"] == "private"
+
+
+def test_from_object_declares_a_typed_service(recording: Any) -> None:
+    from aim_pulumi.api import parse
+
+    def program() -> None:
+        declare_catalog()
+        obj = parse(
+            {
+                "apiVersion": "aim.eai.amd.com/v1alpha2",
+                "kind": "AIMService",
+                "metadata": {"name": "chat", "namespace": NS},
+                "spec": {"profile": {"name": P2}},
+            }
+        )
+        AIMService.from_object(obj)  # type: ignore[arg-type]
+
+    rec = recording(program)
+
+    assert service_status(rec, f"{NS}-chat")["resolvedProfile"]["name"] == P2
+    assert {name for _, name in children_of(rec, f"{NS}-chat")} == {
+        f"{NS}-chat-isvc",
+        f"{NS}-chat-profile-config",
+    }
+
+
+# ----------------------------------------------------------------------------- await and ordering
+
+
+@pytest.mark.parametrize(
+    ("kw", "config", "wait_for", "timeout"),
+    [
+        pytest.param({}, None, "condition=Ready", "1800", id="defaults"),
+        pytest.param(
+            {"waitFor": "condition=Available"}, None, "condition=Available", "1800", id="wait-for-arg"
+        ),
+        pytest.param({"waitFor": ""}, None, None, None, id="empty-wait-for-removes-it"),
+        pytest.param({}, {"aim:waitForReady": "false"}, None, None, id="stack-wait-for-ready-false"),
+        pytest.param({}, {"aim:readyTimeoutSeconds": "600"}, "condition=Ready", "600", id="stack-timeout"),
+        pytest.param(
+            {"waitFor": "condition=Ready"},
+            {"aim:waitForReady": "false"},
+            "condition=Ready",
+            "1800",
+            id="argument-beats-stack-config",
+        ),
+    ],
+)
+def test_isvc_await_annotations(
+    recording: Any,
+    kw: dict[str, Any],
+    config: dict[str, str] | None,
+    wait_for: str | None,
+    timeout: str | None,
+) -> None:
+    rec = run_chat(recording, by_model(), config=config, **kw)
+
+    annotations = isvc_of(rec)["metadata"]["annotations"]
+    assert annotations.get("pulumi.com/waitFor") == wait_for
+    assert annotations.get("pulumi.com/timeoutSeconds") == timeout
+
+
+def test_the_gateway_provider_can_come_from_stack_config(recording: Any) -> None:
+    rec = run_chat(
+        recording,
+        by_model(minReplicas=0, maxReplicas=2, routing=ROUTING),
+        config={"aim:gatewayProvider": "kgateway"},
+    )
+
+    triggers = rec.by_name("chat-scaledobject").manifest["spec"]["triggers"]
+    assert "envoy_cluster_external_upstream_rq_completed" in triggers[0]["metadata"]["metricQuery"]
+
+
+@pytest.mark.parametrize("mode", ["Shared", "Dedicated"])
+def test_every_kubernetes_child_waits_for_what_the_service_depends_on(recording: Any, mode: str) -> None:
+    import pulumi_kubernetes as k8s
+
+    def program() -> None:
+        declare_catalog()
+        namespace = k8s.core.v1.Namespace("ns", metadata={"name": NS})
+        declare_service(
+            "chat", by_model(caching={"mode": mode}), opts=pulumi.ResourceOptions(depends_on=[namespace])
+        )
+
+    rec = recording(program)
+
+    namespace_urn = rec.by_name("ns").urn
+    children = [r for r in rec.kubernetes() if r.name != "ns"]
+    assert len(children) == 4
+    for child in children:
+        assert namespace_urn in child.dependencies, child.name

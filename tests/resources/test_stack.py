@@ -1,0 +1,161 @@
+"""AIMStack: every object of an AIM YAML file or directory, declared in a fixed order and named per §14."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.resources import AIMStack
+
+from .catalog import IMAGE, ISVC, NS, invalid_manifests, model_labels, profile_spec
+
+CATALOG_DOCS: list[dict[str, Any]] = [
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMRuntimeConfig",
+        "metadata": {"name": "default", "namespace": NS},
+        "spec": {"routing": {"enabled": True, "gatewayRef": {"name": "gw"}}},
+    },
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMModel",
+        "metadata": {"name": "qwen", "namespace": NS},
+        "spec": {"image": IMAGE},
+    },
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMProfile",
+        "metadata": {"name": "qwen-fp8", "namespace": NS, "labels": model_labels()},
+        "spec": profile_spec(primary=True),
+    },
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMClusterProfile",
+        "metadata": {"name": "qwen-mi325x", "labels": model_labels()},
+        "spec": profile_spec(acceleratorModel="MI325X"),
+    },
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMServiceTemplate",
+        "metadata": {"name": "qwen-latency", "namespace": NS},
+        "spec": {
+            "modelName": "qwen",
+            "metric": "latency",
+            "precision": "fp8",
+            "hardware": {"gpu": {"requests": 1}},
+            "modelSources": [{"name": "qwen/qwen3-32b", "sourceURI": "hf://qwen/qwen3-32b", "size": "20Gi"}],
+        },
+    },
+]
+SERVICE_DOCS: list[dict[str, Any]] = [
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMService",
+        "metadata": {"name": "chat", "namespace": NS},
+        "spec": {"profile": {"name": "qwen-fp8"}},
+    },
+    {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMService",
+        "metadata": {"name": "legacy", "namespace": NS},
+        "spec": {"model": {"name": "qwen"}, "templateName": "qwen-latency"},
+    },
+]
+
+
+def write_docs(path: Path, docs: list[dict[str, Any]]) -> Path:
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    return path
+
+
+def test_every_object_becomes_a_component_named_after_the_stack(recording: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", SERVICE_DOCS + CATALOG_DOCS)
+
+    rec = recording(lambda: AIMStack("prod", {"path": str(source)}))
+
+    stack = rec.by_name("prod")
+    assert stack.type == "aim:index:AIMStack"
+    assert [(r.type, r.name) for r in rec.children(stack)] == [
+        ("aim:index:AIMRuntimeConfig", f"prod-aimruntimeconfig-{NS}-default"),
+        ("aim:index:AIMModel", f"prod-aimmodel-{NS}-qwen"),
+        ("aim:index:AIMClusterProfile", "prod-aimclusterprofile-qwen-mi325x"),
+        ("aim:index:AIMProfile", f"prod-aimprofile-{NS}-qwen-fp8"),
+        ("aim:index:AIMService", f"prod-aimservice-{NS}-chat"),
+        ("aim:index:AIMService", f"prod-aimservice-{NS}-legacy"),
+    ], "catalog objects first, whatever the file order; templates are catalog data only"
+    assert invalid_manifests(rec.resources) == {}
+
+
+def test_services_resolve_against_the_loaded_catalog_including_templates(
+    recording: Any, tmp_path: Path
+) -> None:
+    source = write_docs(tmp_path / "aim.yaml", SERVICE_DOCS + CATALOG_DOCS)
+
+    rec = recording(lambda: AIMStack("prod", {"path": str(source)}))
+
+    services = rec.outputs_of("prod")["services"]
+    assert services[f"{NS}/chat"]["resolvedProfile"]["name"] == "qwen-fp8"
+    assert services[f"{NS}/chat"]["routing"]["path"].startswith(f"/{NS}/")
+    assert services[f"{NS}/legacy"]["reconcilerPipeline"] == "template"
+    assert services[f"{NS}/legacy"]["resolvedTemplate"]["name"] == "qwen-latency"
+    assert len(rec.of_type(ISVC)) == 2
+    assert rec.outputs_of("prod")["objects"][0] == f"AIMRuntimeConfig/{NS}/default"
+
+
+def test_file_and_document_order_change_nothing(recording: Any, tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    write_docs(one / "all.yaml", CATALOG_DOCS + SERVICE_DOCS)
+    write_docs(two / "a-services.yml", list(reversed(SERVICE_DOCS)))
+    write_docs(two / "b-catalog.yaml", list(reversed(CATALOG_DOCS)))
+
+    def recorded(path: Path) -> str:
+        rec = recording(lambda: AIMStack("prod", {"path": str(path)}))
+        return json.dumps(sorted([r.name, r.type, r.inputs] for r in rec.resources), sort_keys=True)
+
+    assert recorded(one) == recorded(two)
+
+
+def test_service_options_apply_to_every_service(recording: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", CATALOG_DOCS + SERVICE_DOCS)
+
+    rec = recording(lambda: AIMStack("prod", {"path": str(source), "skipAwait": True}))
+
+    for isvc in rec.of_type(ISVC):
+        annotations = isvc.manifest["metadata"]["annotations"]
+        assert annotations["pulumi.com/skipAwait"] == "true" and "pulumi.com/waitFor" not in annotations
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        pytest.param({}, "path", id="no-path"),
+        pytest.param({"path": "/nonexistent/aim"}, "path", id="missing-path"),
+    ],
+)
+def test_a_bad_path_fails_before_anything_registers(recording: Any, args: dict[str, Any], field: str) -> None:
+    with pytest.raises(AIMValidationError) as caught:
+        recording(lambda: AIMStack("prod", args))  # type: ignore[arg-type]
+    assert caught.value.field == field
+
+
+def test_an_invalid_manifest_fails_before_anything_registers(recording: Any, tmp_path: Path) -> None:
+    bad = {**SERVICE_DOCS[0], "spec": {"profile": {"name": "x"}, "replicas": -1}}
+    source = write_docs(tmp_path / "aim.yaml", [*CATALOG_DOCS, bad])
+    registered: list[str] = []
+
+    def program() -> None:
+        try:
+            AIMStack("prod", {"path": str(source)})
+        except AIMValidationError:
+            registered.append("failed")
+
+    rec = recording(program)
+
+    assert registered == ["failed"] and rec.resources == []
