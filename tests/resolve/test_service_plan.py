@@ -27,7 +27,9 @@ def obj(kind: str, name: str, spec: dict[str, Any], *, namespace: str | None = "
     metadata: dict[str, Any] = {"name": name, **meta}
     if namespace is not None and not kind.startswith("AIMCluster"):
         metadata["namespace"] = namespace
-    return parse({"apiVersion": f"aim.eai.amd.com/{version}", "kind": kind, "metadata": metadata, "spec": spec})
+    return parse(
+        {"apiVersion": f"aim.eai.amd.com/{version}", "kind": kind, "metadata": metadata, "spec": spec}
+    )
 
 
 def profile(name: str, **spec: Any) -> Any:
@@ -112,7 +114,9 @@ def test_conditions_follow_the_documented_order() -> None:
     [
         pytest.param({"enabled": True}, "GatewayNotConfigured", id="enabled-without-gateway"),
         pytest.param(
-            {**GATEWAY, "pathTemplate": "/{.metadata.labels.missing}"}, "PathTemplateInvalid", id="bad-template"
+            {**GATEWAY, "pathTemplate": "/{.metadata.labels.missing}"},
+            "PathTemplateInvalid",
+            id="bad-template",
         ),
     ],
 )
@@ -124,7 +128,7 @@ def test_degradations_keep_the_inference_service_and_fail_under_strict(
     assert plan.route is None
     assert plan.status["status"] == "Degraded"
     assert [d.reason for d in plan.diagnostics if d.level == "warn"] == [reason]
-    assert [m["kind"] for m in build_service_manifests(plan)][0] == "InferenceService"
+    assert build_service_manifests(plan)[0]["kind"] == "InferenceService"
     with pytest.raises(AIMResolutionError) as raised:
         plan_service(service(model={"name": "qwen"}, routing=routing), catalog, Settings(strict=True))
     assert raised.value.reason == reason
@@ -155,10 +159,14 @@ def test_inline_runtime_config_beats_namespace_config() -> None:
     rc = obj("AIMRuntimeConfig", "default", {"routing": {**GATEWAY, "pathTemplate": "/rc/{.metadata.name}"}})
     catalog = Catalog([profile("qwen-fp8"), rc])
     inline = plan_service(
-        service(model={"name": "qwen"}, runtimeConfig={"routing": {"pathTemplate": "/inline/{.metadata.name}"}}),
+        service(
+            model={"name": "qwen"}, runtimeConfig={"routing": {"pathTemplate": "/inline/{.metadata.name}"}}
+        ),
         catalog,
     )
-    direct = plan_service(service(model={"name": "qwen"}, routing={"pathTemplate": "/svc/{.metadata.name}"}), catalog)
+    direct = plan_service(
+        service(model={"name": "qwen"}, routing={"pathTemplate": "/svc/{.metadata.name}"}), catalog
+    )
     plain = plan_service(service(model={"name": "qwen"}), catalog)
     assert (inline.route and inline.route.path, direct.route and direct.route.path) == (
         "/inline/qwen-chat",
@@ -179,7 +187,9 @@ def test_cache_never_shrinks_below_the_previous_size() -> None:
 
 
 def test_planning_is_deterministic() -> None:
-    catalog = Catalog([profile("qwen-fp8", caching={"enabled": True}), profile("qwen-fp16", precision="fp16")])
+    catalog = Catalog(
+        [profile("qwen-fp8", caching={"enabled": True}), profile("qwen-fp16", precision="fp16")]
+    )
     svc = service(model={"name": "qwen"}, routing=GATEWAY)
     assert manifests(plan_service(svc, catalog)) == manifests(plan_service(copy.deepcopy(svc), catalog))
 
