@@ -49,6 +49,7 @@ __all__ = [
     "RecordingMocks",
     "RecordingMonitor",
     "plain",
+    "program_callable",
     "run_program",
 ]
 
@@ -383,7 +384,7 @@ def _run(
     )
     pulumi_settings.ROOT.set(None)
     set_all_config(config, secret_config_keys)
-    program = _as_callable(entry)
+    program = program_callable(entry)
 
     async def run_in_stack() -> None:
         root = Stack()
@@ -436,7 +437,8 @@ def _drain(loop: asyncio.AbstractEventLoop) -> None:
         _sync_await(asyncio.sleep(0))
 
 
-def _as_callable(entry: Program) -> Callable[[], object]:
+def program_callable(entry: Program) -> Callable[[], object]:
+    """A program as a callable: itself, or the `__main__.py` of a Pulumi program directory."""
     if callable(entry):
         return entry
     directory = Path(entry)

@@ -21,7 +21,6 @@ from aim_pulumi.cli.plan import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
-    ServiceRecord,
     UsageError,
     add_program_arguments,
     execute,
@@ -32,6 +31,7 @@ from aim_pulumi.cli.render import Palette, as_mapping, format_value, palette_for
 if TYPE_CHECKING:
     from aim_pulumi.resolve.merge import Layer
     from aim_pulumi.resolve.selection import ProfileSelection, SelectionExplanation
+    from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
     "env_layers",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import json
 import logging
 import re
@@ -31,11 +30,12 @@ import yaml
 from aim_pulumi.cli.render import Palette, as_mapping, palette_for, redact_secrets
 
 if TYPE_CHECKING:
-    from aim_pulumi.api import AIMObject, AIMService
+    from aim_pulumi.api import AIMObject
     from aim_pulumi.cli.engine import PlanRecording, RecordedResource
     from aim_pulumi.resolve.catalog import Catalog
     from aim_pulumi.resolve.settings import Settings
     from aim_pulumi.resolve.types import ServicePlan
+    from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
     "EXIT_FAILED",
@@ -44,7 +44,6 @@ __all__ = [
     "PlanFailure",
     "PlanRun",
     "Program",
-    "ServiceRecord",
     "UsageError",
     "add_program_arguments",
     "execute",
@@ -254,24 +253,6 @@ def _dns_name(text: str) -> str:
 # Running a program and remembering what each service resolved against
 
 
-@dataclass(frozen=True)
-class ServiceRecord:
-    """One AIMService as the component planned it: the typed object, its catalog and settings.
-
-    `plan` is None when planning failed; `error` then holds why.
-    """
-
-    service: AIMService
-    catalog: Catalog
-    settings: Settings
-    plan: ServicePlan | None = None
-    error: BaseException | None = None
-
-    @property
-    def key(self) -> str:
-        return f"{self.service.metadata.namespace or 'default'}/{self.service.metadata.name}"
-
-
 @dataclass
 class PlanRun:
     """A finished (or failed) program run: the recording and every service's last plan."""
@@ -286,38 +267,14 @@ class PlanRun:
 
 @contextlib.contextmanager
 def _recording_service_plans(sink: dict[str, ServiceRecord]) -> Iterator[None]:
-    """Remember each `plan_service` call the AIMService component makes during one run.
+    """Keep the last planning of each service of one run (the summary lines and `explain` read it)."""
+    from aim_pulumi.resources.service import observe_resolutions
 
-    The component keeps its typed service and catalog to itself; `explain` and the summary
-    lines need both, including for a service whose planning fails.
-    """
-    from aim_pulumi.resources import service as service_module
+    def keep(record: ServiceRecord) -> None:
+        sink[record.key] = record
 
-    namespace = vars(service_module)
-    original = namespace.get("plan_service")
-    if original is None:  # planned elsewhere: summaries fall back to the exported status
+    with observe_resolutions(keep):
         yield
-        return
-
-    def recording(
-        service: AIMService, catalog: Catalog, settings: Settings | None = None, **kwargs: Any
-    ) -> ServicePlan:
-        from aim_pulumi.resolve.settings import Settings as SettingsType
-
-        record = ServiceRecord(service, catalog, settings or SettingsType())
-        try:
-            plan: ServicePlan = original(service, catalog, settings, **kwargs)
-        except Exception as exc:
-            sink[record.key] = dataclasses.replace(record, error=exc)
-            raise
-        sink[record.key] = dataclasses.replace(record, plan=plan)
-        return plan
-
-    namespace["plan_service"] = recording
-    try:
-        yield
-    finally:
-        namespace["plan_service"] = original
 
 
 def _engine_logger(debug: bool) -> logging.Logger:
@@ -396,9 +353,9 @@ def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = Fal
 
 def _program_body(program: Program) -> Any:
     if program.kind == "pulumi":
-        from aim_pulumi.cli.engine import _as_callable
+        from aim_pulumi.cli.engine import program_callable
 
-        return _as_callable(program.path)
+        return program_callable(program.path)
     path = str(program.path)
     name = program.project
 

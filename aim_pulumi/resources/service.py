@@ -14,8 +14,9 @@ from the bound profile. The binding's value comes from its provider's `check`, w
 preview too, so a preview shows every child with its full inputs.
 """
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypedDict
 
 import pulumi
@@ -39,7 +40,53 @@ from aim_pulumi.resources.secrets import (
 )
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 
-__all__ = ["AIMService", "AIMServiceArgs", "applied_status"]
+__all__ = ["AIMService", "AIMServiceArgs", "Resolution", "applied_status", "observe_resolutions"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Resolution:
+    """One planning of an AIMService during a run, as tools that explain a run need it.
+
+    The component keeps its typed service and catalog to itself; the offline `plan` summary and
+    `explain` need both, including for a service whose planning failed (`plan` is None and
+    `error` says why). Secret values appear here only as placeholders.
+    """
+
+    service: api.AIMService
+    catalog: Catalog
+    settings: Settings
+    plan: ServicePlan | None = None
+    error: BaseException | None = None
+
+    @property
+    def key(self) -> str:
+        return f"{self.service.metadata.namespace or 'default'}/{self.service.metadata.name}"
+
+
+_OBSERVERS: list[Callable[[Resolution], None]] = []
+
+
+@contextlib.contextmanager
+def observe_resolutions(callback: Callable[[Resolution], None]) -> Iterator[None]:
+    """Call `callback` with every service planning made while the block runs."""
+    _OBSERVERS.append(callback)
+    try:
+        yield
+    finally:
+        _OBSERVERS.remove(callback)
+
+
+def _planned(service: api.AIMService, catalog: Catalog, settings: Settings, **kwargs: Any) -> ServicePlan:
+    try:
+        plan = plan_service(service, catalog, settings, **kwargs)
+    except Exception as exc:
+        for observer in list(_OBSERVERS):
+            observer(Resolution(service, catalog, settings, error=exc))
+        raise
+    for observer in list(_OBSERVERS):
+        observer(Resolution(service, catalog, settings, plan=plan))
+    return plan
+
 
 # Pulumi role of each service-owned child (behaviour §14).
 _ROLES: Mapping[str, str] = {
@@ -249,7 +296,7 @@ class AIMService(pulumi.ComponentResource):
         def build(doc: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
             service = api.parse(doc)
             assert isinstance(service, api.AIMService)
-            plan = plan_service(service, resolving, settings, previous_cache_sizes=previous_sizes)
+            plan = _planned(service, resolving, settings, previous_cache_sizes=previous_sizes)
             caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
             return _Built(service, plan, tuple(build_service_manifests(plan)), caches)
 

@@ -8,7 +8,7 @@ arrive somewhere while no pod runs).
 
 import pulumi
 
-from aim_pulumi.resources import AIMProfile, AIMService
+from aim_pulumi import AIMProfile, AIMService
 
 NAMESPACE = "inference"
 GATEWAY = {"name": "inference-gateway", "namespace": "gateway-system"}

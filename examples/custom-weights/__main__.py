@@ -8,7 +8,7 @@ cache; `status.resolvedProfile` still names the seed, the overlay is in `status.
 
 import pulumi
 
-from aim_pulumi.resources import AIMProfile, AIMService
+from aim_pulumi import AIMProfile, AIMService
 
 NAMESPACE = "support"
 

@@ -8,7 +8,7 @@ it pins another vLLM image for `nvidia-vllm` and adds `amd-vllm` for AMD Instinc
 
 import pulumi
 
-from aim_pulumi.resources import AIMModel, AIMRuntimeConfig, AIMService
+from aim_pulumi import AIMModel, AIMRuntimeConfig, AIMService
 
 NAMESPACE = "research"
 

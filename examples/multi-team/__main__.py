@@ -11,7 +11,7 @@
 
 import pulumi
 
-from aim_pulumi.resources import (
+from aim_pulumi import (
     AIMClusterProfile,
     AIMClusterRuntimeConfig,
     AIMRuntimeConfig,

@@ -7,7 +7,7 @@ through an existing Gateway and mounts a Shared cache that a download Job fills 
 
 import pulumi
 
-from aim_pulumi.resources import AIMModel, AIMService
+from aim_pulumi import AIMModel, AIMService
 
 NAMESPACE = "ml-team"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pulumi
 
-from aim_pulumi.resources import AIMStack
+from aim_pulumi import AIMStack
 
 stack = AIMStack("aim", {"path": str(Path(__file__).parent / "manifests")})
 
