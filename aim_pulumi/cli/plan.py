@@ -565,9 +565,36 @@ def kubernetes_manifests(recording: PlanRecording, *, show_secrets: bool = False
     return sorted(manifests, key=key)
 
 
+_LEADING_KEYS = ("apiVersion", "kind", "metadata")
+
+
+def _canonical_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """Kubernetes' customary top-level order, every other map sorted.
+
+    The engine hands inputs back as protobuf structs whose key order follows the interpreter's
+    hash seed; sorting makes the written file byte-identical between identical runs.
+    """
+    nested: dict[str, Any] = json.loads(json.dumps(manifest), object_hook=lambda d: dict(sorted(d.items())))
+    ordered = {k: nested[k] for k in _LEADING_KEYS if k in nested}
+    ordered.update((k, v) for k, v in nested.items() if k not in _LEADING_KEYS)
+    return ordered
+
+
+class _ManifestDumper(yaml.SafeDumper):
+    """Multi-line strings (profile files in ConfigMaps) as literal blocks, as a person writes them."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ManifestDumper.add_representer(str, _represent_text)
+
+
 def manifests_yaml(recording: PlanRecording, *, show_secrets: bool = False) -> str:
-    documents = kubernetes_manifests(recording, show_secrets=show_secrets)
-    return yaml.safe_dump_all(documents, sort_keys=False, default_flow_style=False)
+    documents = [_canonical_manifest(m) for m in kubernetes_manifests(recording, show_secrets=show_secrets)]
+    return yaml.dump_all(documents, Dumper=_ManifestDumper, sort_keys=False, default_flow_style=False)
 
 
 def validation_problems(recording: PlanRecording) -> list[str]:
@@ -781,7 +808,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         assert recording is not None
         document = plan_document(recording, show_secrets=args.show_secrets)
         if args.json:
-            _write(args.json, json.dumps(document, indent=2, sort_keys=False, ensure_ascii=False) + "\n")
+            _write(args.json, json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
         if args.yaml:
             _write(args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets))
     except UsageError as exc:
