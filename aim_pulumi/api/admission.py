@@ -141,6 +141,20 @@ def _service_anchor_rules(svc: AIMService) -> Problems:
     spec = svc.spec
     if spec.model is None and spec.profile is None:
         out.append(_problem("spec", "one of spec.model or spec.profile must be specified"))
+    elif (
+        spec.model is None
+        and spec.profile is not None
+        and not _set(spec.profile.name)
+        and spec.profile.selector is None
+    ):
+        # An empty profile block names nothing: resolving it would rank every profile in reach, the
+        # unanchored selection A7 forbids for an explicit selector.
+        out.append(
+            _problem(
+                "spec.profile",
+                "spec.profile needs a name or a selector, or spec.model beside it; it names nothing",
+            )
+        )
     if spec.profile is not None and spec.template is not None:
         out.append(_problem("spec.template", "spec.profile and spec.template are mutually exclusive"))
     return out

@@ -46,6 +46,18 @@ class AIMBase(BaseModel):
         protected_namespaces=(),
     )
 
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise errors_from_validation(exc, type(self))[0] from None
+
+    # Python construction reports AIMValidationError, for a kind and for any part of one (an
+    # `EnvVar` built on its own included). `model_validate` (used by `parse`) must keep pydantic's
+    # error list and validation context, so pydantic is told this is the plain __init__ and does
+    # not route validation through it.
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
     @model_validator(mode="before")
     @classmethod
     def _drop_nulls(cls, data: Any) -> Any:
@@ -106,17 +118,6 @@ class AIMKind(AIMBase):
 
     api_version: str
     metadata: ObjectMeta
-
-    def __init__(self, /, **data: Any) -> None:
-        try:
-            super().__init__(**data)
-        except ValidationError as exc:
-            raise errors_from_validation(exc, type(self))[0] from None
-
-    # Python construction reports AIMValidationError; `model_validate` (used by `parse`) must keep
-    # pydantic's error list and validation context, so pydantic is told this is the plain __init__
-    # and does not route validation through it.
-    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
 
     @field_validator("api_version")
     @classmethod
@@ -206,12 +207,14 @@ def _camel_loc(root: type[BaseModel], loc: tuple[int | str, ...]) -> tuple[int |
     out: list[int | str] = []
     tp: Any = root
     for item in loc:
+        if item == "[key]":  # pydantic's marker for "the key itself is wrong": the path ends at the key
+            continue
         tp = _unwrap(tp) if tp is not None else None
         origin = typing.get_origin(tp)
         if isinstance(tp, type) and issubclass(tp, BaseModel):
             found = next(((n, i) for n, i in tp.model_fields.items() if item in (n, i.alias)), None)
             if found is None:
-                out.append(item)
+                out.append(str(item))  # a mapping key, even when YAML read it as a number
                 tp = None
                 continue
             out.append(found[1].alias or found[0])
@@ -219,11 +222,10 @@ def _camel_loc(root: type[BaseModel], loc: tuple[int | str, ...]) -> tuple[int |
             continue
         if origin is list and isinstance(item, int):
             tp = typing.get_args(tp)[0]
-        elif origin is dict:
-            tp = typing.get_args(tp)[1]
-        else:
-            tp = None
-        out.append(item)
+            out.append(item)
+            continue
+        out.append(str(item) if origin is dict else item)
+        tp = typing.get_args(tp)[1] if origin is dict else None
     return tuple(out)
 
 
@@ -260,12 +262,17 @@ def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[
     """Turn every pydantic error into an AIMValidationError with a camelCase dotted path."""
     out: list[AIMValidationError] = []
     for err in exc.errors():
-        loc = _camel_loc(root, tuple(err.get("loc", ())))
+        raw = tuple(err.get("loc", ()))
+        loc = _camel_loc(root, raw)
         etype = err.get("type", "")
+        if etype == "extra_forbidden" and raw:
+            loc = (*loc[:-1], str(raw[-1]))  # the unknown key exactly as written
         ctx = err.get("ctx") or {}
         original = ctx.get("error")
         if isinstance(original, AIMValidationError):
-            out.append(original.under(*loc))
+            placed = original.under(*loc)
+            placed.field = placed.field or "(root)"
+            out.append(placed)
             continue
         field = join_path(*loc) or "(root)"
         if etype == "extra_forbidden":
@@ -274,7 +281,9 @@ def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[
             message = f"unknown field `{field}`"
             if parent is not None:
                 known = _known_keys(parent)
-                close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+                # A snake_case key is the Python attribute name of a field; point at its wire name.
+                close = [to_camel(key)] if to_camel(key) in known else []
+                close = close or difflib.get_close_matches(key, known, n=1, cutoff=0.6)
                 if close:
                     message += f"; did you mean `{join_path(*loc[:-1], close[0])}`?"
                 else:

@@ -7,9 +7,10 @@ and direct fields of an AIMService, so a rule on them holds wherever they appear
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, PlainValidator, model_validator
+from pydantic import AfterValidator, Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from aim_pulumi.api import admission
@@ -27,6 +28,48 @@ def _quantity(value: Any) -> str | int | float:
 
 # A Kubernetes quantity as written (`16Gi`, `500m`, `2`): kept verbatim so manifests round-trip.
 Quantity = Annotated[str | int | float, PlainValidator(_quantity)]
+
+
+def _json_problem(value: Any, path: str) -> str | None:
+    """Where `value` stops being JSON (the path below the field), or None when all of it is JSON."""
+    if value is None or isinstance(value, str | bool | int):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else path
+    items: list[tuple[str, Any]]
+    if isinstance(value, list):
+        items = [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+    elif isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            if not isinstance(key, str):
+                return inner
+            items.append((inner, item))
+    else:
+        return path
+    for inner, item in items:
+        problem = _json_problem(item, inner)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _json_object(value: dict[str, Any]) -> dict[str, Any]:
+    # YAML also yields sets, binary and NaN, which no JSON consumer (ConfigMap, vLLM flags) can carry.
+    problem = _json_problem(value, "")
+    if problem is not None:
+        raise AIMValidationError(
+            problem,
+            "InvalidSpec",
+            "engine arguments must be JSON: strings, finite numbers, booleans, null, lists, and objects "
+            "with string keys",
+        )
+    return value
+
+
+# P4: engine arguments are a JSON object, written into the profile ConfigMap and vLLM flags.
+JsonObject = Annotated[dict[str, Any], AfterValidator(_json_object)]
 
 Metric = Literal["latency", "throughput"]
 Precision = Literal["fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
@@ -226,7 +269,7 @@ class FallbackMatch(AIMBase):
 class FallbackRuntime(AIMBase):
     image: NonEmptyStr
     engine: NonEmptyStr
-    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_args: JsonObject = Field(default_factory=dict)
     engine_env: dict[str, str] = Field(default_factory=dict)
     container_env: list[EnvVar] = Field(default_factory=list)
     resources: ResourceRequirements | None = None

@@ -71,18 +71,18 @@ def kind_class(obj: Any) -> type[AIMKind]:
     if not isinstance(kind, str) or not kind:
         raise AIMValidationError("kind", "InvalidSpec", "kind is required")
     group, _, version = api_version.rpartition("/")
-    if group != AIM_GROUP:
+    cls = KINDS.get(kind)
+    if group != AIM_GROUP and cls is None:
         raise AIMValidationError(
             "kind",
             "UnknownKind",
             f"{kind} ({api_version}) is not an AIM kind; only {AIM_GROUP} objects are read",
         )
-    cls = KINDS.get(kind)
     if cls is None:
         close = difflib.get_close_matches(kind, sorted(KINDS), n=1)
         hint = f"; did you mean `{close[0]}`?" if close else f"; known kinds: {', '.join(sorted(KINDS))}"
         raise AIMValidationError("kind", "UnknownKind", f"unknown AIM kind {kind!r}{hint}")
-    if version not in cls.SERVED_VERSIONS:
+    if group != AIM_GROUP or version not in cls.SERVED_VERSIONS:
         served = ", ".join(f"{AIM_GROUP}/{v}" for v in cls.SERVED_VERSIONS)
         raise AIMValidationError(
             "apiVersion", "UnsupportedVersion", f"{kind} is not served at {api_version!r}; served: {served}"
@@ -90,10 +90,20 @@ def kind_class(obj: Any) -> type[AIMKind]:
     return cls
 
 
+def _build(cls: type[AIMKind], obj: Mapping[str, Any], *, admit: bool) -> AIMKind:
+    """Validate a manifest as the API server reads it: camelCase keys only.
+
+    Python construction also accepts the snake_case attribute names; a manifest does not, because
+    the API server would reject (or silently prune) `min_replicas`, so accepting it here would pass
+    files that do not deploy as written and make `to_manifest` rewrite the user's keys.
+    """
+    return cls.model_validate(dict(obj), context={SKIP_ADMISSION: not admit}, by_alias=True, by_name=False)
+
+
 def _validate(obj: Any, *, admit: bool) -> AIMKind:
     cls = kind_class(obj)
     try:
-        return cls.model_validate(dict(obj), context={SKIP_ADMISSION: not admit})
+        return _build(cls, obj, admit=admit)
     except ValidationError as exc:
         raise errors_from_validation(exc, cls)[0] from None
     except AIMValidationError:
@@ -116,7 +126,7 @@ def admission_problems(obj: Mapping[str, Any] | AIMKind) -> list[AIMValidationEr
     except AIMValidationError as err:
         return [err]
     try:
-        built = cls.model_validate(dict(obj), context={SKIP_ADMISSION: True})
+        built = _build(cls, obj, admit=False)
     except ValidationError as exc:
         return errors_from_validation(exc, cls)
     except AIMValidationError as err:

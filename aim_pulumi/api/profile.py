@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -13,6 +13,7 @@ from aim_pulumi.api.common import (
     AcceleratorVendor,
     AutoSelectionPolicy,
     EnvVar,
+    JsonObject,
     LocalObjectReference,
     Metric,
     ModelSource,
@@ -43,7 +44,7 @@ class ProfileSpec(AIMBase):
     type: ProfileType | None = None
     primary: bool | None = None
     auto_selection_policy: AutoSelectionPolicy | None = None
-    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_args: JsonObject = Field(default_factory=dict)
     engine_env: dict[str, str] = Field(default_factory=dict)
     accelerator_model: AcceleratorModel | None = None
     accelerator_vendor: AcceleratorVendor | None = None

@@ -15,6 +15,7 @@ from aim_pulumi.api import admission
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope, rename_alias
 from aim_pulumi.api.common import (
     EnvVar,
+    JsonObject,
     LocalObjectReference,
     ModelSource,
     Quantity,
@@ -66,7 +67,7 @@ class ProfileSelector(AIMBase):
     accelerator_type: str | None = None
     accelerator_count: NonNegativeInt | None = None
     accelerator_partitioning_mode: str | None = None
-    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_args: JsonObject = Field(default_factory=dict)
 
 
 class ServiceProfile(AIMBase):
@@ -81,7 +82,7 @@ class ProfileOverrides(AIMBase):
     accelerator_count: NonNegativeInt | None = None
     container_env: list[EnvVar] = Field(default_factory=list)
     engine_env: dict[str, str] = Field(default_factory=dict)
-    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_args: JsonObject = Field(default_factory=dict)
 
 
 class SelectionCriteria(AIMBase):
@@ -105,7 +106,7 @@ class GpuSelector(AIMBase):
 class ServiceOverrides(AIMBase):
     metric: str | None = None
     precision: str | None = None
-    engine_args: dict[str, Any] = Field(default_factory=dict)
+    engine_args: JsonObject = Field(default_factory=dict)
     env: list[EnvVar] = Field(default_factory=list)
     gpu_selector: GpuSelector | None = None
 

@@ -131,15 +131,27 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _filled(path: str, value: Any, other: Mapping[str, Any]) -> bool:
+    """An empty map or list at `path` whose place the other side fills with leaves below it.
+
+    `storage: {}` becoming `storage: {class: fast}` is one added field, not also a removed `storage`.
+    """
+    return value in ({}, []) and any(p.startswith((path + ".", path + "[")) for p in other)
+
+
 def field_changes(old: Any, new: Any) -> list[FieldChange]:
     """Every leaf path whose value differs, in the new document's order, then removed paths."""
     before, after = flatten(old), flatten(new)
     changes = [
         FieldChange(path, before.get(path, ABSENT), value)
         for path, value in after.items()
-        if path not in before or before[path] != value
+        if (path not in before or before[path] != value) and not _filled(path, value, before)
     ]
-    changes.extend(FieldChange(path, value, ABSENT) for path, value in before.items() if path not in after)
+    changes.extend(
+        FieldChange(path, value, ABSENT)
+        for path, value in before.items()
+        if path not in after and not _filled(path, value, after)
+    )
     return changes
 
 

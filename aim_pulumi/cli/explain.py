@@ -25,6 +25,7 @@ from aim_pulumi.cli.plan import (
     add_program_arguments,
     execute,
     load_program,
+    runtime_config_text,
 )
 from aim_pulumi.cli.render import Palette, as_mapping, format_value, palette_for, table
 
@@ -70,9 +71,22 @@ def _selection(record: ServiceRecord) -> ProfileSelection | None:
         return None
 
 
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+def _pipeline(record: ServiceRecord) -> str:
+    from aim_pulumi.resolve.dispatch import choose_pipeline
+
+    return choose_pipeline(record.service)[0]
+
+
+def _template_reason(record: ServiceRecord) -> str:
+    """Why a service takes the legacy pipeline, and how to leave it (behaviour §7.1)."""
+    from aim_pulumi.resolve.dispatch import RECONCILER_PIPELINE_ANNOTATION
+
+    if record.service.metadata.annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template":
+        return f"annotation {RECONCILER_PIPELINE_ANNOTATION}: template"
+    return (
+        f"the service has no spec.profile (annotate {RECONCILER_PIPELINE_ANNOTATION}: profile "
+        "to resolve a profile by model instead)"
+    )
 
 
 def why_line(record: ServiceRecord) -> str:
@@ -348,15 +362,16 @@ def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
     if record.error is not None:
         lines.append(palette.error("  resolution failed: ") + " ".join(str(record.error).split()))
     if plan is not None and plan.pipeline == "template":
-        lines.append(f"  pipeline template: {why_line(record)}")
+        lines.append(f"  {why_line(record)}")
+    elif plan is None and _pipeline(record) == "template":
+        lines.append(f"  template pipeline: {_template_reason(record)}; no profile is considered")
     else:
         lines.extend(_selection_lines(record, palette))
     if plan is None:
         return lines
     labels, rc_rows = runtime_config_rows(record)
     lines.append("")
-    rc = plan.runtime_config
-    used = f"{rc.ref.kind} {rc.ref.name}" if rc is not None else "none (DefaultConfigNotFound)"
+    used = runtime_config_text(plan)
     lines.append(palette.bold(f"Runtime config: {used}; layers, lowest first: {', '.join(labels) or 'none'}"))
     if rc_rows:
         lines.extend(table(["Field", "Value", "Set by", "Also set by (overridden)"], rc_rows))
@@ -438,7 +453,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         traceback.print_exception(outcome.error.cause, file=err)
     if record is None:
         if outcome.error is not None:
-            print(f"error: {outcome.error.line}", file=err)
+            print(
+                f"error: AIMService {key} was not planned; the plan stopped at: {outcome.error.line}",
+                file=err,
+            )
         else:
             known = ", ".join(sorted(outcome.services)) or "none"
             print(f"error: no AIMService {key} in the plan; services: {known}", file=err)

@@ -107,9 +107,13 @@ def _dump(documents: list[Any], indent: tuple[int, int, int]) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-def _files(path: Path) -> list[_File]:
+def _files(path: Path, output_dir: Path | None) -> list[_File]:
+    """The input files; an output directory inside the input is not input (a rerun rewrites it)."""
     found = manifest_files(path)
     if path.is_dir():
+        skip = output_dir.resolve() if output_dir is not None else None
+        if skip is not None and skip != path.resolve():
+            found = [f for f in found if not f.resolve().is_relative_to(skip)]
         return [_File(f, f.relative_to(path)) for f in found]
     return [_File(f, Path(f.name)) for f in found]
 
@@ -118,15 +122,15 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     source = Path(args.path)
+    output_dir = Path(args.output_dir) if args.output_dir else None
     try:
-        files = _files(source)
+        files = _files(source, output_dir)
     except FileNotFoundError:
         print(f"aim-pulumi migrate: error: no such file or directory: {source}", file=err)
         return EXIT_USAGE
     if not files:
         print(f"aim-pulumi migrate: error: no *.yaml or *.yml file in {source}", file=err)
         return EXIT_USAGE
-    output_dir = Path(args.output_dir) if args.output_dir else None
     if output_dir is not None:
         inputs = {f.path.resolve() for f in files}
         clash = [f for f in files if (output_dir / f.relative).resolve() in inputs]

@@ -19,6 +19,7 @@ import logging
 import re
 import sys
 import traceback
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "DuplicateResource",
     "PlanFailure",
     "PlanRun",
     "Program",
@@ -52,7 +54,9 @@ __all__ = [
     "plan_document",
     "register",
     "run",
+    "runtime_config_text",
     "tree_order",
+    "warning_lines",
 ]
 
 EXIT_OK = 0
@@ -69,6 +73,8 @@ _STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^.]+)\.ya?ml$")
 _DECLARATION_KEYS = frozenset({"type", "description", "default", "value", "secret", "items"})
 # Children are listed in the order a reader follows a service: what serves, then what reaches it.
 _KIND_ORDER = ("InferenceService", "ConfigMap", "HTTPRoute", "ScaledObject", "PersistentVolumeClaim", "Job")
+# `pulumi.log` severities that --quiet still prints.
+_PROBLEM_SEVERITIES = ("warning", "error")
 
 
 class UsageError(Exception):
@@ -186,11 +192,45 @@ def _project_file(directory: Path) -> Path | None:
     return None
 
 
+def _stack_config_dir(root: Path, project: Mapping[str, Any], project_file: Path | None) -> Path:
+    """Where the stack files live: beside Pulumi.yaml, or in its `stackConfigDir`."""
+    configured = project.get("stackConfigDir")
+    if configured is None:
+        return root
+    directory = root / str(configured)
+    if not directory.is_dir():
+        raise UsageError(f"{project_file}: stackConfigDir {configured!r} is not a directory")
+    return directory
+
+
+def _check_manifest_directory(root: Path, path: str) -> None:
+    """A directory planned as AIM YAML must hold some, and must not be a folder of programs.
+
+    `aim-pulumi plan examples` would otherwise read every Pulumi.<stack>.yaml below as a broken
+    AIM manifest, and an empty directory would plan nothing and succeed.
+    """
+    from aim_pulumi.api.io import manifest_files
+
+    programs = sorted(
+        p.parent.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.name in ("Pulumi.yaml", "Pulumi.yml", "__main__.py") and p.is_file()
+    )
+    if programs:
+        listed = ", ".join(dict.fromkeys(programs))
+        raise UsageError(
+            f"{path}: not a Pulumi program (no Pulumi.yaml or __main__.py here) but holds programs in: "
+            f"{listed}; plan one of them"
+        )
+    if not manifest_files(root):
+        raise UsageError(f"{path}: no Pulumi program (Pulumi.yaml, __main__.py) and no *.yaml or *.yml file")
+
+
 def load_program(path: str, *, stack: str | None = None, config: Sequence[str] = ()) -> Program:
     """Read PROGRAM: its kind, project name, stack (the only stack file, else `dev`) and config.
 
-    Config precedence is the Pulumi CLI's: project defaults in `Pulumi.yaml`, then the stack file,
-    then `--config` arguments.
+    Config precedence is the Pulumi CLI's: project defaults in `Pulumi.yaml`, then the stack file
+    (beside Pulumi.yaml or in its `stackConfigDir`), then `--config` arguments.
     """
     root = Path(path)
     if not root.exists():
@@ -211,7 +251,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         directory = root / str(main) if isinstance(main, str) and main else root
         if not (directory / "__main__.py").is_file():
             raise UsageError(f"{directory}: no __main__.py (a Pulumi Python program directory)")
-        stacks = _stack_files(root)
+        stacks = _stack_files(_stack_config_dir(root, data, project_file))
         chosen = stack or (next(iter(stacks)) if len(stacks) == 1 else "dev")
         values, secrets = _config_section(data, project_file or root, project, declarations=True)
         stack_file = stacks.get(chosen)
@@ -225,6 +265,8 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
     else:
         if root.is_file() and root.suffix.lower() not in _YAML_SUFFIXES:
             raise UsageError(f"{path}: expected a Pulumi program directory or AIM YAML (*.yaml, *.yml)")
+        if root.is_dir():
+            _check_manifest_directory(root, path)
         project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
         chosen = stack or "dev"
         values, secrets = {}, []
@@ -348,7 +390,28 @@ def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = Fal
             )
     except Exception as exc:
         outcome.error = PlanFailure(failure_line(exc, program), exc)
+        return outcome
+    duplicate = _duplicate_urn(outcome.recording)
+    if duplicate is not None:
+        outcome.error = PlanFailure(_one_line(str(duplicate)), duplicate)
     return outcome
+
+
+class DuplicateResource(Exception):
+    """Two resources of one stack share a URN, which the Pulumi engine refuses before any change."""
+
+
+def _duplicate_urn(recording: PlanRecording) -> DuplicateResource | None:
+    """The first resource registered twice under one URN, worded as `pulumi preview` words it."""
+    seen: set[str] = set()
+    for r in recording.resources:
+        if r.urn in seen:
+            label = resource_label(r)
+            return DuplicateResource(
+                f"{label}: Duplicate resource URN '{r.urn}'; try giving it a unique name"
+            )
+        seen.add(r.urn)
+    return None
 
 
 def _program_body(program: Program) -> Any:
@@ -395,8 +458,14 @@ def _display_path(path: Path) -> str:
 
 
 def _component_in(tb: TracebackType | None) -> str | None:
-    """`AIMService qwen-chat`: the innermost AIM component whose constructor was running."""
+    """The innermost AIM component whose constructor was running.
+
+    Named as the object it declares (`AIMService/ml-team/chat`, the form resolution errors use)
+    when its args say so, else by its Pulumi name (`AIMStack models`).
+    """
     import pulumi
+
+    from aim_pulumi.api.io import KINDS, manifest_ref
 
     found: str | None = None
     for frame, _ in traceback.walk_tb(tb):
@@ -408,7 +477,11 @@ def _component_in(tb: TracebackType | None) -> str | None:
             and isinstance(name, str)
             and frame.f_code.co_name in ("__init__", "_setup", "_declare")
         ):
-            found = f"{type(owner).__name__} {name}"
+            kind = type(owner).__name__
+            args = as_mapping(frame.f_locals.get("args"))
+            metadata = {"name": args.get("name") or name, "namespace": args.get("namespace")}
+            ref = manifest_ref({"kind": kind, "metadata": metadata})
+            found = ref if kind in KINDS and "?" not in ref.split("/") else f"{kind} {name}"
     return found
 
 
@@ -537,12 +610,17 @@ def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> di
         )
     outputs: dict[str, Any] = {}
     stack_name = f"{recording.project}-{recording.stack}"
+    named: dict[str, str] = {}
     for urn, values in recording.outputs.items():
-        if not values:
-            continue
-        owner = by_urn.get(urn)
-        key = owner.name if owner is not None else (stack_name if f"::{STACK_TYPE}::" in urn else urn)
-        outputs[key] = _reveal(values, show_secrets)
+        if values:
+            owner = by_urn.get(urn)
+            named[urn] = (
+                owner.name if owner is not None else (stack_name if f"::{STACK_TYPE}::" in urn else urn)
+            )
+    counts = Counter(named.values())
+    for urn, name in named.items():
+        # Pulumi names are unique per type only (a model and a service may share one): then the URN.
+        outputs[name if counts[name] == 1 else urn] = _reveal(recording.outputs[urn], show_secrets)
     return {
         "project": recording.project,
         "stack": recording.stack,
@@ -651,8 +729,6 @@ def _paint_marker(palette: Palette, marker: str, line: str) -> str:
 
 def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
     """Per AIMService: one summary line, then its warnings (and, with records, nothing else)."""
-    from aim_pulumi.cli.explain import why_line
-
     recording = run.recording
     if recording is None:
         return []
@@ -665,8 +741,8 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
         if record is not None and record.plan is not None:
             title = f"AIMService {record.key}"
             parts = [
-                f"profile {_profile_text(record.plan)} ({why_line(record)})",
-                f"runtime config {_runtime_config_text(record.plan)}",
+                _choice_text(record),
+                f"runtime config {runtime_config_text(record.plan)}",
                 _route_text(record.plan, status),
                 _replicas_text(record.plan),
                 _cache_text(record.plan),
@@ -676,25 +752,54 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
             parts = [f"status {status.get('status', '?')}"]
         lines.append(f"{palette.bold(title)}: " + "; ".join(parts))
         for log in recording.logs:
-            if log.urn == resource.urn and log.severity in ("warning", "error"):
+            if log.urn == resource.urn and log.severity in _PROBLEM_SEVERITIES:
                 lines.append("  " + palette.warning(f"{log.severity}: {_one_line(log.message)}"))
     return lines
+
+
+def warning_lines(recording: PlanRecording, palette: Palette, *, services: bool = True) -> list[str]:
+    """Every warning and error the program logged, as `warning: <resource>: <message>`.
+
+    `services=False` leaves out those attached to an AIMService (its summary line lists them).
+    """
+    by_urn = {r.urn: r for r in recording.resources}
+    lines: list[str] = []
+    for log in recording.logs:
+        if log.severity not in _PROBLEM_SEVERITIES:
+            continue
+        owner = by_urn.get(log.urn)
+        if owner is not None and owner.type == SERVICE_TYPE and not services:
+            continue
+        where = f"{resource_label(owner)}: " if owner is not None else ""
+        lines.append(palette.warning(f"{log.severity}: {where}{_one_line(log.message)}"))
+    return lines
+
+
+def _choice_text(record: ServiceRecord) -> str:
+    """What the service deploys and why: its profile, or (legacy pipeline) its template and model."""
+    from aim_pulumi.cli.explain import why_line
+
+    plan = record.plan
+    assert plan is not None
+    template = plan.resolved_template
+    if plan.resolved_profile is None and template is not None:
+        model = plan.resolved_model.name if plan.resolved_model else "?"
+        return f"template {template.kind} {template.name} of model {model} (template pipeline)"
+    return f"profile {_profile_text(plan)} ({why_line(record)})"
 
 
 def _profile_text(plan: ServicePlan) -> str:
     ref = plan.resolved_profile
     if ref is None:
-        template = plan.resolved_template
-        return (
-            f"{plan.profile_name} (from {template.kind} {template.name})" if template else plan.profile_name
-        )
+        return plan.profile_name
     text = f"{ref.kind} {ref.name}"
     if plan.profile_overlay:
         text += f" + overlay {plan.profile_overlay}"
     return text
 
 
-def _runtime_config_text(plan: ServicePlan) -> str:
+def runtime_config_text(plan: ServicePlan) -> str:
+    """`AIMRuntimeConfig team-a/default`: the runtime config a service plan used."""
     rc = plan.runtime_config
     if rc is None:
         return "none (DefaultConfigNotFound)"
@@ -768,7 +873,9 @@ def register(subparsers: Any) -> None:
         "--validate", action="store_true", help="check every manifest against the vendored upstream schemas"
     )
     parser.add_argument("--diff", metavar="OLD.json", help="compare with a plan saved with --json")
-    parser.add_argument("--quiet", action="store_true", help="print only problems")
+    parser.add_argument(
+        "--quiet", action="store_true", help="print only problems: errors, warnings and schema violations"
+    )
     parser.add_argument(
         "--show-secrets",
         action="store_true",
@@ -827,19 +934,21 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
                 print(line, file=out)
         else:
             count = len(recording.resources)
+            noun = "resource" if count == 1 else "resources"
             print(
-                palette.bold(
-                    f"Plan for {program.project} (stack {program.stack}): {count} resources to create"
-                ),
+                palette.bold(f"Plan for {program.project} (stack {program.stack}): {count} {noun} to create"),
                 file=out,
             )
             for line in tree_lines(recording, palette):
                 print(line, file=out)
-        summaries = service_summaries(outcome, palette)
+        summaries = service_summaries(outcome, palette) + warning_lines(recording, palette, services=False)
         if summaries:
             print("", file=out)
             for line in summaries:
                 print(line, file=out)
+    else:
+        for line in warning_lines(recording, err_palette):
+            print(line, file=err)
     if args.validate:
         problems = validation_problems(recording)
         for problem in problems:

@@ -162,9 +162,17 @@ def plan_caches(
     account = str(profile_spec.get("serviceAccountName") or "") or None
 
     plans: list[CachePlan] = []
+    first_of_uri: dict[str, str] = {}
+    first_of_mount: dict[str, str] = {}
+    owner = {"service": service_name, "service_uid": service_uid} if dedicated else {}
     for index, source in enumerate(_sources(profile_spec)):
         field = f"spec.modelSources[{index}]"
         scheme = _check_source(source, field, object_ref)
+        pvc_name = cache_pvc_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
+        job_name = cache_job_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
+        mount_path = cache_mount_path(_text(source.get("modelId")) or None, pvc_name)
+        _check_unique(first_of_uri, _text(source.get("sourceUri")), f"{field}.sourceUri", object_ref)
+        _check_unique(first_of_mount, mount_path, f"{field}.modelId", object_ref)
         try:
             size_bytes = size_of(
                 source, s3_settings=s3_settings, download_filter=download_filter, field=field
@@ -175,9 +183,6 @@ def plan_caches(
                     exc.reason, exc.message, field=exc.field, object_ref=object_ref
                 ) from exc
             raise
-        owner = {"service": service_name, "service_uid": service_uid} if dedicated else {}
-        pvc_name = cache_pvc_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
-        job_name = cache_job_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
         s3_env, ca_bundle = _s3_env(s3_settings) if scheme == "s3" else ([], None)
         job_env = merge_env(
             _default_env(size_bytes, pvc_name, namespace, download_filter),
@@ -197,7 +202,7 @@ def plan_caches(
                 job_name=job_name,
                 size_gi=pvc_size_gi(size_bytes, headroom),
                 access_mode=settings.access_mode,
-                mount_path=cache_mount_path(_text(source.get("modelId")) or None, pvc_name),
+                mount_path=mount_path,
                 job_image=image,
                 job_env=tuple(job_env),
                 pvc_labels=_labels("cache", mode, profile_name, service_name, parent_labels, label_match),
@@ -397,6 +402,20 @@ def _check_source(source: Mapping[str, Any], field: str, object_ref: str) -> str
             object_ref=object_ref,
         )
     return scheme
+
+
+def _check_unique(seen: dict[str, str], value: str, field: str, object_ref: str) -> None:
+    """One cache per source URI and one mount path per cache: a repeat would give the InferenceService
+    two volumes of one name or two mounts at one path, which the API server rejects."""
+    if value in seen:
+        raise AIMResolutionError(
+            "InvalidSpec",
+            f"{value!r} is already taken by {seen[value]}: each model source needs its own source URI "
+            "and its own cache mount path (/workspace/cache/<modelId>)",
+            field=field,
+            object_ref=object_ref,
+        )
+    seen[value] = field
 
 
 def _sources(profile_spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -311,13 +311,17 @@ def inference_env(
     rc_spec: Mapping[str, Any] | None = None,
     *,
     cache_mount: str | None = None,
+    override_env: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env.
 
     `rc_spec` is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`);
-    `cache_mount` is where the first model source's cache is mounted, when one is.
+    `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
+    replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
+    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does.
     """
-    overrides: Mapping[str, Any] = service_spec.get("profileOverrides") or {}
+    if override_env is None:
+        override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
     framework = (
         vllm_env(profile_spec, cache_mount) if is_direct_vllm(profile_spec) else framework_env(profile_spec)
     )
@@ -326,7 +330,7 @@ def inference_env(
         _env_list(profile_spec.get("containerEnv")),
         framework,
         _env_list(service_spec.get("env")),
-        _env_list(overrides.get("containerEnv")),
+        _env_list(override_env),
     )
 
 
@@ -344,13 +348,22 @@ def build_container_plan(
     rc_spec: Mapping[str, Any] | None = None,
     profile_status: Mapping[str, Any] | None = None,
     cache_mount: str | None = None,
+    override_env: Sequence[Mapping[str, Any]] | None = None,
 ) -> ContainerPlan:
-    """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied."""
+    """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
+
+    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`
+    (see `inference_env`).
+    """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
     return ContainerPlan(
         image=_text(profile_spec, "image"),
-        env=tuple(inference_env(profile_spec, service_spec, rc_spec, cache_mount=cache_mount)),
+        env=tuple(
+            inference_env(
+                profile_spec, service_spec, rc_spec, cache_mount=cache_mount, override_env=override_env
+            )
+        ),
         resources=container_resources(
             profile_resources(profile_spec, profile_status), service_spec.get("resources")
         ),

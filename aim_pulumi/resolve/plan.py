@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.api import AIMKind, AIMService, to_manifest
 from aim_pulumi.resolve.caching import (
     CacheSettings,
     SizeOf,
@@ -21,7 +21,12 @@ from aim_pulumi.resolve.caching import (
     shrink_guard,
 )
 from aim_pulumi.resolve.catalog import Catalog, object_ref
-from aim_pulumi.resolve.container import build_container_plan, build_profile_config_plan, profile_hash
+from aim_pulumi.resolve.container import (
+    build_container_plan,
+    build_profile_config_plan,
+    profile_hash,
+    served_model_id,
+)
 from aim_pulumi.resolve.dispatch import choose_pipeline
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.labels import label_propagation_match, propagate_labels, standard_labels
@@ -131,6 +136,7 @@ def _plan(
 
     # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
     selection: ProfileSelection | None = None
+    seed: AIMKind  # the declared object whose fields configure the effective profile
     template_selection: TemplateSelection | None = None
     profile_conditions: list[Condition] = []
     overlay_name: str | None = None
@@ -139,6 +145,7 @@ def _plan(
         diagnostics.extend(selection.diagnostics())
         overlay = build_overlay(selection.profile, service)
         effective = overlay if overlay is not None else selection.profile
+        seed = selection.profile
         overlay_name = overlay.metadata.name if overlay is not None else None
         profile_conditions.append(
             Condition(
@@ -153,6 +160,7 @@ def _plan(
         template_selection = select_template(service, model, catalog)
         converted = effective_template_profile(service, template_selection)
         effective = converted.effective
+        seed = template_selection.template
         overlay_name = converted.overlay_name
         profile_conditions.append(
             Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}")
@@ -196,6 +204,7 @@ def _plan(
         profile_kind=effective.kind,
         profile_name=profile_name,
         profile_spec=profile_spec,
+        declared_profile=_where(object_ref(seed)),
         rc_spec=rc_spec,
         catalog=catalog,
         settings=settings,
@@ -206,12 +215,18 @@ def _plan(
         diagnostics=diagnostics,
     )
 
+    # A legacy service's `spec.overrides.env` is its final env layer, as `profileOverrides.containerEnv`
+    # is once migrated (behaviour §10.3: overrides win over `spec.env`).
+    legacy_overrides: Mapping[str, Any] = (
+        (service_spec.get("overrides") or {}) if pipeline == "template" else {}
+    )
     container = build_container_plan(
         service_spec,
         profile_spec,
         rc_spec=rc_spec,
         profile_status=profile_status,
-        cache_mount=caches[0].mount_path if caches else None,
+        cache_mount=_served_model_mount(profile_spec, caches),
+        override_env=legacy_overrides.get("env"),
     )
     profile_config = build_profile_config_plan(name, profile_spec, labels("inference"))
 
@@ -299,6 +314,21 @@ def _plan(
     )
 
 
+def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]) -> str | None:
+    """Where the served model's weights are mounted: the cache of the source with the served model id,
+    else the first cache (a source without a `modelId` has no id to match)."""
+    served = served_model_id(profile_spec)
+    for cache in caches:
+        if str(cache.source.get("modelId") or "") == served:
+            return cache.mount_path
+    return caches[0].mount_path if caches else None
+
+
+def _where(ref: ObjectRef) -> str:
+    """`Kind/namespace/name`, or `Kind/name` for a cluster object, as errors name objects."""
+    return f"{ref.kind}/{ref.name}" if ref.scope == "Cluster" else f"{ref.kind}/{ref.namespace}/{ref.name}"
+
+
 def _model_ref(selection: TemplateSelection | None) -> ObjectRef | None:
     if selection is None:
         return None
@@ -314,6 +344,7 @@ def _plan_caches(
     profile_kind: str,
     profile_name: str,
     profile_spec: Mapping[str, Any],
+    declared_profile: str,
     rc_spec: Mapping[str, Any],
     catalog: Catalog,
     settings: Settings,
@@ -328,7 +359,19 @@ def _plan_caches(
         return []
     mode = cache_mode(service_spec)
     if mode == "Shared":
-        cache_rc = resolve_runtime_config(catalog, namespace, profile_spec.get("runtimeConfigName") or None)
+        try:
+            cache_rc = resolve_runtime_config(
+                catalog, namespace, profile_spec.get("runtimeConfigName") or None
+            )
+        except AIMResolutionError as error:
+            # The reference is the profile's (an overlay inherits it), so name the object to fix.
+            raise AIMResolutionError(
+                error.reason,
+                f"{error.message} (the Shared cache of AIMService/{namespace}/{name} is configured by "
+                "its profile's runtime config)",
+                field=error.field,
+                object_ref=declared_profile,
+            ) from None
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
         cache_match = label_propagation_match(cache_rc_spec)
     else:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.api import to_manifest
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.merge import merge_layers_with_provenance, merge_runtime_config_specs
+from aim_pulumi.resolve.merge import merge_layers_with_provenance
 from aim_pulumi.resolve.types import Condition, ObjectRef, ResolvedRuntimeConfig
 
 if TYPE_CHECKING:
@@ -55,8 +55,7 @@ def resolve_runtime_config(
         )
     ns_spec = _spec(ns_obj) if ns_obj is not None else None
     cluster_spec = _spec(cluster_obj) if cluster_obj is not None else None
-    merged = merge_runtime_config_specs(cluster_spec, ns_spec)
-    _, contributions = merge_layers_with_provenance([("Cluster", cluster_spec), ("Namespace", ns_spec)])
+    merged, contributions = merge_layers_with_provenance([("Cluster", cluster_spec), ("Namespace", ns_spec)])
     chosen = ns_obj if ns_obj is not None else cluster_obj
     assert chosen is not None
     return ResolvedRuntimeConfig(ref=_ref(chosen, namespace), spec=merged, contributions=contributions)

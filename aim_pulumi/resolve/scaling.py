@@ -56,6 +56,13 @@ def _query_error(message: str, field: str = ACTIVATION_TEMPLATE_FIELD) -> AIMRes
     return AIMResolutionError(ACTIVATION_QUERY_INVALID, message, field=field)
 
 
+def _provider_none_error() -> AIMResolutionError:
+    return _query_error(
+        "gateway provider none disables scale-from-zero; choose envoyGateway, kgateway or custom",
+        GATEWAY_PROVIDER_FIELD,
+    )
+
+
 def render_activation_query(
     template: str,
     *,
@@ -126,10 +133,7 @@ def default_activation_query(
             "gateway provider custom has no built-in activation query; set "
             "scaleFromZero.activationMetricQueryTemplate on the service or its runtime config"
         )
-    raise _query_error(
-        "gateway provider none disables scale-from-zero; choose envoyGateway, kgateway or custom",
-        GATEWAY_PROVIDER_FIELD,
-    )
+    raise _provider_none_error()
 
 
 def activation_query(
@@ -143,10 +147,7 @@ def activation_query(
 ) -> str:
     """The query of the activation trigger: the configured template, else the provider default."""
     if provider == "none":
-        raise _query_error(
-            "gateway provider none disables scale-from-zero; choose envoyGateway, kgateway or custom",
-            GATEWAY_PROVIDER_FIELD,
-        )
+        raise _provider_none_error()
     if template is not None:
         return render_activation_query(
             template,
@@ -212,7 +213,7 @@ def _target_value(target: Mapping[str, Any]) -> str:
 def metric_trigger(
     metric: Mapping[str, Any], *, namespace: str, predictor_deployment: str, scaler_address: str
 ) -> dict[str, Any]:
-    """One user `PodMetric` as a KEDA external trigger of the OTel scaler."""
+    """One user `PodMetric` as a KEDA external trigger of the OTel scaler (admission A20 checked it)."""
     podmetric = metric.get("podmetric") or {}
     source = podmetric.get("metric") or {}
     names = source.get("metricNames") or []

@@ -18,6 +18,7 @@ from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProf
 from aim_pulumi.resolve.catalog import (
     FORCE_REBIND_ANNOTATION,
     SOURCE_MODEL_LABEL,
+    TYPE_RANK,
     Catalog,
     Key,
     ProfileEntry,
@@ -31,9 +32,10 @@ AnyProfile = AIMProfile | AIMClusterProfile
 AnyModel = AIMModel | AIMClusterModel
 Shape = Literal["Name", "ModelImage", "ModelAndSelector", "Selector", "Model"]
 RebindReason = Literal["deleted", "no-longer-matches", "force-rebind"]
-Tier = Literal["availability", "primary", "type", "version", "name"]
+Tier = Literal["availability", "primary", "type", "version", "name", "binding"]
 
-FLOOR_RANK: Mapping[str, int] = {"optimized": 0, "general": 1, "preview": 2, "unoptimized": 3}
+# The floor compares the same type ranks the ranking uses.
+FLOOR_RANK: Mapping[str, int] = TYPE_RANK
 FLOOR_ANY = "any"
 IMPLICIT_FLOOR = "optimized"
 
@@ -53,7 +55,9 @@ class CandidateExplanation:
     `origin`, a spec field, `acceleratorCount`, `acceleratorPartitioningMode`, `engineArgs`, `floor`,
     `autoSelectionPolicy`), or `namespace-precedence` when it passed but namespace candidates existed.
     `rank` is its 1-based position among the ranked candidates; `decided_by` the first ranking tier
-    on which it differs from the winner (None for the winner itself).
+    on which it differs from the winner (None for the winner itself). When a sticky binding was
+    kept, the kept profile is rank 1 and never dropped, the other candidates follow in the order a
+    fresh rank would give them and `decided_by` is `binding`: ranking was not consulted.
     """
 
     kind: str
@@ -541,20 +545,27 @@ def _explain(
     previous: str | None,
     sticky: Literal["none", "kept", "rebound", "unchanged"],
 ) -> SelectionExplanation:
-    top = evaluation.best() if sticky == "kept" else winner
-    ranked_keys = {e.key: i + 1 for i, e in enumerate(evaluation.ranking(top))}
+    kept = False
+    if sticky == "kept" and winner is not None:
+        # The kept binding may sit outside the ranked scope or pass; it is still the selection.
+        kept = True
+        order = [winner, *rank_candidates([e for e in evaluation.candidates if e.key != winner.key])]
+    else:
+        order = evaluation.ranking(winner)
+    ranked_keys = {e.key: i + 1 for i, e in enumerate(order)}
     used_keys = {e.key for e in evaluation.used}
     rows: list[CandidateExplanation] = []
     for entry in sorted(evaluation.pool, key=lambda e: (e.scope != "Namespace", e.name)):
         k = entry.key
-        dropped: str | None = evaluation.failed[k] or None
-        if dropped is None and k not in used_keys:
+        is_winner = winner is not None and winner.key == k
+        dropped: str | None = None if is_winner else (evaluation.failed[k] or None)
+        if dropped is None and not is_winner and k not in used_keys:
             dropped = "autoSelectionPolicy" if evaluation.selection_pass == 2 else "floor"
         if dropped is None and k not in ranked_keys:
             dropped = "namespace-precedence"
         decided: Tier | None = None
-        if winner is not None and k in ranked_keys and winner.key != k:
-            decided = compare_candidates(winner, entry)[0]
+        if winner is not None and k in ranked_keys and not is_winner:
+            decided = "binding" if kept else compare_candidates(winner, entry)[0]
         rows.append(
             CandidateExplanation(
                 kind=entry.kind,
@@ -628,10 +639,17 @@ def _not_found(req: _Request, catalog: Catalog, evaluation: _Evaluation, model: 
         )
     hint = ""
     if model is not None and not evaluation.pool:
-        hint = (
-            f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "
-            f"{SOURCE_MODEL_LABEL}={model.metadata.name} (no discovery runs here)"
-        )
+        if text(model.spec.model_id):
+            hardware = " on hardware of the declared inventory" if catalog.inventory is not None else ""
+            hint = (
+                f"; {model.kind} {model.metadata.name} is declared by modelId and no "
+                f"profile-generation fallback of its runtime config matches its accelerator{hardware}"
+            )
+        else:
+            hint = (
+                f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "
+                f"{SOURCE_MODEL_LABEL}={model.metadata.name} (no discovery runs here)"
+            )
     raise req.error(
         "ProfileNotFound",
         "spec.profile.selector",
@@ -697,12 +715,20 @@ class _Prepared:
     evaluation: _Evaluation
     previous_ref: Mapping[str, Any] | None
     previous_entry: ProfileEntry | None
+    previous_key: Key | None = None
 
 
-def _previous(req: _Request, catalog: Catalog) -> tuple[Mapping[str, Any] | None, ProfileEntry | None]:
+def _previous(
+    req: _Request, catalog: Catalog
+) -> tuple[Mapping[str, Any] | None, ProfileEntry | None, Key | None]:
+    """The recorded binding, its catalog entry (None when gone) and the key it names.
+
+    A reference without `kind` names an AIMClusterProfile when its scope is `Cluster`; a namespaced
+    reference without `namespace` means the service's namespace.
+    """
     ref = req.status.get("resolvedProfile")
     if not isinstance(ref, Mapping) or not text(ref.get("name")):
-        return None, None
+        return None, None, None
     kind = text(ref.get("kind")) or (
         "AIMClusterProfile" if text(ref.get("scope")) == "Cluster" else "AIMProfile"
     )
@@ -711,7 +737,7 @@ def _previous(req: _Request, catalog: Catalog) -> tuple[Mapping[str, Any] | None
     entry = catalog.profile_entry(kind, namespace, name) or catalog.retained_profile_entry(
         kind, namespace, name
     )
-    return ref, entry
+    return ref, entry, (kind, namespace or "", name)
 
 
 def _prepare(req: _Request, catalog: Catalog) -> _Prepared:
@@ -723,10 +749,10 @@ def _prepare(req: _Request, catalog: Catalog) -> _Prepared:
     selector = effective_selector(req.selector, model_name or None)
     if model is None and selector.model_name:
         model = _find_model(catalog, req.namespace, selector.model_name, selector.model_scope)
-    previous_ref, previous_entry = _previous(req, catalog)
+    previous_ref, previous_entry, previous_key = _previous(req, catalog)
     extra = (previous_entry,) if previous_entry is not None and previous_entry.generated else ()
     evaluation = _evaluate(selector, catalog, req.namespace, extra)
-    return _Prepared(req, model, evaluation, previous_ref, previous_entry)
+    return _Prepared(req, model, evaluation, previous_ref, previous_entry, previous_key)
 
 
 def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
@@ -773,9 +799,8 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
     rebound_from: str | None = None
     reason: RebindReason | None = None
     sticky: Literal["none", "kept", "rebound", "unchanged"] = "none"
-    if previous_name and prepared.previous_ref is not None:
-        prev_kind = text(prepared.previous_ref.get("kind")) or winner.kind
-        if (prev_kind, previous_name) != (winner.kind, winner.name):
+    if previous_name and prepared.previous_key is not None:
+        if prepared.previous_key != winner.key:
             rebound_from, reason, sticky = previous_name, decision.reason, "rebound"
         else:
             sticky = "unchanged"

@@ -83,6 +83,8 @@ def decide_binding(
 
     Kept in sync with `sticky_decision` / `rebind_outcome` of the resolver: keep the previous
     binding when it is set, no rebind is forced and it is still among the qualifying profiles.
+    Seeing only the qualifying keys, it records a deleted profile as `no-longer-matches`; the
+    resolver, which sees the catalog, names `deleted` in the ProfileRebound it reports.
     """
     previous = str(olds.get("bound") or "")
     winner = str(news.get("winner") or "")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -47,6 +47,11 @@ class StackRegistry:
     shared_cache_owners: dict[tuple[str, ...], str] = field(default_factory=dict)
     # Service (Pulumi name) -> an Output that resolves once its children are declared.
     services_done: dict[str, Any] = field(default_factory=dict)
+    # Shared cache key -> (namespace, name) of each service using it -> that service's plan of the
+    # cache and its masked arguments: the cache carries the labels of all of them (behaviour §11).
+    shared_cache_users: dict[tuple[str, ...], dict[tuple[str, str], tuple[Any, Any]]] = field(
+        default_factory=dict
+    )
 
     @classmethod
     def for_settings(cls, settings: Settings) -> StackRegistry:
@@ -71,6 +76,19 @@ class StackRegistry:
         children happen to be built first; later users wait for the owner.
         """
         return self.shared_cache_owners.setdefault(key, service)
+
+    def use_shared_caches(self, user: tuple[str, str], caches: Sequence[Any], masked: Any) -> None:
+        """Record the Shared caches the service `user` ((namespace, name)) mounts, replacing its last word.
+
+        Every service is declared before any Shared cache is built (they are built inside applies,
+        which run after the program body), so each cache sees all of its users.
+        """
+        keys = {cache.key for cache in caches}
+        for key, users in self.shared_cache_users.items():
+            if key not in keys:
+                users.pop(user, None)
+        for cache in caches:
+            self.shared_cache_users.setdefault(cache.key, {})[user] = (cache, masked)
 
 
 class _NoMonitor:

@@ -40,7 +40,15 @@ from aim_pulumi.resources.secrets import (
 )
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 
-__all__ = ["AIMService", "AIMServiceArgs", "Resolution", "applied_status", "observe_resolutions"]
+__all__ = [
+    "AIMService",
+    "AIMServiceArgs",
+    "Resolution",
+    "applied_status",
+    "observe_resolutions",
+    "observed_plan",
+    "settings_overrides",
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,7 +84,10 @@ def observe_resolutions(callback: Callable[[Resolution], None]) -> Iterator[None
         _OBSERVERS.remove(callback)
 
 
-def _planned(service: api.AIMService, catalog: Catalog, settings: Settings, **kwargs: Any) -> ServicePlan:
+def observed_plan(
+    service: api.AIMService, catalog: Catalog, settings: Settings, **kwargs: Any
+) -> ServicePlan:
+    """`plan_service`, reported to every observer whether it succeeds or fails."""
     try:
         plan = plan_service(service, catalog, settings, **kwargs)
     except Exception as exc:
@@ -103,6 +114,8 @@ _SETTING_OPTIONS: Mapping[str, str] = {
     "gatewayProvider": "gateway_provider",
 }
 _COMPONENT_OPTIONS = (*_SETTING_OPTIONS, "forceRebind", "waitForCache")
+# Any Kubernetes type token: what `get_provider` needs to find the service's Kubernetes provider.
+_KUBERNETES_TYPE = "kubernetes:core/v1:PersistentVolumeClaim"
 
 
 class AIMServiceArgs(TypedDict, total=False):
@@ -154,7 +167,8 @@ def _plain_option(args: Mapping[str, Any], key: str) -> Any:
     return value
 
 
-def _settings_overrides(args: Mapping[str, Any]) -> dict[str, Any]:
+def settings_overrides(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The Settings fields the component options (`strict`, `skipAwait`, ...) override."""
     overrides: dict[str, Any] = {}
     for key, attribute in _SETTING_OPTIONS.items():
         if key in args:
@@ -281,7 +295,7 @@ class AIMService(pulumi.ComponentResource):
     ) -> None:
         options: Mapping[str, Any] = dict(args or {})
         registry = current_registry()
-        settings: Settings = registry.settings.with_overrides(**_settings_overrides(options))
+        settings: Settings = registry.settings.with_overrides(**settings_overrides(options))
         resolving: Catalog = catalog if catalog is not None else registry.catalog
         force = bool(_plain_option(options, "forceRebind"))
         wait_for_cache = _plain_option(options, "waitForCache") is not False
@@ -296,7 +310,7 @@ class AIMService(pulumi.ComponentResource):
         def build(doc: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
             service = api.parse(doc)
             assert isinstance(service, api.AIMService)
-            plan = _planned(service, resolving, settings, previous_cache_sizes=previous_sizes)
+            plan = observed_plan(service, resolving, settings, previous_cache_sizes=previous_sizes)
             caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
             return _Built(service, plan, tuple(build_service_manifests(plan)), caches)
 
@@ -314,17 +328,22 @@ class AIMService(pulumi.ComponentResource):
         self._aim_catalog = resolving
         self._aim_masked = masked
         self._aim_wait_for_cache = wait_for_cache
-        providers = opts.providers if opts else None
         self._aim_depends_on = inherited_dependencies(opts)
+        # A Shared cache has no parent, so it cannot inherit the Kubernetes provider the way this
+        # service's children do (from opts or from this service's own parents): it is given it.
+        kubernetes = self.get_provider(_KUBERNETES_TYPE)
         self._aim_cache_opts = pulumi.ResourceOptions(
-            provider=opts.provider if opts else None,
-            providers=dict(providers) if isinstance(providers, Mapping) else list(providers or []),
+            providers=[kubernetes] if kubernetes is not None else [],
             depends_on=list(self._aim_depends_on),
         )
         self.inference_service_name = pulumi.Output.from_input(first.plan.isvc_name)
 
         # A Shared cache another service declared first is built by that service: wait for it.
         owners = {registry.claim_shared_cache(c.key, name) for c in first.plan.caches if c.mode == "Shared"}
+        self._aim_user = (first.plan.namespace, first.plan.name)
+        registry.use_shared_caches(
+            self._aim_user, [c for c in first.plan.caches if c.mode == "Shared"], masked
+        )
         waits = [registry.services_done[o] for o in sorted(owners - {name}) if o in registry.services_done]
 
         if not uses_binding:
@@ -440,6 +459,9 @@ class AIMService(pulumi.ComponentResource):
                 pulumi.log.info(message, resource=self)
         masked: MaskedArgs = self._aim_masked
         await_caches = self._aim_wait_for_cache and not plan.wait.skip_await
+        current_registry().use_shared_caches(
+            self._aim_user, [c for c, _, _ in built.caches if c.mode == "Shared"], masked
+        )
         cache_dependencies: list[pulumi.Resource] = []
         for cache, pvc_manifest, job_manifest in built.caches:
             if cache.mode == "Shared":

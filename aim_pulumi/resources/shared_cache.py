@@ -7,6 +7,8 @@ parent, registered once per stack under `<namespace>-<PVC name>` (DESIGN decisio
 is `retain_on_delete`: even when the last service goes, the downloaded weights stay in the cluster.
 """
 
+import dataclasses
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pulumi
@@ -15,14 +17,44 @@ from aim_pulumi.manifests import build_cache_pvc, build_download_job
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
-from aim_pulumi.resources.secrets import MaskedArgs, restore_outputs
+from aim_pulumi.resources.secrets import MaskedArgs, mask_outputs, restore_outputs
 
-__all__ = ["AIMSharedCache", "shared_cache_name"]
+__all__ = ["AIMSharedCache", "shared_cache_name", "with_users_labels"]
 
 
 def shared_cache_name(cache: CachePlan) -> str:
     """The component's Pulumi name: `<namespace>-<PVC name>` (unique per stack, like the PVC)."""
     return f"{cache.namespace}-{cache.pvc_name}"
+
+
+def _first_value_wins(label_sets: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    for labels in label_sets:
+        for key, value in labels.items():
+            merged.setdefault(key, value)
+    return dict(sorted(merged.items()))
+
+
+def with_users_labels(
+    cache: CachePlan, users: Mapping[tuple[str, str], tuple[CachePlan, MaskedArgs]]
+) -> tuple[CachePlan, MaskedArgs]:
+    """The cache labelled for every service using it, and the Outputs its labels carry.
+
+    Each user's plan of the cache holds the standard labels plus what that one service
+    propagates (resolved with the cache's runtime config); behaviour §11 gives the cache those of
+    every user in (namespace, name) order, the first value of a key winning. Labels are all a
+    Shared cache takes from its services, so the Outputs among them are all it needs restored.
+    """
+    ordered = [users[user] for user in sorted(users)]
+    labels = {
+        kind: _first_value_wins(
+            restore_outputs(dict(getattr(plan, attr)), masked) for plan, masked in ordered
+        )
+        for kind, attr in (("pvc", "pvc_labels"), ("job", "job_labels"))
+    }
+    relabelled = mask_outputs(labels)
+    plan = dataclasses.replace(cache, pvc_labels=relabelled.value["pvc"], job_labels=relabelled.value["job"])
+    return plan, relabelled
 
 
 class AIMSharedCache(pulumi.ComponentResource):
@@ -88,6 +120,10 @@ class AIMSharedCache(pulumi.ComponentResource):
         existing = registry.shared_caches.get(cache.key)
         if isinstance(existing, AIMSharedCache):
             return existing
-        created = cls(shared_cache_name(cache), cache, opts, masked=masked)
+        users = registry.shared_cache_users.get(cache.key) or {
+            (cache.namespace, ""): (cache, masked if masked is not None else mask_outputs({}))
+        }
+        labelled, label_outputs = with_users_labels(cache, users)
+        created = cls(shared_cache_name(cache), labelled, opts, masked=label_outputs)
         registry.shared_caches[cache.key] = created
         return created

@@ -5,7 +5,8 @@ loads a file or a directory (`*.yaml`, `*.yml`), declares every catalog object f
 configs, models, templates, profiles) and then every service, each as its own component named
 `<stack>-<kind lowercased>-<namespace>-<name>` (`<stack>-<kind lowercased>-<name>` for cluster
 kinds). Declaration order is fixed by kind and name, not by file order, so reordering files or
-documents changes nothing.
+documents changes nothing. The manifests are one unit: every service is resolved before the
+first component registers, so one that cannot resolve leaves the others undeployed too.
 """
 
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,7 @@ from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-from aim_pulumi.resources.service import AIMService
+from aim_pulumi.resources.service import AIMService, observed_plan, settings_overrides
 
 __all__ = ["AIMStack", "AIMStackArgs", "stack_component_name"]
 
@@ -79,6 +80,26 @@ def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
     return sorted(objects, key=key)
 
 
+def _resolve_all(objects: Sequence[api.AIMObject], target: Catalog, options: Mapping[str, Any]) -> None:
+    """Resolve every service of the manifests against a scratch copy of the catalog they join.
+
+    Each service fails before its own children register; the manifests are one unit, so a
+    service that cannot resolve (or an object declared twice) must also stop the services listed
+    before it from being half-deployed.
+    """
+    scratch = Catalog(
+        target.objects(),
+        inventory=target.inventory,
+        embed_default=target.embed_default,
+        system_namespace=target.system_namespace,
+    )
+    scratch.extend(obj for obj in objects if obj.kind != "AIMService")
+    settings = current_registry().settings.with_overrides(**settings_overrides(options))
+    for obj in objects:
+        if isinstance(obj, api.AIMService):
+            observed_plan(obj, scratch, settings)
+
+
 class AIMStack(pulumi.ComponentResource):
     """Every AIM object of a YAML file or directory, declared as components of this stack."""
 
@@ -104,9 +125,10 @@ class AIMStack(pulumi.ComponentResource):
             raise api.AIMValidationError("path", "InvalidSpec", f"{path}: no such file or directory")
         objects = _ordered(api.load_manifests(path))
         options = {k: args[k] for k in _SERVICE_OPTIONS if k in args}  # type: ignore[literal-required]
+        target = catalog if catalog is not None else current_registry().catalog
+        _resolve_all(objects, target, options)
         super().__init__("aim:index:AIMStack", name, None, opts)
         child_opts = pulumi.ResourceOptions(parent=self)
-        target = catalog if catalog is not None else current_registry().catalog
         statuses: dict[str, Any] = {}
         declared: list[str] = []
         for obj in objects:

@@ -45,6 +45,8 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ),
     ("A3-neither-model-nor-profile", service({"replicas": 1}), "spec", "InvalidSpec"),
     ("A3-empty-spec", service({}), "spec", "InvalidSpec"),
+    ("A3-empty-profile-block", service({"profile": {}}), "spec.profile", "InvalidSpec"),
+    ("A3-profile-with-empty-name-only", service({"profile": {"name": ""}}), "spec.profile", "InvalidSpec"),
     (
         "A4-profile-and-template-v1alpha1",
         service({"profile": {"name": "p"}, "template": {"name": "t"}}, version=V1),
@@ -298,6 +300,12 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ),
     ("A23-name-missing", service() | {"metadata": {"namespace": "ml-team"}}, "metadata.name", "InvalidSpec"),
     (
+        "A23-namespace-too-long",
+        runtime_config() | {"metadata": {"name": "default", "namespace": "n" * 64}},
+        "metadata.namespace",
+        "InvalidSpec",
+    ),
+    (
         "A23-cluster-kind-with-namespace",
         profile(cluster=True) | {"metadata": {"name": "p", "namespace": "ml-team"}},
         "metadata.namespace",
@@ -386,6 +394,37 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "InvalidSpec",
     ),
     ("P4-engine-args-not-object", profile({"engineArgs": ["--port=1"]}), "spec.engineArgs", "InvalidSpec"),
+    ("P4-engine-args-yaml-set", profile({"engineArgs": {"x": {1, 2}}}), "spec.engineArgs.x", "InvalidSpec"),
+    (
+        "P4-engine-args-nested-nan",
+        profile({"engineArgs": {"a": [1, {"b": float("nan")}]}}),
+        "spec.engineArgs.a[1].b",
+        "InvalidSpec",
+    ),
+    (
+        "P4-engine-args-nested-int-key",
+        profile({"engineArgs": {"a": {1: "x"}}}, cluster=True),
+        "spec.engineArgs.a.1",
+        "InvalidSpec",
+    ),
+    (
+        "P4-selector-engine-args-binary",
+        service({"model": MODEL, "profile": {"selector": {"engineArgs": {"x": b"\x00"}}}}),
+        "spec.profile.selector.engineArgs.x",
+        "InvalidSpec",
+    ),
+    (
+        "P4-overrides-engine-args-infinite",
+        service({**BY_NAME, "profileOverrides": {"engineArgs": {"x": float("inf")}}}),
+        "spec.profileOverrides.engineArgs.x",
+        "InvalidSpec",
+    ),
+    (
+        "P4-fallback-engine-args-tuple",
+        fallbacks_rc(fallback(runtime={"image": "i:1", "engine": "vllm", "engineArgs": {"x": (1, 2)}})),
+        "spec.model.profileGeneration.fallbacks[0].runtime.engineArgs.x",
+        "InvalidSpec",
+    ),
     (
         "P4-direct-vllm-managed-port",
         profile({"acceleratorVendor": "nvidia", "engine": "vllm", "engineArgs": {"--port": 8001}}),
@@ -602,6 +641,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     ("A3-profile-only", service(BY_NAME)),
     ("A3-model-only", service({"model": MODEL})),
+    ("A3-empty-profile-block-beside-model", service({"model": MODEL, "profile": {}})),
     ("A4-profile-only-v1alpha1", service({"profile": {"name": "p"}}, version=V1)),
     ("A5-overrides-with-profile-name", service({**BY_NAME, "profileOverrides": {"acceleratorCount": 2}})),
     ("A6-role-deployable", service({"model": MODEL, "profile": {"selector": {"role": "deployable"}}})),
@@ -639,6 +679,10 @@ VALID: list[tuple[str, dict[str, Any]]] = [
         service({"model": MODEL, "scaleFromZero": {"activationMetricQueryTemplate": "x" * 4096}}),
     ),
     (
+        "A19-activation-query-one-char",
+        runtime_config({"scaleFromZero": {"activationMetricQueryTemplate": "x"}}),
+    ),
+    (
         "A20-metric-with-query-only",
         service(
             {
@@ -660,6 +704,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     ("A22-namespace-at-limit", service(namespace="n" * 42)),
     ("A23-dotted-name", profile(name="qwen.fp8-v1")),
+    ("A23-namespace-at-limit", runtime_config() | {"metadata": {"name": "default", "namespace": "n" * 63}}),
     (
         "A24-env-value-from",
         service(
@@ -667,6 +712,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
         ),
     ),
     ("A24-env-name-only", runtime_config({"env": [{"name": "EMPTY"}]})),
+    ("P2-accelerator-model-at-limit", profile({"acceleratorModel": "MI300X.v2_" + "a-" * 26 + "z"})),
     (
         "P3-every-enum",
         profile(
@@ -680,6 +726,10 @@ VALID: list[tuple[str, dict[str, Any]]] = [
                 "acceleratorCount": 0,
             }
         ),
+    ),
+    (
+        "P4-engine-args-nested-json",
+        profile({"engineArgs": {"a": [1, 2.5, None, {"b": True, "": "x"}], "c": {"d": []}}}),
     ),
     (
         "P4-amd-profile-may-set-port",

@@ -15,9 +15,12 @@ from aim_pulumi.api import (
     AIMRuntimeConfig,
     AIMService,
     AIMValidationError,
+    admission_problems,
     parse,
     to_manifest,
 )
+from aim_pulumi.api.common import EnvVar
+from aim_pulumi.api.service import ServiceSpec
 
 MODEL = {"name": "qwen-qwen3-32b"}
 
@@ -47,6 +50,24 @@ UNKNOWN = [
     ("metadata", service() | {"metadata": {"name": "q", "lables": {}}}, "metadata.lables", "metadata.labels"),
     ("root", service() | {"sepc": {}}, "sepc", "spec"),
     ("snake-case-spelling-of-alias", profile({"aim_idd": "x"}), "spec.aim_idd", "spec.aimId"),
+    (
+        "python-attribute-name-in-manifest",
+        service({"model": MODEL, "min_replicas": 0}),
+        "spec.min_replicas",
+        "spec.minReplicas",
+    ),
+    (
+        "python-attribute-name-beside-wire-name",
+        service({"model": MODEL, "minReplicas": 0, "max_replicas": 3}),
+        "spec.max_replicas",
+        "spec.maxReplicas",
+    ),
+    (
+        "python-attribute-name-nested",
+        service({"profile": {"selector": {"aim_id": "q"}}}),
+        "spec.profile.selector.aim_id",
+        "spec.profile.selector.aimId",
+    ),
     (
         "runtime-config-fallback",
         runtime_config(
@@ -84,6 +105,7 @@ def test_unknown_field_names_path_and_suggests_sibling(
 ) -> None:
     err = _error(manifest)
     assert (err.field, err.reason) == (field, "UnknownField")
+    assert (field, "UnknownField") in [(p.field, p.reason) for p in admission_problems(manifest)]
     if suggestion is not None:
         assert f"did you mean `{suggestion}`?" in err.message
     else:
@@ -225,6 +247,27 @@ DISPATCH = [
         "required",
     ),
     ("missing-kind", {"apiVersion": V2, "metadata": {"name": "x"}}, "kind", "InvalidSpec", "required"),
+    (
+        "aim-kind-without-group",
+        service() | {"apiVersion": "v1alpha2"},
+        "apiVersion",
+        "UnsupportedVersion",
+        "AIMService is not served at 'v1alpha2'; served: aim.eai.amd.com/v1alpha1",
+    ),
+    (
+        "aim-kind-group-without-version",
+        profile() | {"apiVersion": "aim.eai.amd.com"},
+        "apiVersion",
+        "UnsupportedVersion",
+        "served: aim.eai.amd.com/v1alpha2",
+    ),
+    (
+        "aim-kind-in-another-group",
+        template() | {"apiVersion": "aim.example.com/v1alpha1"},
+        "apiVersion",
+        "UnsupportedVersion",
+        "AIMServiceTemplate is not served at 'aim.example.com/v1alpha1'",
+    ),
     ("list-document", [1, 2], "(root)", "InvalidSpec", "mapping"),
     ("string-document", "AIMService", "(root)", "InvalidSpec", "mapping"),
     ("metadata-not-mapping", service() | {"metadata": "qwen"}, "metadata", "InvalidSpec", "mapping"),
@@ -249,6 +292,8 @@ TYPES = [
     ("int-for-string", service({"model": {"name": 7}}), "spec.model.name"),
     ("env-name-int", service({"model": MODEL, "env": [{"name": 1}]}), "spec.env[0].name"),
     ("label-value-int", service(labels={"team": 1}), "metadata.labels.team"),
+    ("label-key-int", service(labels={7: "x"}), "metadata.labels.7"),
+    ("spec-key-int", service({"model": MODEL, 5: 1}), "spec.5"),
     ("list-for-model", service({"model": [MODEL]}), "spec.model"),
     (
         "dict-for-list",
@@ -499,8 +544,31 @@ def test_python_construction_accepts_sub_models() -> None:
         spec=ServiceSpec(model=ServiceModel(name="q"), env=[EnvVar(name="A", value="1")]),
     )
     assert to_manifest(svc)["spec"] == {"model": {"name": "q"}, "env": [{"name": "A", "value": "1"}]}
-    with pytest.raises(ValueError):
-        EnvVar(name="A", value="1", value_from={"field_ref": {"field_path": "x"}})
+
+
+SUB_MODEL_ERRORS = [
+    (
+        "env-value-and-value-from",
+        EnvVar,
+        {"name": "A", "value": "1", "value_from": {"field_ref": {"field_path": "x"}}},
+        "(root)",
+    ),
+    ("env-empty-name", EnvVar, {"name": ""}, "name"),
+    ("spec-negative-min", ServiceSpec, {"model": {"name": "q"}, "min_replicas": -1}, "minReplicas"),
+    ("spec-unknown-key", ServiceSpec, {"model": {"name": "q"}, "routng": {}}, "routng"),
+]
+
+
+@pytest.mark.parametrize(
+    ("cls", "kwargs", "field"), [e[1:] for e in SUB_MODEL_ERRORS], ids=[e[0] for e in SUB_MODEL_ERRORS]
+)
+def test_sub_models_built_in_python_raise_validation_errors(
+    cls: type[Any], kwargs: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(AIMValidationError) as info:
+        cls(**kwargs)
+    assert info.value.field == field
+    assert info.value.reason in ("InvalidSpec", "UnknownField")
 
 
 def test_error_string_carries_location() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -479,8 +480,21 @@ BAD_ENUMS = {
 @st.composite
 def mutated(draw: st.DrawFn) -> tuple[str, Any]:
     base = copy.deepcopy(draw(st.one_of(st.sampled_from(SEED_DOCS), valid_manifests)))
-    how = draw(st.sampled_from(["wrong-type", "unknown-key", "bad-enum", "wrong-version", "non-string-key"]))
-    if how == "wrong-type":
+    how = draw(
+        st.sampled_from(
+            ["wrong-type", "unknown-key", "bad-enum", "wrong-version", "non-string-key", "attribute-name-key"]
+        )
+    )
+    renamed = [p for p in _paths(base) if len(p) > 1 and isinstance(p[-1], str) and _snake(p[-1]) != p[-1]]
+    if how == "attribute-name-key" and not renamed:
+        how = "wrong-version"
+    if how == "attribute-name-key":
+        # A manifest spells fields as the CRD does; the Python attribute name is not a field there.
+        path = draw(st.sampled_from(renamed))
+        parent = _get(base, path[:-1])
+        parent[_snake(path[-1])] = parent.pop(path[-1])
+        how = "attribute-name-key:" + _dotted((*path[:-1], _snake(path[-1])))
+    elif how == "wrong-type":
         path = draw(st.sampled_from([p for p in _paths(base) if p]))
         _set(base, path, _wrong_type(_get(base, path)))
     elif how in ("unknown-key", "non-string-key"):
@@ -530,6 +544,16 @@ def test_mutated_manifests_raise_only_validation_errors(case: tuple[str, Any]) -
         raise AssertionError(f"{how} mutation was accepted: {doc!r}")
     problems = admission_problems(doc)
     assert problems and all(p.field and p.reason for p in problems)
+    if how.startswith("attribute-name-key:"):
+        assert (how.partition(":")[2], "UnknownField") in [(p.field, p.reason) for p in problems]
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+
+
+def _dotted(path: tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else ("." if i else "") + p for i, p in enumerate(path))
 
 
 json_values = st.recursive(

@@ -15,6 +15,8 @@ from aim_pulumi.cli.diff import ABSENT, FieldChange, diff_plans, field_changes, 
 from aim_pulumi.cli.plan import execute, load_program, plan_document
 
 PROGRAM = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "programs" / "rc-change"
+# The stack-owned Shared cache of the `cached` service (PVC and download Job are its children).
+CACHE = "team-b-meta-llama-cache-4cafb2f1"
 
 
 @pytest.mark.parametrize(
@@ -57,6 +59,19 @@ def test_flatten(value: Any, expected: dict[str, Any]) -> None:
             [FieldChange("env[Z].name", ABSENT, "Z"), FieldChange("env[Z].value", ABSENT, "0")],
             id="insert-into-named-list-is-one-entry",
         ),
+        pytest.param(
+            {"storage": {}},
+            {"storage": {"class": "fast"}},
+            [FieldChange("storage.class", ABSENT, "fast")],
+            id="empty-map-filled-is-one-added-field",
+        ),
+        pytest.param(
+            {"args": ["x"]},
+            {"args": []},
+            [FieldChange("args[0]", "x", ABSENT)],
+            id="list-emptied-is-one-removed-item",
+        ),
+        pytest.param({"a": {}}, {"a": []}, [FieldChange("a", {}, [])], id="empty-map-to-empty-list"),
     ],
 )
 def test_field_changes(old: Any, new: Any, expected: list[FieldChange]) -> None:
@@ -147,9 +162,18 @@ def changed_plan(*config: str) -> dict[str, Any]:
         ),
         pytest.param(
             "logLevel=DEBUG",
-            {"routed-isvc", "internal-isvc"},
-            {"spec.predictor.containers[kserve-container].env[LOG_LEVEL].value"},
-            id="cluster-env-updates-only-the-inference-services",
+            {"routed-isvc", "internal-isvc", "cached-isvc", f"{CACHE}-download"},
+            {
+                "spec.predictor.containers[kserve-container].env[LOG_LEVEL].value",
+                "spec.template.spec.containers[model-download].env[LOG_LEVEL].value",
+            },
+            id="cluster-env-updates-only-the-inference-services-and-the-download-job",
+        ),
+        pytest.param(
+            "storageClass=fast",
+            {f"{CACHE}-pvc"},
+            {"spec.storageClassName"},
+            id="cluster-storage-class-updates-only-the-cache-pvc",
         ),
     ],
 )
@@ -158,8 +182,9 @@ def test_one_cluster_runtime_config_field_updates_exactly_the_affected_children(
 ) -> None:
     diff = diff_plans(json.loads(baseline.read_text()), changed_plan(config))
     assert {c.name for c in diff.updated} == updated
+    assert {f.path for change in diff.updated for f in change.fields} == paths
     for change in diff.updated:
-        assert {f.path for f in change.fields} == paths
+        assert all(f.old != f.new for f in change.fields)
     assert diff.created == [] and diff.deleted == []
     total = len(json.loads(baseline.read_text())["resources"])
     assert diff.unchanged == total - len(updated)
@@ -182,9 +207,11 @@ def test_plan_diff_command_reports_changes_only(capsys: pytest.CaptureFixture[st
     assert code == 0
     assert " ~ InferenceService team-a/routed-" in out
     assert " ~ InferenceService team-b/internal-" in out
+    assert " ~ Job team-b/meta-llama-download-4cafb2f1" in out
     assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"' in out
     assert "HTTPRoute" not in out  # unchanged children are counted, not listed
-    assert "0 to create, 2 to update, 0 to delete" in out
+    assert "PersistentVolumeClaim" not in out
+    assert "0 to create, 4 to update, 0 to delete, 13 unchanged" in out
 
 
 def test_diff_against_something_that_is_not_a_plan(

@@ -51,7 +51,10 @@ def test_quickstart_candidates_and_layers(capsys: pytest.CaptureFixture[str]) ->
 def test_namespace_layers_override_the_cluster(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = explain(capsys, EXAMPLES / "multi-team", "team-a/assistant")
     assert code == 0
-    assert "layers, lowest first: AIMClusterRuntimeConfig default, AIMRuntimeConfig team-a/default" in out
+    assert (
+        "Runtime config: AIMRuntimeConfig team-a/default; "
+        "layers, lowest first: AIMClusterRuntimeConfig default, AIMRuntimeConfig team-a/default"
+    ) in out
     path = row(out, "routing.pathTemplate")
     assert path[2:] == ["AIMRuntimeConfig team-a/default", "AIMClusterRuntimeConfig default"]
     assert row(out, "routing.requestTimeout")[2:] == ["AIMClusterRuntimeConfig default", "-"]
@@ -109,18 +112,63 @@ def test_overlay_and_secret_env(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("service", "code", "message"),
+    ("program", "service", "code", "message"),
     [
         pytest.param(
+            EXAMPLES / "quickstart",
             "ml-team/nope",
             1,
-            "no AIMService ml-team/nope in the plan; services: ml-team/qwen-chat",
+            "error: no AIMService ml-team/nope in the plan; services: ml-team/qwen-chat\n",
             id="unknown",
         ),
-        pytest.param("a/b/c", 2, "--service expects NAMESPACE/NAME", id="malformed"),
+        pytest.param(
+            PROGRAMS / "floor-excluded",
+            "ml-team/later",
+            1,
+            "error: AIMService ml-team/later was not planned; the plan stopped at: "
+            "tests/fixtures/programs/floor-excluded/__main__.py:21: AIMService/ml-team/chat: ",
+            id="not-reached-by-a-failed-plan",
+        ),
+        pytest.param(EXAMPLES / "quickstart", "a/b/c", 2, "--service expects NAMESPACE/NAME", id="malformed"),
     ],
 )
-def test_service_argument(capsys: pytest.CaptureFixture[str], service: str, code: int, message: str) -> None:
-    result, _, err = explain(capsys, EXAMPLES / "quickstart", service)
+def test_service_argument(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    program: Path,
+    service: str,
+    code: int,
+    message: str,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    result, _, err = explain(capsys, program, service)
     assert result == code
     assert message in err
+
+
+def test_failed_template_pipeline_service_shows_no_profile_candidates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = explain(capsys, PROGRAMS / "template-missing-model", "ml-team/chat")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[1].startswith(
+        "  resolution failed: AIMService/ml-team/chat: spec.model.name: ModelNotFound: "
+    )
+    assert lines[2] == (
+        "  template pipeline: the service has no spec.profile (annotate "
+        "aim.eai.amd.com/reconciler-pipeline: profile to resolve a profile by model instead); "
+        "no profile is considered"
+    )
+    assert "Candidates" not in out
+    assert err.startswith("error: ")
+
+
+def test_template_pipeline_service(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = explain(
+        capsys, ROOT / "tests" / "fixtures" / "manifests" / "legacy-template", "ml-research/chat"
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1] == "  template pipeline: template qwen3-32b-latency of model qwen-qwen3-32b"
+    assert "Candidates" not in out
+    assert row(out, "AIM_MODEL_ID")[1] == '"Qwen/Qwen3-32B"'

@@ -132,6 +132,19 @@ def test_output_dir_never_overwrites_input(legacy: Path, target: str) -> None:
     assert snapshot(legacy) == before
 
 
+def test_output_dir_inside_the_input_is_not_read_again(legacy: Path) -> None:
+    source = legacy / "mixed"
+    before = snapshot(source)
+    for _ in range(2):  # the rerun rewrites the output, it does not migrate it into out/out
+        code, out, err = run(str(source), "-o", str(source / "out"))
+        assert (code, out) == (0, ""), err
+        assert "2 of 4 document(s) converted" in err
+    after = snapshot(source)
+    assert sorted(after) == sorted([*before, "out/nested/catalog.yml", "out/services.yaml"])
+    assert {k: v for k, v in after.items() if not k.startswith("out/")} == before
+    assert validate_dir(source / "out") == (0, [])
+
+
 def test_in_place_rewrites_only_changed_files(legacy: Path) -> None:
     untouched = (legacy / "runtime-configs-seed000.yaml").stat().st_mtime_ns
     code, out, err = run(str(legacy / "mixed"), "--in-place")

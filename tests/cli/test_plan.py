@@ -118,7 +118,7 @@ def test_plan_without_validate_accepts_the_same_program(capsys: pytest.CaptureFi
     [
         pytest.param(
             "typo-field",
-            ["typo-field/__main__.py:3", "AIMService chat", "spec.modle", "UnknownField", "spec.model"],
+            ["typo-field/__main__.py:3: AIMService/ml-team/chat: spec.modle: UnknownField: ", "spec.model`?"],
             id="typo-in-a-field",
         ),
         pytest.param(
@@ -184,6 +184,7 @@ def test_unknown_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> 
 
 def write(directory: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
         (directory / name).write_text(text)
     return directory
 
@@ -256,6 +257,18 @@ def write(directory: Path, files: dict[str, str]) -> Path:
             {"p:x": "c", "p:n": "3", "p:list": "[1,2]", "aim:strict": "true"},
             id="stack-beats-project-and-config-option-beats-stack",
         ),
+        pytest.param(
+            {
+                "Pulumi.yaml": "name: p\nruntime: python\nstackConfigDir: stacks\n",
+                "Pulumi.dev.yaml": "config:\n  p:x: beside\n",
+                "stacks/Pulumi.prod.yaml": "config:\n  p:x: in-stack-config-dir\n",
+            },
+            None,
+            [],
+            "prod",
+            {"p:x": "in-stack-config-dir"},
+            id="stack-config-dir",
+        ),
     ],
 )
 def test_program_config_is_read_like_the_pulumi_cli(
@@ -294,6 +307,17 @@ def test_secure_stack_values_are_secret_placeholders(tmp_path: Path) -> None:
         pytest.param({"Pulumi.yaml": "name: p\nruntime: nodejs\n"}, "only python", id="other-runtime"),
         pytest.param({"Pulumi.yaml": "name: p\nruntime: python\n"}, "no __main__.py", id="no-main"),
         pytest.param({"Pulumi.yaml": "name: [unclosed\n"}, "cannot read", id="broken-project-file"),
+        pytest.param(
+            {"Pulumi.yaml": "name: p\nruntime: python\nstackConfigDir: nowhere\n", "__main__.py": ""},
+            "stackConfigDir 'nowhere' is not a directory",
+            id="missing-stack-config-dir",
+        ),
+        pytest.param({"notes.txt": "hello\n"}, "no \\*.yaml or \\*.yml file", id="nothing-to-plan"),
+        pytest.param(
+            {"a/Pulumi.yaml": "name: a\nruntime: python\n", "b/__main__.py": "", "c/x.yaml": "{}\n"},
+            "holds programs in: a, b; plan one of them",
+            id="a-folder-of-programs",
+        ),
     ],
 )
 def test_unusable_program_directories(tmp_path: Path, files: dict[str, str], message: str) -> None:
@@ -458,3 +482,93 @@ def test_catalog_directories_are_loaded_before_the_program(
     assert result == code, err
     if code:
         assert "qwen3-8b" in err
+
+
+def test_a_resource_name_used_twice_fails_like_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / "duplicate-name"))
+    assert (code, out) == (1, "")
+    (line,) = err.strip().splitlines()
+    assert line.startswith("error: AIMService chat: Duplicate resource URN '")
+    assert line.endswith("$aim:index:AIMService::chat'; try giving it a unique name")
+
+
+def test_json_outputs_of_components_sharing_a_name_are_keyed_by_urn(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """In model-id an AIMModel and an AIMService are both named `mistral-7b-nvidia`."""
+    target = tmp_path / "plan.json"
+    code, _, _ = plan(capsys, str(EXAMPLES / "model-id"), "--json", str(target), "--quiet")
+    assert code == 0
+    outputs = json.loads(target.read_text())["outputs"]
+    assert "mistral-7b-nvidia" not in outputs
+    model = outputs["urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMModel::mistral-7b-nvidia"]
+    service = outputs[
+        "urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMService::mistral-7b-nvidia"
+    ]
+    assert model["status"]["generatedProfiles"] == [service["resolvedProfile"]["name"]]
+    assert service["status"]["reconcilerPipeline"] == "profile"
+    assert set(outputs["research-default"]) == {"configName", "spec", "status"}  # unique: by name
+
+
+WARNINGS = [
+    'AIMModel orphan: ReferenceNotFound: runtime config "missing" not found',
+    "AIMService chat: PathTemplateInvalid: path template of ml-team/chat",
+]
+
+
+def test_every_warning_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / "warnings"))
+    assert (code, err) == (0, "")
+    assert "Plan for warnings (stack dev): 5 resources to create" in out
+    lines = out.splitlines()
+    summary = lines.index(next(line for line in lines if line.startswith("AIMService ml-team/chat:")))
+    assert lines[summary + 1].startswith("  warning: PathTemplateInvalid: ")
+    assert any(line.startswith("warning: " + WARNINGS[0]) for line in lines)
+
+
+def test_quiet_still_prints_warnings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = plan(capsys, str(PROGRAMS / "warnings"), "--quiet")
+    assert (code, out) == (0, "")
+    lines = err.splitlines()
+    assert len(lines) == 2
+    for line, expected in zip(lines, WARNINGS, strict=True):
+        assert line.startswith("warning: " + expected)
+
+
+def test_one_resource_is_singular(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "Pulumi.yaml": "name: one\nruntime: python\n",
+            "__main__.py": "from aim_pulumi import AIMClusterProfile\n"
+            "AIMClusterProfile('p', {'spec': {'aimId': 'o/m', 'image': 'x:1'}})\n",
+        },
+    )
+    code, out, _ = plan(capsys, str(tmp_path))
+    assert code == 0
+    assert out.splitlines()[0] == "Plan for one (stack dev): 1 resource to create"
+
+
+class ClosedPipe(io.StringIO):
+    """Standard output whose reader has gone away (`aim-pulumi plan . | head -1`)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdout", ClosedPipe())
+    assert main(["plan", str(PROGRAMS / "config-echo")]) == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_template_pipeline_summary_names_template_and_model(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = plan(capsys, str(FIXTURES / "manifests" / "legacy-template"))
+    assert code == 0
+    (summary,) = [line for line in out.splitlines() if line.startswith("AIMService ")]
+    assert summary.startswith(
+        "AIMService ml-research/chat: template AIMServiceTemplate qwen3-32b-latency of model qwen-qwen3-32b "
+        "(template pipeline); runtime config AIMClusterRuntimeConfig default; no route; replicas 1; "
+    )

@@ -220,6 +220,52 @@ def test_shared_and_dedicated_caches_never_share_a_name() -> None:
     assert one(mode="Shared").pvc_name != one(mode="Dedicated").pvc_name
 
 
+@pytest.mark.parametrize(
+    ("second", "field", "taken"),
+    [
+        pytest.param(
+            {"modelId": "other/model", "sourceUri": HF_SOURCE["sourceUri"], "size": "1Gi"},
+            "spec.modelSources[1].sourceUri",
+            HF_SOURCE["sourceUri"],
+            id="same-source-uri",
+        ),
+        pytest.param(
+            {"modelId": HF_SOURCE["modelId"], "sourceUri": "hf://Qwen/Qwen3-32B-Base", "size": "1Gi"},
+            "spec.modelSources[1].modelId",
+            "/workspace/cache/Qwen/Qwen3-32B",
+            id="same-model-id-same-mount",
+        ),
+        pytest.param(
+            {"modelId": "Qwen/../Qwen3-32B", "sourceUri": "hf://Qwen/Qwen3-32B-Base", "size": "1Gi"},
+            "spec.modelSources[1].modelId",
+            "/workspace/cache/Qwen/Qwen3-32B",
+            id="dot-dot-removal-collides",
+        ),
+    ],
+)
+def test_sources_that_would_share_a_volume_or_mount_are_invalid(
+    second: dict[str, Any], field: str, taken: str
+) -> None:
+    with pytest.raises(AIMResolutionError) as err:
+        plan(profile_spec=profile(modelSources=[dict(HF_SOURCE), second]))
+    assert (err.value.reason, err.value.field) == ("InvalidSpec", field)
+    assert err.value.object_ref == f"AIMProfile/{NS}/{PROFILE}"
+    assert taken in err.value.message
+    assert field.replace("[1]", "[0]") in err.value.message
+
+
+def test_duplicate_sources_fail_before_any_source_is_sized() -> None:
+    sized: list[str] = []
+
+    def recording_size(source: Mapping[str, Any], **_: Any) -> int:
+        sized.append(str(source["sourceUri"]))
+        return GI
+
+    with pytest.raises(AIMResolutionError):
+        plan(profile_spec=profile(modelSources=[dict(HF_SOURCE), dict(HF_SOURCE)]), size_of=recording_size)
+    assert sized == [HF_SOURCE["sourceUri"]]
+
+
 def test_mount_path_falls_back_to_the_pvc_name_without_model_id() -> None:
     source = {"sourceUri": "s3://models/weights", "size": "1Gi"}
     cache = one(profile_spec=profile(modelSources=[source]))

@@ -618,6 +618,23 @@ def test_framework_vars(profile: dict[str, Any], expected: dict[str, str]) -> No
     assert _env_map(inference_env(profile, {}, None)) == expected
 
 
+@pytest.mark.parametrize(
+    ("override_env", "expected"),
+    [
+        pytest.param(None, "profile-override", id="default-is-profile-overrides"),
+        pytest.param([{"name": "X", "value": "legacy-override"}], "legacy-override", id="given-replaces-it"),
+        pytest.param([], "service", id="given-empty-leaves-service-env"),
+    ],
+)
+def test_override_env_is_the_final_layer(override_env: list[dict[str, str]] | None, expected: str) -> None:
+    service = {
+        "env": [{"name": "X", "value": "service"}],
+        "profileOverrides": {"containerEnv": [{"name": "X", "value": "profile-override"}]},
+    }
+    env = inference_env(AIM_PROFILE, service, None, override_env=override_env)
+    assert _env_map(env)["X"] == expected
+
+
 def test_engine_env_is_not_container_env_for_aim_runtime() -> None:
     names = {item["name"] for item in inference_env(AIM_PROFILE, {}, None)}
     assert "VLLM_USE_V1" not in names

@@ -957,6 +957,13 @@ STICKY = [
         None,
         id="ref-without-kind-defaults-to-service-namespace-profile",
     ),
+    pytest.param(
+        service(model="q", previous={"kind": "AIMProfile", "name": "q-fp8-mi300x", "namespace": "other"}),
+        "q-fp8-mi300x",
+        "q-fp8-mi300x",
+        "deleted",
+        id="same-name-in-another-namespace-is-a-different-binding",
+    ),
 ]
 
 
@@ -968,6 +975,62 @@ def test_sticky_binding(svc: AIMService, winner: str, rebound_from: str | None, 
         rebound_from,
         reason,
     )
+
+
+def test_kindless_cluster_reference_is_compared_as_the_cluster_profile() -> None:
+    catalog = Catalog(
+        [
+            profile("same", model="m", type="optimized", precision="fp16"),
+            profile("same", cluster=True, model="m", type="optimized", precision="fp8"),
+        ],
+        embed_default=False,
+    )
+    result = select_profile(
+        service(model="m", selector={"precision": "fp16"}, previous={"name": "same", "scope": "Cluster"}),
+        catalog,
+    )
+    assert (result.profile.kind, result.rebound_from, result.rebound_reason) == (
+        "AIMProfile",
+        "same",
+        "no-longer-matches",
+    )
+    assert result.explanation is not None and result.explanation.sticky == "rebound"
+
+
+def test_binding_kept_under_pass_two_is_not_displaced_by_an_optimized_newcomer() -> None:
+    catalog = worked_catalog(profile("llama-opt", model="llama", type="optimized", primary=True))
+    assert select_profile(service(model="llama"), catalog).profile.metadata.name == "llama-opt"
+    kept = select_profile(
+        service(model="llama", previous=ref("llama-nvidia-vllm-1a2b3c4d", cluster=True)), catalog
+    )
+    assert (kept.profile.metadata.name, kept.rebound_from) == ("llama-nvidia-vllm-1a2b3c4d", None)
+
+
+KEPT_EXPLANATIONS = [
+    pytest.param(
+        ref("q-fp16-mi300x"),
+        [("q-fp16-mi300x", 1, None, None), ("q-fp8-mi300x", 2, None, "binding")],
+        id="kept-below-a-better-namespace-candidate",
+    ),
+    pytest.param(
+        ref("q-fp8-mi325x", cluster=True),
+        [("q-fp8-mi325x", 1, None, None), ("q-fp8-mi300x", 2, None, "binding")],
+        id="kept-cluster-profile-outside-the-ranked-scope",
+    ),
+]
+
+
+@pytest.mark.parametrize(("previous", "expected"), KEPT_EXPLANATIONS)
+def test_kept_binding_is_explained_as_the_selection(
+    previous: dict[str, Any], expected: list[tuple[str, int, str | None, str | None]]
+) -> None:
+    result = select_profile(service(model="q", previous=previous), worked_catalog())
+    explanation = result.explanation
+    assert explanation is not None and explanation.sticky == "kept"
+    assert explanation.winner == result.profile.metadata.name
+    rows = {c.name: (c.name, c.rank, c.dropped_by, c.decided_by) for c in explanation.candidates}
+    for row in expected:
+        assert rows[row[0]] == row
 
 
 def test_sticky_binding_drops_below_explicit_floor() -> None:
@@ -1135,6 +1198,14 @@ ERRORS = [
         "spec.profile.selector",
         ["either scope", "AIMModel lonely has no profiles", f"{G}/source-model=lonely"],
         id="image-backed-model-without-declared-profiles",
+    ),
+    pytest.param(
+        service(model="id-backed"),
+        worked_catalog(model_obj("id-backed", modelId="org/m", accelerator={"vendor": "amd"})),
+        "ProfileNotFound",
+        "spec.profile.selector",
+        ["either scope", "AIMModel id-backed is declared by modelId", "profile-generation fallback"],
+        id="id-backed-model-without-matching-fallback",
     ),
     pytest.param(
         service(model="q", selector={"precision": "int4"}),

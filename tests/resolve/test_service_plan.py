@@ -155,6 +155,29 @@ def test_hard_errors_name_the_service_field_and_reason() -> None:
     assert raised.value.reason == "ProfileNotFound"
 
 
+@pytest.mark.parametrize(
+    "service_spec",
+    [
+        pytest.param({"model": {"name": "qwen"}}, id="by-model"),
+        pytest.param(
+            {
+                "profile": {"name": "qwen-fp8"},
+                "profileOverrides": {"containerEnv": [{"name": "A", "value": "1"}]},
+            },
+            id="overlay-names-its-seed",
+        ),
+    ],
+)
+def test_missing_runtime_config_of_a_shared_cache_names_the_profile(service_spec: dict[str, Any]) -> None:
+    catalog = Catalog([profile("qwen-fp8", caching={"enabled": True}, runtimeConfigName="missing")])
+    with pytest.raises(AIMResolutionError) as raised:
+        plan_service(service(**service_spec), catalog)
+    assert raised.value.reason == "ReferenceNotFound"
+    assert raised.value.field == "spec.runtimeConfigName"
+    assert raised.value.object_ref == "AIMProfile/ml-team/qwen-fp8"
+    assert "AIMService/ml-team/qwen-chat" in raised.value.message
+
+
 def test_inline_runtime_config_beats_namespace_config() -> None:
     rc = obj("AIMRuntimeConfig", "default", {"routing": {**GATEWAY, "pathTemplate": "/rc/{.metadata.name}"}})
     catalog = Catalog([profile("qwen-fp8"), rc])
@@ -234,3 +257,47 @@ def test_legacy_service_and_its_migration_plan_identical_children() -> None:
     assert before.pipeline == "template" and after.pipeline == "profile"
     assert before.status["resolvedTemplate"]["name"] == "qwen3-32b-throughput"
     assert manifests(before) == manifests(after)
+
+
+def test_legacy_override_env_outranks_service_env_as_after_migration() -> None:
+    """§10.3: `spec.overrides.env` wins over `spec.env`, as `profileOverrides.containerEnv` does."""
+    template = copy.deepcopy(LEGACY_TEMPLATE)
+    template["spec"]["env"] = [{"name": "LEVEL", "value": "template"}]
+    svc = copy.deepcopy(LEGACY_SERVICE)
+    svc["spec"]["env"] = [{"name": "LEVEL", "value": "service"}, {"name": "ONLY_SERVICE", "value": "s"}]
+    svc["spec"]["overrides"] = {"env": [{"name": "LEVEL", "value": "override"}]}
+    legacy = [copy.deepcopy(LEGACY_MODEL), template, svc]
+    migrated = migrate_objects(copy.deepcopy(legacy)).objects
+    before = plan_service(parse(legacy[2]), Catalog([parse(legacy[0]), parse(legacy[1])]))
+    after = plan_service(parse(migrated[2]), Catalog([parse(migrated[0]), parse(migrated[1])]))
+    env = {item["name"]: item.get("value") for item in before.container.env}
+    assert (env["LEVEL"], env["ONLY_SERVICE"]) == ("override", "s")
+    assert manifests(before) == manifests(after)
+
+
+@pytest.mark.parametrize(
+    ("model_id", "expected_mount"),
+    [
+        pytest.param("acme/served", "/workspace/cache/acme/served", id="cache-of-the-served-model"),
+        pytest.param(None, "/workspace/cache/acme/draft", id="first-source-when-no-model-id"),
+    ],
+)
+def test_direct_vllm_serves_the_weights_of_its_own_model(model_id: str | None, expected_mount: str) -> None:
+    """§13.5: AIM_VLLM_MODEL is the cache mount of the served model, not of whichever source is first."""
+    sources = [
+        {"modelId": "acme/draft", "sourceUri": "hf://acme/draft", "size": "1Gi"},
+        {"modelId": "acme/served", "sourceUri": "hf://acme/served", "size": "1Gi"},
+    ]
+    extra = {"modelId": model_id} if model_id else {}
+    vllm = profile(
+        "vllm",
+        acceleratorVendor="nvidia",
+        engine="vllm",
+        modelSources=sources,
+        caching={"enabled": True},
+        **extra,
+    )
+    plan = plan_service(service(profile={"name": "vllm"}), Catalog([vllm]))
+    env = {item["name"]: item.get("value") for item in plan.container.env}
+    assert env["AIM_VLLM_MODEL"] == expected_mount
+    assert expected_mount in {cache.mount_path for cache in plan.caches}

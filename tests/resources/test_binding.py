@@ -70,23 +70,53 @@ def test_check_keeps_a_qualifying_binding_and_otherwise_takes_the_winner(
     winner=st.sampled_from([OLD, NEW, CLUSTER]),
     qualifying=st.sets(st.sampled_from([OLD, NEW, CLUSTER])),
     force=st.booleans(),
+    deleted=st.booleans(),
 )
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_the_provider_rule_agrees_with_the_resolver_rule(
-    previous: str, winner: str, qualifying: set[str], force: bool
+    previous: str, winner: str, qualifying: set[str], force: bool, deleted: bool
 ) -> None:
+    deleted = deleted and bool(previous) and previous != winner
     qualifying = qualifying | {winner}  # a fresh winner always qualifies
+    if deleted:
+        qualifying.discard(previous)  # a deleted profile qualifies for nothing
     state, _ = decide_binding(
         {"bound": previous} if previous else {},
         news(winner=winner, qualifying=sorted(qualifying), force=force),
     )
 
-    decision = sticky_decision(previous or None, candidate_ok=previous in qualifying, force_rebind=force)
+    decision = sticky_decision(
+        previous or None, candidate_ok=previous in qualifying, force_rebind=force, exists=not deleted
+    )
     bound, rebound_from, reason = rebind_outcome(previous or None, winner, decision)
 
     assert state["bound"] == bound
     assert state["previous"] == (rebound_from or "")
-    assert state["reason"] == (reason or "")
+    # The provider sees qualifying names only, so a deleted profile is one that no longer matches;
+    # the resolver, which sees the catalog, is what reports `deleted` (in ProfileRebound).
+    assert state["reason"] == ("no-longer-matches" if reason == "deleted" else (reason or ""))
+
+
+def test_the_provider_is_pickled_by_reference_to_a_module_that_needs_only_pulumi() -> None:
+    """The provider lives in state; it must load in the provider host without the resolver."""
+    import ast
+    import base64
+    from pathlib import Path
+
+    from pulumi.dynamic.dynamic import serialize_provider
+
+    import aim_pulumi.resources.binding as binding
+
+    pickled = base64.b64decode(serialize_provider(BindingProvider()))
+    assert len(pickled) < 200 and b"aim_pulumi.resources.binding" in pickled
+    tree = ast.parse(Path(binding.__file__).read_text())
+    imported = {
+        ((node.module or "") if isinstance(node, ast.ImportFrom) else alias.name).split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert imported <= {"__future__", "collections", "typing", "pulumi"}
 
 
 @pytest.mark.parametrize(

@@ -186,7 +186,7 @@ def test_routing_declares_an_httproute_only_when_enabled(
     rec = run_chat(recording, spec, before=before)
 
     status = service_status(rec, "chat")
-    assert ((ROUTE, "chat-route") in children_of(rec, "chat")) is route
+    assert children_of(rec, "chat") == (BOUND | {(ROUTE, "chat-route")} if route else BOUND)
     assert (condition(status, "HTTPRouteReady") is not None) is route
     if route:
         rendered = status["routing"]["path"]
@@ -280,7 +280,10 @@ def test_replicas_autoscaling_and_scale_from_zero(
     assert (predictor["minReplicas"], predictor["maxReplicas"]) == bounds
     assert isvc["metadata"]["annotations"]["serving.kserve.io/autoscalerClass"] == autoscaler
     assert isvc["metadata"]["annotations"].get("pulumi.com/waitFor") == wait_for
-    assert ((SCALED_OBJECT, "chat-scaledobject") in children_of(rec, "chat")) is (scaled is not None)
+    expected = BOUND | ({(ROUTE, "chat-route")} if "routing" in spec else set())
+    assert children_of(rec, "chat") == (
+        expected | {(SCALED_OBJECT, "chat-scaledobject")} if scaled is not None else expected
+    )
     if scaled is not None:
         scaled_spec = rec.by_name("chat-scaledobject").manifest["spec"]
         assert (scaled_spec["minReplicaCount"], scaled_spec["maxReplicaCount"]) == scaled
@@ -291,7 +294,7 @@ def test_replicas_autoscaling_and_scale_from_zero(
 def test_scale_from_zero_without_a_provider_degrades_to_no_scaledobject(recording: Any) -> None:
     rec = run_chat(recording, by_model(minReplicas=0, maxReplicas=2, routing=ROUTING))
 
-    assert (SCALED_OBJECT, "chat-scaledobject") not in children_of(rec, "chat")
+    assert children_of(rec, "chat") == BOUND | {(ROUTE, "chat-route")}, "no ScaledObject at all"
     status = service_status(rec, "chat")
     assert status["status"] == "Degraded"
     assert any("ActivationMetricQueryInvalid" in m for m in rec.messages("warning"))
@@ -465,7 +468,11 @@ def test_removing_one_service_keeps_the_shared_cache(recording: Any) -> None:
     assert cache_names == {r.name for r in after.of_type(SHARED_CACHE)}
     for name in cache_names:
         for suffix in ("-pvc", "-download"):
-            assert before.by_name(name + suffix).inputs == after.by_name(name + suffix).inputs
+            kept, still = before.by_name(name + suffix), after.by_name(name + suffix)
+            assert (still.urn, still.inputs) == (kept.urn, kept.inputs), (
+                "same URN: Pulumi neither deletes nor replaces"
+            )
+        assert after.by_name(name + "-pvc").retain_on_delete is True
 
 
 def test_dedicated_caches_are_one_pair_per_service(recording: Any) -> None:
@@ -597,23 +604,26 @@ def test_changing_the_cache_mode_of_an_existing_service_is_rejected(recording: A
         run_chat(recording, by_model(caching={"mode": "Dedicated"}), previous=previous)
 
 
-def test_a_cache_pvc_never_shrinks(recording: Any) -> None:
-    first = run_chat(recording, by_model(caching={"mode": "Dedicated"}))
+@pytest.mark.parametrize("mode", ["Dedicated", "Shared"])
+def test_a_cache_pvc_never_shrinks(recording: Any, mode: str) -> None:
+    first = run_chat(recording, by_model(caching={"mode": mode}))
     pvc_name = service_status(first, "chat")["cache"]["persistentVolumeClaims"][0]
     previous = {
         "chat-binding": {
             "bound": f"AIMProfile/{NS}/{P1}",
-            "cacheMode": "Dedicated",
+            "cacheMode": mode,
             "cacheSizes": {pvc_name: 50},
         }
     }
 
-    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}), previous=previous)
+    rec = run_chat(recording, by_model(caching={"mode": mode}), previous=previous)
 
-    suffix = pvc_name.rsplit("-", 1)[1]
-    assert rec.by_name(f"chat-cache-{suffix}").manifest["spec"]["resources"]["requests"]["storage"] == "50Gi"
+    (pvc,) = rec.of_type(PVC)
+    assert pvc.manifest["metadata"]["name"] == pvc_name
+    assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "50Gi"
     assert rec.by_name("chat-binding").outputs["cacheSizes"] == {pvc_name: 50}
-    assert any(m.startswith("CacheShrinkRefused") for m in rec.messages("warning"))
+    warnings = rec.messages("warning", urn=rec.by_name("chat").urn)
+    assert any(m.startswith("CacheShrinkRefused") and pvc_name in m for m in warnings)
 
 
 # ------------------------------------------------------------------------------- status and logs
@@ -669,6 +679,49 @@ def test_default_config_not_found_is_an_info_on_the_service(recording: Any) -> N
     assert (condition(service_status(rec, "chat"), "RuntimeConfigReady") or {})[
         "reason"
     ] == "DefaultConfigNotFound"
+
+
+@pytest.mark.parametrize(
+    ("spec", "kw", "severity", "reason", "degraded"),
+    [
+        pytest.param(
+            by_model(routing={"enabled": True}), {}, "warning", "GatewayNotConfigured", True, id="no-gateway"
+        ),
+        pytest.param(
+            {"profile": {"name": P1}},
+            {"annotations": {"aim.eai.amd.com/reconciler-pipeline": "operator"}},
+            "warning",
+            "InvalidReconcilerPipeline",
+            False,
+            id="unknown-pipeline-marker",
+        ),
+        pytest.param(
+            by_model(replicas=3, minReplicas=1, maxReplicas=2, autoScaling=METRICS),
+            {},
+            "info",
+            "ReplicasIgnored",
+            False,
+            id="replicas-ignored-with-autoscaling",
+        ),
+        pytest.param(
+            by_model(caching={"mode": "Shared"}, env=[{"name": "A", "value": "b"}]),
+            {},
+            "warning",
+            "CacheInputIgnored",
+            False,
+            id="service-env-ignored-by-a-shared-cache",
+        ),
+    ],
+)
+def test_operator_events_are_logged_on_the_service(
+    recording: Any, spec: dict[str, Any], kw: dict[str, Any], severity: str, reason: str, degraded: bool
+) -> None:
+    rec = run_chat(recording, spec, **kw)
+
+    messages = rec.messages(severity, urn=rec.by_name("chat").urn)
+    assert [m for m in messages if m.startswith(f"{reason}:")], messages
+    assert (service_status(rec, "chat")["status"] == "Degraded") is degraded
+    assert invalid_manifests(rec.resources) == {}
 
 
 def test_an_ambiguous_selection_warns_on_the_service(recording: Any) -> None:
@@ -847,12 +900,15 @@ def test_a_secret_env_value_stays_secret_in_every_child(recording: Any) -> None:
         assert plaintext not in json.dumps(_secret_free(resource.outputs)), resource.name
     assert plaintext not in json.dumps(_secret_free(rec.outputs))
     assert all(plaintext not in record.message for record in rec.logs)
-    env = {e["name"]: e for e in container(rec)["env"]}
-    assert env["HF_TOKEN"] == {"name": "HF_TOKEN", "value": plaintext}
-    assert env["FROM_SECRET"] == {
-        "name": "FROM_SECRET",
-        "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}},
-    }
+    (job,) = rec.of_type(JOB)
+    job_container = job.manifest["spec"]["template"]["spec"]["containers"][0]
+    for env_list in (container(rec)["env"], job_container["env"]):
+        env = {e["name"]: e for e in env_list}
+        assert env["HF_TOKEN"] == {"name": "HF_TOKEN", "value": plaintext}
+        assert env["FROM_SECRET"] == {
+            "name": "FROM_SECRET",
+            "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}},
+        }
 
 
 @pytest.mark.parametrize(
@@ -996,3 +1052,72 @@ def test_every_kubernetes_child_waits_for_what_the_service_depends_on(recording:
     assert len(children) == 4
     for child in children:
         assert namespace_urn in child.dependencies, child.name
+
+
+def _service_under_provider(how: str) -> Callable[[], None]:
+    import pulumi_kubernetes as k8s
+
+    def program() -> None:
+        declare_catalog()
+        cluster = k8s.Provider("cluster-b", kubeconfig="cluster-b")
+        if how == "provider":
+            opts = pulumi.ResourceOptions(provider=cluster)
+        elif how == "providers":
+            opts = pulumi.ResourceOptions(providers=[cluster])
+        else:
+            team = pulumi.ComponentResource(
+                "example:index:Team", "team", None, pulumi.ResourceOptions(providers=[cluster])
+            )
+            opts = pulumi.ResourceOptions(parent=team)
+        declare_service("chat", by_model(caching={"mode": "Shared"}), opts=opts)
+
+    return program
+
+
+@pytest.mark.parametrize("how", ["provider", "providers", "inherited-from-parent"])
+def test_every_kubernetes_child_uses_the_services_provider_including_shared_caches(
+    recording: Any, how: str
+) -> None:
+    rec = recording(_service_under_provider(how))
+
+    provider_urn = rec.by_name("cluster-b").urn
+    children = rec.kubernetes()
+    assert {r.type for r in children} == {ISVC, CONFIG_MAP, PVC, JOB}
+    for child in children:
+        assert child.provider.startswith(provider_urn + "::"), child.name
+
+
+@pytest.mark.parametrize(
+    "order", [["chat", "chat-b"], ["chat-b", "chat"]], ids=["chat-first", "chat-b-first"]
+)
+def test_a_shared_cache_carries_the_labels_of_every_service_using_it_in_name_order(
+    recording: Any, order: list[str]
+) -> None:
+    labels: dict[str, dict[str, Any]] = {
+        "chat": {"aim.eai.amd.com/team": "alpha"},
+        "chat-b": {
+            "aim.eai.amd.com/team": "beta",
+            "aim.eai.amd.com/tier": "gold",
+            "aim.eai.amd.com/cost-center": pulumi.Output.from_input("cc-7"),
+        },
+    }
+
+    def program() -> None:
+        declare_catalog()
+        for name in order:
+            declare_service(name, by_model(caching={"mode": "Shared"}), labels=labels[name])
+
+    rec = recording(program)
+
+    (shared,) = rec.of_type(SHARED_CACHE)
+    pvc, job = rec.by_name(f"{shared.name}-pvc").manifest, rec.by_name(f"{shared.name}-download").manifest
+    for carried in (
+        pvc["metadata"]["labels"],
+        job["metadata"]["labels"],
+        job["spec"]["template"]["metadata"]["labels"],
+    ):
+        assert carried["aim.eai.amd.com/team"] == "alpha", "the first service in (namespace, name) order wins"
+        assert carried["aim.eai.amd.com/tier"] == "gold", "a key only one service has is carried too"
+        assert carried["aim.eai.amd.com/cost-center"] == "cc-7"
+        assert "aim.eai.amd.com/service" not in carried
+    assert invalid_manifests(rec.resources) == {}

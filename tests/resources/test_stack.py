@@ -10,7 +10,9 @@ import pytest
 import yaml
 
 from aim_pulumi.api import AIMValidationError
+from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMStack
+from aim_pulumi.resources.service import observe_resolutions
 
 from .catalog import IMAGE, ISVC, NS, invalid_manifests, model_labels, profile_spec
 
@@ -159,3 +161,41 @@ def test_an_invalid_manifest_fails_before_anything_registers(recording: Any, tmp
     rec = recording(program)
 
     assert registered == ["failed"] and rec.resources == []
+
+
+BROKEN_SERVICE = {
+    "apiVersion": "aim.eai.amd.com/v1alpha2",
+    "kind": "AIMService",
+    "metadata": {"name": "zz-broken", "namespace": NS},
+    "spec": {"profile": {"name": "no-such-profile"}},
+}
+DUPLICATE_PROFILE = {**CATALOG_DOCS[2], "spec": profile_spec(primary=True, precision="fp16")}
+
+
+@pytest.mark.parametrize(
+    ("extra", "reason"),
+    [
+        pytest.param([BROKEN_SERVICE], "ProfileNotFound", id="a-later-service-fails-to-resolve"),
+        pytest.param([DUPLICATE_PROFILE], "DuplicateObject", id="an-object-declared-twice"),
+    ],
+)
+def test_a_resolution_failure_anywhere_in_the_manifests_registers_nothing(
+    recording: Any, tmp_path: Path, extra: list[dict[str, Any]], reason: str
+) -> None:
+    source = write_docs(tmp_path / "aim.yaml", [*CATALOG_DOCS, *SERVICE_DOCS, *extra])
+    failures: list[str] = []
+    observed: dict[str, str] = {}
+
+    def program() -> None:
+        with observe_resolutions(lambda r: observed.update({r.key: "failed" if r.error else "planned"})):
+            try:
+                AIMStack("prod", {"path": str(source)})
+            except AIMResolutionError as error:
+                failures.append(error.reason)
+
+    rec = recording(program)
+
+    assert failures == [reason]
+    assert rec.resources == [], "the valid services of the same manifests are not half-deployed"
+    if reason == "ProfileNotFound":
+        assert observed == {f"{NS}/chat": "planned", f"{NS}/legacy": "planned", f"{NS}/zz-broken": "failed"}
