@@ -6,17 +6,18 @@ needs its profiles declared with the `aim.eai.amd.com/source-model` label, since
 can run. The component exports the generated profile names as they stand when it is declared.
 """
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog import Catalog
-from aim_pulumi.resources.registry import CatalogComponent, default_resource_name
+from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = ["AIMClusterModel", "AIMClusterModelArgs", "AIMModel", "AIMModelArgs", "model_status"]
 
 AnyModel = api.AIMModel | api.AIMClusterModel
+_ModelT = TypeVar("_ModelT", bound=AnyModel)
 
 
 class AIMModelArgs(TypedDict, total=False):
@@ -69,37 +70,27 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
     return status
 
 
-class _ModelComponent(CatalogComponent):
-    """What both model kinds do; the subclasses only fix the kind and the argument type."""
+class _ModelComponent(CatalogComponent[_ModelT]):
+    """What both model kinds do; the subclasses only fix the kind and the argument type.
+
+    `status` holds status, onboarding source and generated profile names.
+    """
 
     model_name: pulumi.Output[str]
     """metadata.name of the model."""
-    spec: pulumi.Output[dict[str, Any]]
-    """The model spec as declared (camelCase)."""
-    status: pulumi.Output[dict[str, Any]]
-    """status, onboarding source and generated profile names."""
 
-    def _setup(
-        self,
-        name: str,
-        args: Any,
-        opts: pulumi.ResourceOptions | None,
-        catalog: Catalog | None,
-        obj: AnyModel | None,
-    ) -> None:
-        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+    _NAME_OUTPUT = "model_name"
+
+    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
+        """A model whose profiles cannot be generated still declares; the program run says why."""
         assert isinstance(declared, api.AIMModel | api.AIMClusterModel)
-        spec: dict[str, Any] = api.to_manifest(declared).get("spec") or {}
-        status = model_status(declared, target)
+        status = model_status(declared, catalog)
         for condition in status.get("conditions", []):
             pulumi.log.warn(f"{condition['reason']}: {condition['message']}", resource=self)
-        self.model_name = pulumi.Output.from_input(declared.metadata.name)
-        self.spec = pulumi.Output.from_input(spec)
-        self.status = pulumi.Output.from_input(status)
-        self.register_outputs({"modelName": declared.metadata.name, "spec": spec, "status": status})
+        return status
 
 
-class AIMModel(_ModelComponent):
+class AIMModel(_ModelComponent[api.AIMModel]):
     """A namespaced AIM model: the anchor `spec.model.name` of a service refers to."""
 
     _KIND_CLASS = api.AIMModel
@@ -113,17 +104,10 @@ class AIMModel(_ModelComponent):
         catalog: Catalog | None = None,
         _object: api.AIMModel | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls, obj: api.AIMModel, opts: pulumi.ResourceOptions | None = None, *, catalog: Catalog | None = None
-    ) -> "AIMModel":
-        """Declare a typed AIMModel; the resource is named `<namespace>-<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)
 
 
-class AIMClusterModel(_ModelComponent):
+class AIMClusterModel(_ModelComponent[api.AIMClusterModel]):
     """A cluster-wide AIM model, visible to services in every namespace."""
 
     _KIND_CLASS = api.AIMClusterModel
@@ -137,15 +121,4 @@ class AIMClusterModel(_ModelComponent):
         catalog: Catalog | None = None,
         _object: api.AIMClusterModel | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls,
-        obj: api.AIMClusterModel,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        catalog: Catalog | None = None,
-    ) -> "AIMClusterModel":
-        """Declare a typed AIMClusterModel; the resource is named `<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)

@@ -5,7 +5,7 @@ custom resources here, behaviour §16.6). The component validates the profile, m
 to every service declared after it, and exports what the operator would show in its status.
 """
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import pulumi
 
@@ -18,12 +18,13 @@ from aim_pulumi.resolve.catalog import (
     Catalog,
 )
 from aim_pulumi.resolve.versions import profile_version
-from aim_pulumi.resources.registry import CatalogComponent, default_resource_name
+from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = ["AIMClusterProfile", "AIMClusterProfileArgs", "AIMProfile", "AIMProfileArgs", "profile_status"]
 
 _PROVENANCE_LABELS = (SOURCE_MODEL_LABEL, SOURCE_MODEL_SCOPE_LABEL, PROFILE_ROLE_LABEL, PROFILE_ORIGIN_LABEL)
 AnyProfile = api.AIMProfile | api.AIMClusterProfile
+_ProfileT = TypeVar("_ProfileT", bound=AnyProfile)
 
 
 class AIMProfileArgs(TypedDict, total=False):
@@ -73,35 +74,23 @@ def profile_status(profile: AnyProfile, catalog: Catalog) -> dict[str, Any]:
     return status
 
 
-class _ProfileComponent(CatalogComponent):
-    """What both profile kinds do; the subclasses only fix the kind and the argument type."""
+class _ProfileComponent(CatalogComponent[_ProfileT]):
+    """What both profile kinds do; the subclasses only fix the kind and the argument type.
+
+    `status` holds status, availability, role, origin, version and provenance labels.
+    """
 
     profile_name: pulumi.Output[str]
     """metadata.name of the profile."""
-    spec: pulumi.Output[dict[str, Any]]
-    """The profile spec as declared (camelCase)."""
-    status: pulumi.Output[dict[str, Any]]
-    """status, availability, role, origin, version and provenance labels."""
 
-    def _setup(
-        self,
-        name: str,
-        args: Any,
-        opts: pulumi.ResourceOptions | None,
-        catalog: Catalog | None,
-        obj: AnyProfile | None,
-    ) -> None:
-        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+    _NAME_OUTPUT = "profile_name"
+
+    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
         assert isinstance(declared, api.AIMProfile | api.AIMClusterProfile)
-        spec: dict[str, Any] = api.to_manifest(declared).get("spec") or {}
-        status = profile_status(declared, target)
-        self.profile_name = pulumi.Output.from_input(declared.metadata.name)
-        self.spec = pulumi.Output.from_input(spec)
-        self.status = pulumi.Output.from_input(status)
-        self.register_outputs({"profileName": declared.metadata.name, "spec": spec, "status": status})
+        return profile_status(declared, catalog)
 
 
-class AIMProfile(_ProfileComponent):
+class AIMProfile(_ProfileComponent[api.AIMProfile]):
     """A namespaced AIM profile: one runtime (image, accelerators, engine settings) a service can bind."""
 
     _KIND_CLASS = api.AIMProfile
@@ -115,21 +104,10 @@ class AIMProfile(_ProfileComponent):
         catalog: Catalog | None = None,
         _object: api.AIMProfile | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls,
-        obj: api.AIMProfile,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        catalog: Catalog | None = None,
-    ) -> "AIMProfile":
-        """Declare a typed AIMProfile; the resource is named `<namespace>-<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)
 
 
-class AIMClusterProfile(_ProfileComponent):
+class AIMClusterProfile(_ProfileComponent[api.AIMClusterProfile]):
     """A cluster-wide AIM profile, visible to services in every namespace."""
 
     _KIND_CLASS = api.AIMClusterProfile
@@ -143,15 +121,4 @@ class AIMClusterProfile(_ProfileComponent):
         catalog: Catalog | None = None,
         _object: api.AIMClusterProfile | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls,
-        obj: api.AIMClusterProfile,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        catalog: Catalog | None = None,
-    ) -> "AIMClusterProfile":
-        """Declare a typed AIMClusterProfile; the resource is named `<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)

@@ -9,19 +9,17 @@ The registry also remembers the Shared cache components already declared, becaus
 cache is registered once per stack however many services mount it (DESIGN decision 7).
 """
 
-from __future__ import annotations
-
 import inspect
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import pulumi
 from pulumi.runtime import settings as pulumi_settings
 
-from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse
+from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.settings import Settings
 
@@ -54,7 +52,7 @@ class StackRegistry:
     )
 
     @classmethod
-    def for_settings(cls, settings: Settings) -> StackRegistry:
+    def for_settings(cls, settings: Settings) -> "StackRegistry":
         inventory = (
             Inventory.from_config(list(settings.inventory)) if settings.inventory is not None else None
         )
@@ -177,15 +175,77 @@ def default_resource_name(obj: AIMObject) -> str:
     return obj.metadata.name
 
 
-class CatalogComponent(pulumi.ComponentResource):
+ObjectT = TypeVar("ObjectT", bound=AIMObject)
+"""The typed object a catalog component declares: each public class fixes it to its own kind."""
+
+
+def _camel_case(attribute: str) -> str:
+    """The output key Pulumi derives from an output attribute (`profile_name` -> `profileName`)."""
+    head, *rest = attribute.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     """A profile, model or runtime config: catalog data for the services declared after it.
 
     It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
     it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
-    the object's resolved spec and status.
+    the object's name, its spec as declared and the status its kind derives (`_status`).
     """
 
     _KIND_CLASS: ClassVar[type[AIMKind]]
+    _NAME_OUTPUT: ClassVar[str]
+    """The output attribute holding metadata.name; it differs per kind, as published outputs do."""
+
+    spec: pulumi.Output[dict[str, Any]]
+    """The spec as declared (camelCase)."""
+    status: pulumi.Output[dict[str, Any]]
+    """What the operator would show in the object's status at deploy time."""
+
+    def __init__(
+        self,
+        name: str,
+        args: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: ObjectT | None = None,
+    ) -> None:
+        # Each public kind overrides this with its own `args` type, which the component Analyzer reads.
+        self._setup(name, args, opts, catalog, _object)
+
+    @classmethod
+    def from_object(
+        cls,
+        obj: ObjectT,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> Self:
+        """Declare a typed object; the resource is named `<namespace>-<name>` (cluster kinds: `<name>`)."""
+        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+
+    def _status(self, declared: AIMObject, catalog: Catalog) -> dict[str, Any]:
+        """The kind's deploy-time status, computed against the catalog that now holds `declared`."""
+        raise NotImplementedError
+
+    def _setup(
+        self,
+        name: str,
+        args: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None,
+        catalog: Catalog | None,
+        obj: ObjectT | None,
+    ) -> None:
+        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+        spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
+        status = self._status(declared, target)
+        setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
+        self.spec = pulumi.Output.from_input(spec)
+        self.status = pulumi.Output.from_input(status)
+        self.register_outputs(
+            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": status}
+        )
 
     def _declare(
         self,

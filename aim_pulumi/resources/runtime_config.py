@@ -5,14 +5,14 @@ cluster config of the same name (behaviour §3); the component exports the merge
 consumer in its namespace would see it, with the same presence rules.
 """
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog import Catalog
 from aim_pulumi.resolve.runtime_config import resolve_runtime_config
-from aim_pulumi.resources.registry import CatalogComponent, default_resource_name
+from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = [
     "AIMClusterRuntimeConfig",
@@ -23,6 +23,7 @@ __all__ = [
 ]
 
 AnyRuntimeConfig = api.AIMRuntimeConfig | api.AIMClusterRuntimeConfig
+_RuntimeConfigT = TypeVar("_RuntimeConfigT", bound=AnyRuntimeConfig)
 
 
 class AIMRuntimeConfigArgs(TypedDict, total=False):
@@ -65,35 +66,24 @@ def runtime_config_status(config: AnyRuntimeConfig, catalog: Catalog) -> dict[st
     return {"status": "Ready", "effectiveSpec": effective}
 
 
-class _RuntimeConfigComponent(CatalogComponent):
-    """What both runtime-config kinds do; the subclasses only fix the kind and the argument type."""
+class _RuntimeConfigComponent(CatalogComponent[_RuntimeConfigT]):
+    """What both runtime-config kinds do; the subclasses only fix the kind and the argument type.
+
+    `status` holds status and effectiveSpec (a namespaced config merged over the cluster config of
+    its name).
+    """
 
     config_name: pulumi.Output[str]
     """metadata.name of the runtime config."""
-    spec: pulumi.Output[dict[str, Any]]
-    """The spec as declared (camelCase)."""
-    status: pulumi.Output[dict[str, Any]]
-    """status and effectiveSpec (a namespaced config merged over the cluster config of its name)."""
 
-    def _setup(
-        self,
-        name: str,
-        args: Any,
-        opts: pulumi.ResourceOptions | None,
-        catalog: Catalog | None,
-        obj: AnyRuntimeConfig | None,
-    ) -> None:
-        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+    _NAME_OUTPUT = "config_name"
+
+    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
         assert isinstance(declared, api.AIMRuntimeConfig | api.AIMClusterRuntimeConfig)
-        spec: dict[str, Any] = api.to_manifest(declared).get("spec") or {}
-        status = runtime_config_status(declared, target)
-        self.config_name = pulumi.Output.from_input(declared.metadata.name)
-        self.spec = pulumi.Output.from_input(spec)
-        self.status = pulumi.Output.from_input(status)
-        self.register_outputs({"configName": declared.metadata.name, "spec": spec, "status": status})
+        return runtime_config_status(declared, catalog)
 
 
-class AIMRuntimeConfig(_RuntimeConfigComponent):
+class AIMRuntimeConfig(_RuntimeConfigComponent[api.AIMRuntimeConfig]):
     """Namespace runtime settings: storage, routing, env, label propagation, download settings."""
 
     _KIND_CLASS = api.AIMRuntimeConfig
@@ -107,21 +97,10 @@ class AIMRuntimeConfig(_RuntimeConfigComponent):
         catalog: Catalog | None = None,
         _object: api.AIMRuntimeConfig | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls,
-        obj: api.AIMRuntimeConfig,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        catalog: Catalog | None = None,
-    ) -> "AIMRuntimeConfig":
-        """Declare a typed AIMRuntimeConfig; the resource is named `<namespace>-<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)
 
 
-class AIMClusterRuntimeConfig(_RuntimeConfigComponent):
+class AIMClusterRuntimeConfig(_RuntimeConfigComponent[api.AIMClusterRuntimeConfig]):
     """Cluster-wide runtime settings and profile-generation fallbacks."""
 
     _KIND_CLASS = api.AIMClusterRuntimeConfig
@@ -135,15 +114,4 @@ class AIMClusterRuntimeConfig(_RuntimeConfigComponent):
         catalog: Catalog | None = None,
         _object: api.AIMClusterRuntimeConfig | None = None,
     ) -> None:
-        self._setup(name, args, opts, catalog, _object)
-
-    @classmethod
-    def from_object(
-        cls,
-        obj: api.AIMClusterRuntimeConfig,
-        opts: pulumi.ResourceOptions | None = None,
-        *,
-        catalog: Catalog | None = None,
-    ) -> "AIMClusterRuntimeConfig":
-        """Declare a typed AIMClusterRuntimeConfig; the resource is named `<name>`."""
-        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+        super().__init__(name, args, opts, catalog=catalog, _object=_object)
