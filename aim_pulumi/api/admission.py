@@ -311,7 +311,8 @@ def _service_unsupported_rules(svc: AIMService) -> Problems:
 # --- profiles --------------------------------------------------------------------------------
 
 
-def _normalise_flag(key: str) -> str:
+def normalise_flag(key: str) -> str:
+    """vLLM accepts `max_model_len`, `--max-model-len` and `max-model-len` alike as one flag."""
     return key.lstrip("-").replace("_", "-")
 
 
@@ -326,7 +327,7 @@ def profile_rules(profile: ProfileKind) -> Problems:
     if spec.accelerator_vendor == "nvidia" and (spec.engine or "").lower() == "vllm":
         seen: dict[str, str] = {}
         for key in spec.engine_args:
-            flag = _normalise_flag(key)
+            flag = normalise_flag(key)
             if flag in _MANAGED_VLLM_FLAGS:
                 out.append(
                     _problem(

@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from aim_pulumi.api.admission import normalise_flag
 from aim_pulumi.resolve.merge import merge_env
 from aim_pulumi.resolve.names import profile_configmap_name
 from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
@@ -201,11 +202,6 @@ def is_direct_vllm(profile_spec: Mapping[str, Any]) -> bool:
         _text(profile_spec, "acceleratorVendor").lower() == "nvidia"
         and _text(profile_spec, "engine").lower() == "vllm"
     )
-
-
-def normalise_flag(key: str) -> str:
-    """vLLM accepts `max_model_len`, `--max-model-len` and `max-model-len` alike as one flag."""
-    return key.lstrip("-").replace("_", "-")
 
 
 def _flag_value(value: Any) -> str:

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_manifest
+from aim_pulumi.resolve.catalog import OVERLAY_SERVICE_ANNOTATION
 from aim_pulumi.resolve.merge import merge_env
 from aim_pulumi.resolve.names import overlay_profile_name
 
 AnyProfile = AIMProfile | AIMClusterProfile
 
 GROUP = "aim.eai.amd.com"
-OVERLAY_SERVICE_ANNOTATION = f"{GROUP}/overlay-service"
 BASE_IMAGE_ANNOTATION = f"{GROUP}/base-image"
 
 
