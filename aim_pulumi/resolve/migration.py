@@ -10,6 +10,13 @@ so a legacy service and its migrated form describe the same profile. A service t
 would serve by selection (no template name) migrates to a selector with `minimumType: any`: the
 template pipeline has no tier floor, and the implicit `optimized` floor of the profile pipeline would
 reject converted templates whose discovery recorded no type (see `_migrate_service`).
+
+A converted template keeps the two status fields both pipelines select on, as the profile's own
+status (no operator runs here to recompute them, and the profile pipeline reads a declared status
+as availability): `status.version` as it is, and `status.status` as `NotAvailable` when present and
+not `Ready`. A `Ready` template gets no declared status, so the inventory decides its availability
+as it decides whether the template pipeline keeps it; a declared `Ready` would outrank the inventory.
+Every other status field describes one cluster's state and is dropped (see `_carried_status`).
 """
 
 from __future__ import annotations
@@ -40,6 +47,10 @@ CLUSTER_KINDS = frozenset({"AIMClusterServiceTemplate", "AIMClusterModel", "AIMC
 PROFILE_TYPES = frozenset({"optimized", "general", "preview", "unoptimized"})
 # The floor of a migrated selecting service: the template pipeline ranks every tier.
 NO_TIER_FLOOR = "any"
+
+# Template statuses as profile availability.
+READY = "Ready"
+NOT_AVAILABLE = "NotAvailable"
 
 # Legacy cache modes (admission rule A14).
 CACHE_MODES: Mapping[str, str] = {"Auto": "Shared", "Always": "Shared", "Never": "Dedicated"}
@@ -340,6 +351,26 @@ def _discovered_fields(status: Mapping[str, Any]) -> list[tuple[str, Any]]:
     return fields
 
 
+def _carried_status(status: Mapping[str, Any]) -> dict[str, str]:
+    """The profile status a template's `status.status` and `status.version` become (empty: none).
+
+    The template pipeline drops a template whose status is present and not `Ready`, then drops one
+    whose GPU no inventory pool offers, and ranks by `status.version`. The profile pipeline reads a
+    declared status before the inventory, so a status other than `Ready` is written `NotAvailable`
+    (no operator runs here to recompute it) and `Ready` is written as no status at all: a declared
+    `Ready` would make the profile available on hardware the inventory lacks, where the template
+    pipeline drops the template. The version is carried as it is.
+    """
+    carried: dict[str, str] = {}
+    state = _text(status.get("status"))
+    if state and state != READY:
+        carried["status"] = NOT_AVAILABLE
+    version = _text(status.get("version"))
+    if version:
+        carried["version"] = version
+    return carried
+
+
 def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
     """`hardware.gpu.requests/model` as accelerator fields; `hardware.cpu` as `acceleratorType: cpu`.
 
@@ -366,8 +397,9 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     `template` and `model` are CRD-shaped manifests (a model may be None when not found, which is
     not convertible: the profile image comes from it). The input is not modified; the result is a
     copy of the same mapping type with the template's key order and comments. Of the template's
-    status, the discovered sources (when the spec has none), aim id, engine, type and primary carry
-    over; the rest describes one cluster's state and is dropped.
+    status, the discovered sources (when the spec has none), aim id, engine, type and primary move
+    into the spec, the availability and version stay in the status (`_carried_status`); the rest
+    describes one cluster's state and is dropped.
     """
     doc: MutableMapping[str, Any] = copy.deepcopy(template)  # type: ignore[arg-type]
     kind = _text(doc.get("kind"))
@@ -424,7 +456,11 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
         _carry(gpu, "requests", spec, "acceleratorCount")
     if "env" in spec:
         _rename(spec, "env", "containerEnv")
-    _delete(doc, "status")
+    carried = _carried_status(status)
+    if carried:
+        _replace(doc, "status", [("status", _like(doc, **carried))])
+    else:
+        _delete(doc, "status")
     return doc  # type: ignore[return-value]
 
 

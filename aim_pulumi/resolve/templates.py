@@ -1,6 +1,8 @@
 """The legacy template pipeline's decisions: which model, which template, and the profile it becomes.
 
-A v1alpha1 service resolves a model, then a template of that model (behaviour §7.2). Once chosen,
+A v1alpha1 service resolves a model, then a template of that model (behaviour §7.2); of the
+templates that pass the filters, namespace ones shut out cluster ones, as namespace profiles shut
+out cluster profiles in the profile pipeline (seed 002: the same algorithm). Once chosen,
 the template is converted into its v1alpha2 profile with the very conversion `aim-pulumi migrate`
 writes (`migration.template_profile_manifest`), and that profile goes through the ordinary profile
 path. So a legacy service and its migrated form plan the same children, and migrating replaces
@@ -145,7 +147,8 @@ class TemplateSelection:
 
     `model` is the model the template names, seen from the template's scope; it is the service's
     model unless a template pinned by name belongs to another one. `ranked` lists the candidate
-    names that survived the filters, best first (empty for a template pinned by name).
+    names of the ranked scope that survived the filters, best first (empty for a template pinned
+    by name).
     """
 
     template: AnyTemplate
@@ -230,8 +233,19 @@ def _matches(candidate: _Candidate, criteria: Mapping[str, Any]) -> bool:
     return not (engine and text(candidate.discovered.get("engine")) != engine)
 
 
+def _in_scope(candidates: list[_Candidate]) -> list[_Candidate]:
+    """The namespace templates when any survived the filters, else the cluster ones.
+
+    The profile pipeline's namespace-over-cluster precedence (behaviour §4), which seed 002 says
+    the template pipeline shares: a team's own template is never outranked by a platform one, and
+    a legacy service picks what its migrated form picks.
+    """
+    local = [c for c in candidates if c.scope == "Namespace"]
+    return local or [c for c in candidates if c.scope == "Cluster"]
+
+
 def _rank(candidates: list[_Candidate], image: str | None) -> list[_Candidate]:
-    """Best first: primary, type, version (newer first), name, then namespace before cluster."""
+    """Best first: primary, type, version (newer first), then name (candidates share one scope)."""
 
     def version(c: _Candidate) -> VersionKey:
         return VersionKey.of(profile_version(c.status.get("version"), image))
@@ -247,9 +261,7 @@ def _rank(candidates: list[_Candidate], image: str | None) -> list[_Candidate]:
         newer = compare_versions(version(b), version(a))
         if newer:
             return newer
-        if a.name != b.name:
-            return -1 if a.name < b.name else 1
-        return (a.scope == "Cluster") - (b.scope == "Cluster")
+        return -1 if a.name < b.name else (1 if a.name > b.name else 0)
 
     return sorted(candidates, key=functools.cmp_to_key(compare))
 
@@ -274,7 +286,13 @@ def _template_field(spec: Mapping[str, Any]) -> str:
 
 
 def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> TemplateSelection:
-    """Choose the template of a template-path service, with the v1alpha1 selection rules."""
+    """Choose the template of a template-path service, with the v1alpha1 selection rules.
+
+    A name is looked up in the namespace, then the cluster. Otherwise the model's templates are
+    filtered (status present and not `Ready`, a GPU no inventory pool offers, the selection
+    criteria), only the namespace ones are kept when any survive (else the cluster ones), and
+    those are ranked primary > type > version > name; without criteria exactly one may remain.
+    """
     namespace = service.metadata.namespace or "default"
     spec = _service_spec(service)
     template_ref = spec.get("template")
@@ -306,7 +324,9 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
     model_name = model.metadata.name
 
     if isinstance(criteria, Mapping):
-        candidates = _rank([c for c in candidates if _matches(c, criteria)], text(model.spec.image) or None)
+        candidates = _rank(
+            _in_scope([c for c in candidates if _matches(c, criteria)]), text(model.spec.image) or None
+        )
         if not candidates:
             raise AIMResolutionError(
                 TEMPLATE_NOT_FOUND,
@@ -325,6 +345,7 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
         )
 
     field = _template_field(spec)
+    candidates = _in_scope(candidates)
     if not candidates:
         raise AIMResolutionError(
             TEMPLATE_NOT_FOUND,

@@ -295,6 +295,62 @@ def test_selector_without_floor_lands_inside_the_comments(tmp_path: Path) -> Non
     assert all(parse(d).api_version.endswith("v1alpha2") for d in documents(out))
 
 
+WITH_STATUS = """\
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMServiceTemplate
+metadata:
+  name: fp8
+  namespace: ml-team
+spec:
+  modelName: qwen
+  metric: latency  # keep latency
+  modelSources:
+    - name: Qwen/Qwen3-32B
+      sourceURI: hf://Qwen/Qwen3-32B
+status:
+  status: Degraded
+  version: 0.9.1
+  conditions:
+    - type: Ready
+      status: "False"
+---
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMServiceTemplate
+metadata:
+  name: bf16
+  namespace: ml-team
+spec:
+  modelName: qwen
+  modelSources:
+    - name: Qwen/Qwen3-32B
+      sourceURI: hf://Qwen/Qwen3-32B
+status:
+  status: Ready
+  conditions: []
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMModel
+metadata:
+  name: qwen
+  namespace: ml-team
+spec:
+  image: amdenterpriseai/aim-qwen:0.8.5
+"""
+
+
+def test_template_status_written_as_profile_availability_and_version(tmp_path: Path) -> None:
+    source = tmp_path / "with-status.yaml"
+    source.write_text(WITH_STATUS)
+    code, out, err = run(str(source), "-o", str(tmp_path / "out"))
+    assert (code, out) == (0, ""), err
+    written = (tmp_path / "out" / "with-status.yaml").read_text()
+    degraded, ready, _ = documents(written)
+    assert degraded["status"] == {"status": "NotAvailable", "version": "0.9.1"}
+    assert "status" not in ready
+    assert "  metric: latency  # keep latency" in written.splitlines()
+    assert validate_dir(tmp_path / "out") == (0, [])
+
+
 # --------------------------------------------------------------------------------------------------
 # Reports and exit codes
 

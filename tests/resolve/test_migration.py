@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMService, admission_problems, parse
+from aim_pulumi.api import AIMService, admission_problems, parse, to_manifest
 from aim_pulumi.resolve.dispatch import choose_pipeline
 from aim_pulumi.resolve.migration import migrate_objects
 
@@ -422,6 +422,40 @@ def test_template_rows(doc: dict[str, Any], context: list[dict[str, Any]], expec
     }
     assert out["spec"] == expected
     assert "status" not in out
+
+
+DISCOVERED = {
+    "conditions": [{"type": "Discovered", "status": "True"}],
+    "modelSources": [{"name": "Qwen/Qwen3-32B", "sourceURI": "hf://Qwen/Qwen3-32B"}],
+    "profile": {"metadata": {"engine": "vllm"}},
+}
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [
+        pytest.param({"status": "Ready"}, None, id="ready-leaves-availability-to-the-inventory"),
+        pytest.param({"status": "NotAvailable"}, {"status": "NotAvailable"}, id="not-available-kept"),
+        pytest.param({"status": "Pending"}, {"status": "NotAvailable"}, id="pending-not-available"),
+        pytest.param({"status": "Progressing"}, {"status": "NotAvailable"}, id="progressing-not-available"),
+        pytest.param({"status": "Degraded"}, {"status": "NotAvailable"}, id="degraded-not-available"),
+        pytest.param({"status": "Failed"}, {"status": "NotAvailable"}, id="failed-not-available"),
+        pytest.param({"status": ""}, None, id="empty-status-is-absent"),
+        pytest.param({"version": "0.8.5"}, {"version": "0.8.5"}, id="version-carried"),
+        pytest.param({"status": "Ready", "version": "0.9.0"}, {"version": "0.9.0"}, id="ready-with-version"),
+        pytest.param(
+            {"status": "Failed", "version": "1.0.0", **DISCOVERED},
+            {"status": "NotAvailable", "version": "1.0.0"},
+            id="other-status-fields-dropped",
+        ),
+        pytest.param(DISCOVERED, None, id="nothing-to-carry"),
+    ],
+)
+def test_template_status_and_version_carried(status: dict[str, Any], expected: dict[str, str] | None) -> None:
+    out = one(tmpl(status=copy.deepcopy(status)), model())
+    assert out.get("status") == expected
+    converted = parse(out)
+    assert to_manifest(converted).get("status") == expected
 
 
 def test_converted_fields_keep_a_readable_order() -> None:

@@ -6,6 +6,11 @@ Dedicated and with routing on, the legacy objects planned through the template p
 migrated objects planned through the profile pipeline give identical manifests: the same
 InferenceService, ConfigMap, HTTPRoute, cache PVCs and download Jobs, under the same names. Only the
 service status tells the pipelines apart.
+
+The selection rows below do the same for selecting services over catalogs built per row, one rule
+each: namespace templates before cluster ones, the template status, the GPU inventory and the
+template version. What still differs (a namespace template the template pipeline drops while the
+profile pipeline only ranks it last within its scope) is asserted on its own at the end.
 """
 
 from __future__ import annotations
@@ -291,3 +296,244 @@ def test_v1alpha1_service_already_on_the_profile_pipeline_keeps_its_floor() -> N
     assert before.pipeline == after.pipeline == "profile"
     assert before.profile_name == "qwen3-32b-throughput"
     assert manifests(before) == manifests(after)
+
+
+# --------------------------------------------------------------------------------------------------
+# Selecting services over catalogs built per row: both pipelines choose the same template
+
+
+NS = "ml-research"
+MODEL = "qwen-qwen3-32b"
+MI300X_POOL = [{"vendor": "amd", "type": "gpu", "model": "MI300X", "devices": 8}]
+
+
+def _template(
+    name: str,
+    *,
+    cluster: bool = False,
+    gpu: tuple[str, int] = ("MI300X", 1),
+    status: dict[str, Any] | None = None,
+    precision: str = "fp8",
+) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"name": name} if cluster else {"name": name, "namespace": NS}
+    doc: dict[str, Any] = {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMClusterServiceTemplate" if cluster else "AIMServiceTemplate",
+        "metadata": metadata,
+        "spec": {
+            "modelName": MODEL,
+            "precision": precision,
+            "hardware": {"gpu": {"model": gpu[0], "requests": gpu[1]}},
+            "modelSources": [{"name": "Qwen/Qwen3-32B", "sourceURI": "hf://Qwen/Qwen3-32B", "size": "64Gi"}],
+        },
+    }
+    if status is not None:
+        doc["status"] = status
+    return doc
+
+
+def _discovered(
+    *,
+    status: str | None = "Ready",
+    primary: bool = False,
+    type: str = "optimized",
+    version: str | None = None,
+) -> dict[str, Any]:
+    found: dict[str, Any] = {"profile": {"metadata": {"engine": "vllm", "type": type, "primary": primary}}}
+    if status is not None:
+        found["status"] = status
+    if version is not None:
+        found["version"] = version
+    return found
+
+
+def _selecting(criteria: dict[str, Any] | None) -> dict[str, Any]:
+    spec: dict[str, Any] = {"model": {"name": MODEL}, "caching": {"mode": "Shared"}}
+    if criteria is not None:
+        spec["template"] = {"selectionCriteria": criteria}
+    return {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMService",
+        "metadata": {"name": "chat", "namespace": NS},
+        "spec": spec,
+    }
+
+
+FP8 = {"precision": "fp8"}
+
+
+@pytest.mark.parametrize(
+    ("criteria", "templates", "pools", "expected"),
+    [
+        pytest.param(
+            FP8,
+            [_template("a-platform", cluster=True, status=_discovered(primary=True)), _template("z-team")],
+            None,
+            "z-team",
+            id="scope-namespace-template-before-primary-cluster-one",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a-platform", cluster=True, status=_discovered(version="9.0.0")),
+                _template("z-team", status=_discovered(type="unoptimized", version="0.1.0")),
+            ],
+            None,
+            "z-team",
+            id="scope-namespace-template-before-better-typed-newer-cluster-one",
+        ),
+        pytest.param(
+            None,
+            [_template("a-platform", cluster=True), _template("z-team")],
+            None,
+            "z-team",
+            id="scope-without-criteria-namespace-template-shuts-out-cluster-one",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a-team", precision="fp16", status=_discovered(primary=True)),
+                _template("b-platform", cluster=True),
+                _template("c-platform", cluster=True, status=_discovered(primary=True)),
+            ],
+            None,
+            "c-platform",
+            id="scope-cluster-templates-ranked-when-no-namespace-one-matches",
+        ),
+        pytest.param(
+            FP8,
+            [_template("a", status=_discovered(status="NotAvailable", primary=True)), _template("b")],
+            None,
+            "b",
+            id="status-not-available-template-loses",
+        ),
+        pytest.param(
+            FP8,
+            [_template("a", status=_discovered(status="Pending", primary=True)), _template("b")],
+            None,
+            "b",
+            id="status-pending-template-loses",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a", cluster=True, status=_discovered(status="Failed", primary=True)),
+                _template("b", cluster=True),
+            ],
+            None,
+            "b",
+            id="status-failed-cluster-template-loses",
+        ),
+        pytest.param(
+            FP8,
+            [_template("a", status=_discovered(primary=True)), _template("b", status=_discovered())],
+            None,
+            "a",
+            id="status-ready-template-competes",
+        ),
+        pytest.param(
+            FP8,
+            [_template("a", gpu=("MI325X", 1), status=_discovered(primary=True)), _template("b")],
+            MI300X_POOL,
+            "b",
+            id="inventory-ready-template-on-absent-gpu-model-loses",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a", gpu=("MI300X", 16), status=_discovered(status=None, primary=True)),
+                _template("b"),
+            ],
+            MI300X_POOL,
+            "b",
+            id="inventory-template-needing-more-devices-loses",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a", cluster=True, gpu=("MI325X", 1), status=_discovered(primary=True)),
+                _template("b", cluster=True, gpu=("MI300X", 8)),
+            ],
+            MI300X_POOL,
+            "b",
+            id="inventory-cluster-template-on-absent-gpu-loses",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a", status=_discovered(version="0.8.4")),
+                _template("b", status=_discovered(version="0.9.0")),
+            ],
+            None,
+            "b",
+            id="version-newer-status-version-before-name",
+        ),
+        pytest.param(
+            FP8,
+            [_template("a", status=_discovered()), _template("b", status=_discovered(version="0.8.6"))],
+            None,
+            "b",
+            id="version-status-version-newer-than-image-tag",
+        ),
+        pytest.param(
+            FP8,
+            [
+                _template("a", cluster=True, status=_discovered(version="1.0.0-rc1")),
+                _template("b", cluster=True, status=_discovered(version="1.0.0")),
+            ],
+            None,
+            "b",
+            id="version-release-before-its-prerelease-cluster-templates",
+        ),
+    ],
+)
+def test_selecting_service_and_its_migration_choose_the_same_template(
+    criteria: dict[str, Any] | None,
+    templates: list[dict[str, Any]],
+    pools: list[dict[str, Any]] | None,
+    expected: str,
+) -> None:
+    legacy = [_selecting(criteria), *_load("models.yaml"), *templates]
+    result = migrate_objects(legacy)
+    assert result.ok, result.problems
+
+    before = plan_documents(legacy, pools)
+    after = plan_documents(list(result.objects), pools)
+
+    assert before.status["resolvedTemplate"]["name"] == expected
+    assert after.profile_name == expected
+    assert manifests(before) == manifests(after)
+
+
+@pytest.mark.parametrize(
+    ("namespace_status", "namespace_gpu", "pools"),
+    [
+        pytest.param(
+            _discovered(status="NotAvailable"), ("MI300X", 1), None, id="namespace-template-not-ready"
+        ),
+        pytest.param(_discovered(), ("MI325X", 1), MI300X_POOL, id="namespace-template-gpu-not-offered"),
+    ],
+)
+def test_remaining_difference_unavailable_namespace_template_against_available_cluster_one(
+    namespace_status: dict[str, Any], namespace_gpu: tuple[str, int], pools: list[dict[str, Any]] | None
+) -> None:
+    """The template pipeline filters unavailable templates out before scope precedence, the profile
+    pipeline ranks availability within the scope: the legacy service falls back to the cluster
+    template, its migrated form stays on the (unavailable) namespace profile."""
+    templates = [
+        _template("team", gpu=namespace_gpu, status=namespace_status),
+        _template("platform", cluster=True, status=_discovered()),
+    ]
+    legacy = [_selecting(FP8), *_load("models.yaml"), *templates]
+    result = migrate_objects(legacy)
+    assert result.ok, result.problems
+
+    before = plan_documents(legacy, pools)
+    after = plan_documents(list(result.objects), pools)
+
+    assert (before.status["resolvedTemplate"]["name"], before.status["resolvedTemplate"]["kind"]) == (
+        "platform",
+        "AIMClusterServiceTemplate",
+    )
+    assert (after.profile_name, after.status["resolvedProfile"]["kind"]) == ("team", "AIMProfile")
+    assert manifests(before) != manifests(after)

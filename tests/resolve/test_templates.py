@@ -426,18 +426,117 @@ def test_filters(
             id="image-tag-version-when-no-status-version",
         ),
         pytest.param([template("b"), template("a")], "a", id="tie-broken-by-name"),
-        pytest.param([template("b", cluster=True), template("a")], "a", id="name-tie-break-across-scopes"),
+        pytest.param(
+            [template("a", cluster=True), template("b")], "b", id="namespace-scope-before-name-order"
+        ),
     ],
 )
 def test_ranking(docs: list[dict[str, Any]], expected: str) -> None:
     assert choose(criteria(), *docs) == expected
 
 
-def test_same_name_in_both_scopes_prefers_namespace() -> None:
+def test_same_name_in_both_scopes_ranks_only_the_namespace_one() -> None:
     cat = catalog(model(), template("x", cluster=True), template("x"))
     svc = service(criteria())
     selection = select_template(svc, resolve_model(svc, cat), cat)
-    assert (selection.template.kind, selection.ranked) == ("AIMServiceTemplate", ("x", "x"))
+    assert (selection.template.kind, selection.scope, selection.ranked) == (
+        "AIMServiceTemplate",
+        "Namespace",
+        ("x",),
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Scope: namespace templates that survive the filters shut out the cluster ones
+
+
+@pytest.mark.parametrize(
+    ("spec", "docs", "pools", "expected", "ranked"),
+    [
+        pytest.param(
+            criteria(),
+            [template("a", cluster=True, status=discovered(primary=True, type="optimized")), template("b")],
+            None,
+            ("b", "Namespace"),
+            ("b",),
+            id="namespace-before-cluster-primary",
+        ),
+        pytest.param(
+            criteria(),
+            [
+                template("a", cluster=True, status={**discovered(type="optimized"), "version": "9.0.0"}),
+                template("b", status={**discovered(type="optimized"), "version": "1.0.0"}),
+            ],
+            None,
+            ("b", "Namespace"),
+            ("b",),
+            id="namespace-before-cluster-newer-version",
+        ),
+        pytest.param(
+            criteria(),
+            [template("c", cluster=True), template("a", cluster=True), template("b", ns="elsewhere")],
+            None,
+            ("a", "Cluster"),
+            ("a", "c"),
+            id="cluster-ranked-when-no-namespace-template",
+        ),
+        pytest.param(
+            criteria(),
+            [template("a", cluster=True), template("b", status={"status": "NotAvailable"})],
+            None,
+            ("a", "Cluster"),
+            ("a",),
+            id="cluster-ranked-when-namespace-template-not-ready",
+        ),
+        pytest.param(
+            criteria(),
+            [
+                template("a", cluster=True, gpu={"model": "MI300X", "requests": 1}),
+                template("b", gpu={"model": "MI325X", "requests": 1}),
+            ],
+            MI300X_POOL,
+            ("a", "Cluster"),
+            ("a",),
+            id="cluster-ranked-when-inventory-lacks-namespace-gpu",
+        ),
+        pytest.param(
+            criteria(precision="fp8"),
+            [template("a", cluster=True, precision="fp8"), template("b", precision="fp16")],
+            None,
+            ("a", "Cluster"),
+            ("a",),
+            id="cluster-ranked-when-namespace-template-misses-criteria",
+        ),
+        pytest.param(
+            BY_MODEL,
+            [template("a", cluster=True), template("b")],
+            None,
+            ("b", "Namespace"),
+            ("b",),
+            id="without-criteria-namespace-template-shuts-out-cluster-one",
+        ),
+        pytest.param(
+            BY_MODEL,
+            [template("a", cluster=True), template("b", status={"status": "Failed"})],
+            None,
+            ("a", "Cluster"),
+            ("a",),
+            id="without-criteria-cluster-template-when-namespace-one-not-ready",
+        ),
+    ],
+)
+def test_scope_precedence(
+    spec: dict[str, Any],
+    docs: list[dict[str, Any]],
+    pools: list[dict[str, Any]] | None,
+    expected: tuple[str, str],
+    ranked: tuple[str, ...],
+) -> None:
+    cat = catalog(model(), *docs, pools=pools)
+    svc = service(spec)
+    selection = select_template(svc, resolve_model(svc, cat), cat)
+    assert (selection.template.metadata.name, selection.scope) == expected
+    assert selection.ranked == ranked
 
 
 def test_ranked_lists_survivors_best_first() -> None:
@@ -472,11 +571,19 @@ def test_single_candidate_is_used() -> None:
     [
         pytest.param(
             BY_MODEL,
-            [template("a"), template("b", cluster=True)],
+            [template("a"), template("b"), template("c", cluster=True)],
             "TemplateSelectionAmbiguous",
             "spec.model.name",
             False,
-            id="several-without-criteria-ambiguous",
+            id="several-namespace-templates-without-criteria-ambiguous",
+        ),
+        pytest.param(
+            BY_MODEL,
+            [template("a", cluster=True), template("b", cluster=True)],
+            "TemplateSelectionAmbiguous",
+            "spec.model.name",
+            False,
+            id="several-cluster-templates-without-criteria-ambiguous",
         ),
         pytest.param(
             {"model": {"image": IMAGE}},
