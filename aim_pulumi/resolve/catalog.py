@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -556,10 +556,3 @@ class Catalog:
                 state.by_namespace.setdefault(entry.namespace, []).append(entry)
             state.per_model[key] = tuple(mine)
         return state
-
-    def iter_profile_entries(self) -> Iterator[ProfileEntry]:
-        """Every declared and generated profile entry, in key order (for diagnostics and tests)."""
-        generated = self._generated_state()
-        merged = {**generated.entries, **self._profiles}
-        for key in sorted(merged):
-            yield merged[key]

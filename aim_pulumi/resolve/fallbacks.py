@@ -8,7 +8,7 @@ model, its merged runtime-config spec and the inventory, so the rule can be test
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, parse, to_manifest
@@ -58,11 +58,6 @@ def rc_fallbacks(merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, 
     model = (merged_rc_spec or {}).get("model") or {}
     generation = model.get("profileGeneration") or {}
     return [f for f in generation.get("fallbacks") or () if isinstance(f, Mapping)]
-
-
-def fallbacks_for(model: AnyModel, merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
-    """The fallbacks whose match serves the model's accelerator, in runtime-config order."""
-    return _matching(to_manifest(model).get("spec") or {}, merged_rc_spec)
 
 
 def _matching(spec: Mapping[str, Any], merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
@@ -210,11 +205,3 @@ def generated_profiles(
         assert isinstance(profile, AIMProfile | AIMClusterProfile)
         out.append(profile)
     return out
-
-
-def primary_profile(profiles: Sequence[AnyProfile]) -> AnyProfile | None:
-    """The generated profile marked primary, if any."""
-    for profile in profiles:
-        if (to_manifest(profile).get("spec") or {}).get("primary") is True:
-            return profile
-    return None

@@ -26,11 +26,6 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _DOT_SEGMENTS = frozenset({".", ".."})
 
 
-def default_path_template() -> str:
-    """The template used when neither the service nor its runtime config sets one: `/<ns>/<uid>`."""
-    return DEFAULT_PATH_TEMPLATE
-
-
 def _invalid(message: str, field: str) -> AIMResolutionError:
     return AIMResolutionError("PathTemplateInvalid", message, field=field)
 

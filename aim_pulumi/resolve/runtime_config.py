@@ -61,11 +61,6 @@ def resolve_runtime_config(
     return ResolvedRuntimeConfig(ref=_ref(chosen, namespace), spec=merged, contributions=contributions)
 
 
-def default_config_not_found(result: ResolvedRuntimeConfig | None) -> bool:
-    """Whether a `resolve_runtime_config` result means DefaultConfigNotFound (it never raises for it)."""
-    return result is None
-
-
 def runtime_config_condition(result: ResolvedRuntimeConfig | None) -> Condition:
     """The `RuntimeConfigReady` condition of a consumer, given its resolution result."""
     if result is None:

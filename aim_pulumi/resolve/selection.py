@@ -177,17 +177,6 @@ def sticky_decision(
     return StickyDecision(True)
 
 
-def rebind_outcome(
-    previous: str | None, winner: str, decision: StickyDecision
-) -> tuple[str, str | None, RebindReason | None]:
-    """(bound name, rebound_from, rebound_reason): a rebind is reported only when the name changes."""
-    if decision.keep and previous:
-        return previous, None, None
-    if previous and winner != previous:
-        return winner, previous, decision.reason
-    return winner, None, None
-
-
 # --------------------------------------------------------------------------------------------------
 # Effective selector and filters
 
@@ -830,8 +819,3 @@ def qualifying_profile_refs(service: AIMService, catalog: Catalog) -> tuple[Obje
     evaluation = _prepare(req, catalog).evaluation
     refs = [e.ref for e in evaluation.pool if evaluation.qualifies(e)]
     return tuple(sorted(refs, key=lambda r: (r.kind, r.namespace, r.name)))
-
-
-def qualifying_profile_names(service: AIMService, catalog: Catalog) -> tuple[str, ...]:
-    """Names of `qualifying_profile_refs`, sorted and without repeats (the binding resource's input)."""
-    return tuple(sorted({ref.name for ref in qualifying_profile_refs(service, catalog)}))

@@ -81,7 +81,7 @@ def decide_binding(
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The binding's `check`: the new state and any failures (property, reason).
 
-    Kept in sync with `sticky_decision` / `rebind_outcome` of the resolver: keep the previous
+    Kept in sync with `sticky_decision` of the resolver: keep the previous
     binding when it is set, no rebind is forced and it is still among the qualifying profiles.
     Seeing only the qualifying keys, it records a deleted profile as `no-longer-matches`; the
     resolver, which sees the catalog, names `deleted` in the ProfileRebound it reports.

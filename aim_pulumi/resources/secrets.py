@@ -51,12 +51,6 @@ class MaskedArgs:
     outputs: Mapping[str, pulumi.Output[Any]]
     paths: Mapping[str, str]
 
-    def placeholder_for(self, path: str) -> str:
-        for placeholder, where in self.paths.items():
-            if where == path:
-                return placeholder
-        raise KeyError(path)
-
 
 def _placeholder(index: int, variant: str) -> str:
     return f"__AIM_OUTPUT_{index}_{variant}__"

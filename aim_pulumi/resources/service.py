@@ -24,6 +24,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.resolve.catalog import FORCE_REBIND_ANNOTATION, Catalog
+from aim_pulumi.resolve.names import hash_suffix
 from aim_pulumi.resolve.plan import plan_service
 from aim_pulumi.resolve.selection import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
@@ -213,10 +214,6 @@ def _ref_for_key(key: str, catalog: Catalog) -> dict[str, Any]:
         "namespace": namespace,
         "scope": "Namespace" if namespace else "Cluster",
     }
-
-
-def _hash_suffix(name: str) -> str:
-    return name.rsplit("-", 1)[-1]
 
 
 def applied_status(
@@ -468,7 +465,7 @@ class AIMService(pulumi.ComponentResource):
                 shared = AIMSharedCache.declare(cache, masked=masked, opts=self._aim_cache_opts)
                 cache_dependencies.append(shared)
                 continue
-            suffix = _hash_suffix(cache.pvc_name)
+            suffix = hash_suffix(cache.pvc_name)
             pvc = register_child(
                 f"{self._aim_name}-cache-{suffix}",
                 restore_outputs(pvc_manifest, masked),

@@ -26,11 +26,6 @@ _BINARY_SUFFIXES = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
 
 
-def is_quantity(text: str) -> bool:
-    """True when the string is a well-formed quantity such as `500m`, `1.5Gi` or `1e3`."""
-    return _PARSED.match(text) is not None
-
-
 def parse_quantity(value: object) -> Decimal | None:
     """The exact value of a quantity, or None when it is not one.
 

@@ -58,14 +58,6 @@ def schema_document(api_version: str, kind: str) -> SchemaDocument | None:
     return _documents().get((api_version, kind))
 
 
-def object_meta_document() -> SchemaDocument:
-    """ObjectMeta is checked on its own, since CRD schemas only say `metadata: {type: object}`."""
-    document = _documents().get(OBJECT_META)
-    if document is None:  # pragma: no cover - the file ships with the package
-        raise LookupError("meta_objectmeta_v1.json is missing from aim_pulumi.schemas")
-    return document
-
-
 def known_kinds() -> list[GroupVersionKind]:
     """Every top-level kind that can be validated, sorted by apiVersion then kind."""
     return sorted(gvk for gvk in _documents() if gvk != OBJECT_META)

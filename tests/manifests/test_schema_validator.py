@@ -32,7 +32,7 @@ from aim_pulumi.schemas.cel import build_rule_index, cel_errors, escape_property
 from aim_pulumi.schemas.defaulting import apply_defaults
 from aim_pulumi.schemas.metadata import label_value_errors, qualified_name_errors
 from aim_pulumi.schemas.paths import MapKey, format_path
-from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, is_quantity, parse_quantity
+from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, parse_quantity
 from aim_pulumi.schemas.structural import schema_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "schemas"
@@ -688,7 +688,7 @@ def test_parse_quantity(text: object, value: Decimal | None) -> None:
 @given(st.text(alphabet="0123456789.+-eEKMGTPinumk ", max_size=8))
 @settings(max_examples=200)
 def test_quantity_parser_accepts_exactly_the_crd_pattern(text: str) -> None:
-    assert is_quantity(text) == (re.match(QUANTITY_PATTERN, text) is not None)
+    assert (parse_quantity(text) is not None) == (re.match(QUANTITY_PATTERN, text) is not None)
 
 
 @pytest.mark.parametrize(

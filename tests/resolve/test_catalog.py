@@ -404,4 +404,3 @@ def test_lookups_do_not_depend_on_insertion_order(order: list[int]) -> None:
                 e.key for e in b.profile_pool(namespace, **anchor)
             ]
         assert a.models_with_image(namespace, "img:1") == b.models_with_image(namespace, "img:1")
-    assert [e.key for e in a.iter_profile_entries()] == [e.key for e in b.iter_profile_entries()]

@@ -11,9 +11,7 @@ from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.fallbacks import (
     fallback_matches,
-    fallbacks_for,
     generated_profiles,
-    primary_profile,
     specificity,
 )
 from aim_pulumi.resolve.names import generated_profile_name
@@ -127,9 +125,9 @@ def test_fallback_matches(accelerator: dict[str, Any], match: dict[str, Any], ex
     assert fallback_matches({"name": "f", "match": match}, accelerator) is expected
 
 
-def test_fallbacks_for_keeps_runtime_config_order_and_skips_image_models() -> None:
+def test_generated_profiles_keep_runtime_config_order_and_skip_image_models() -> None:
     spec = rc_spec(fallback("b"), fallback("a-amd", vendor="amd"), fallback("a"))
-    assert [f["name"] for f in fallbacks_for(model(accelerator={"vendor": "nvidia"}), spec)] == ["b", "a"]
+    assert names(generated_profiles(model(accelerator={"vendor": "nvidia"}), spec, None)) == ["b", "a"]
     image_model: Any = parse(
         {
             "apiVersion": f"{G}/v1alpha2",
@@ -138,7 +136,6 @@ def test_fallbacks_for_keeps_runtime_config_order_and_skips_image_models() -> No
             "spec": {"image": "amdenterpriseai/aim-x:1.0"},
         }
     )
-    assert fallbacks_for(image_model, spec) == []
     assert generated_profiles(image_model, spec, None) == []
 
 
@@ -306,9 +303,7 @@ def test_primary_choice(
     everything = generated_profiles(model(), rc_spec(*fallbacks), None)
     retained = [p.metadata.name for p in everything]
     generated = generated_profiles(model(), rc_spec(*fallbacks), inventory, retained=retained)
-    chosen = primary_profile(generated)
-    assert chosen is not None and chosen.spec.profile_id == primary
-    assert sum(1 for p in generated if p.spec.primary) == 1
+    assert [p.spec.profile_id for p in generated if p.spec.primary] == [primary]
 
 
 def test_specificity() -> None:
@@ -341,7 +336,7 @@ def test_retained_profile_is_kept_not_available() -> None:
     assert names(generated) == ["nv", "amd"]
     statuses = {p.spec.profile_id: to_manifest(p).get("status") for p in generated}
     assert statuses == {"nv": None, "amd": {"status": "NotAvailable"}}
-    assert primary_profile(generated).spec.profile_id == "nv"  # type: ignore[union-attr]
+    assert [p.spec.profile_id for p in generated if p.spec.primary] == ["nv"]
 
 
 def _service(previous: str | None = None, **annotations: str) -> AIMService:

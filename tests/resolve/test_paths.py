@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.paths import default_path_template, render_path
+from aim_pulumi.resolve.paths import render_path
 
 
 def service(labels: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]:
@@ -79,10 +79,6 @@ def test_render_path(template: str | None, expected: str) -> None:
         ratio=0.5,
     )
     assert render_path(template, svc) == expected
-
-
-def test_default_path_template() -> None:
-    assert default_path_template() == "/{.metadata.namespace}/{.metadata.uid}"
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,7 @@ import pytest
 from aim_pulumi.api import parse
 from aim_pulumi.resolve.catalog import Catalog, embedded_default_runtime_config
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.runtime_config import (
-    default_config_not_found,
-    resolve_runtime_config,
-    runtime_config_condition,
-)
+from aim_pulumi.resolve.runtime_config import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.types import ObjectRef
 
 G = "aim.eai.amd.com"
@@ -76,12 +72,10 @@ def test_lookup_table(
     result = resolve_runtime_config(Catalog(objects, embed_default=False), NS, name)
     if ref is None:
         assert result is None
-        assert default_config_not_found(result)
         return
     assert result is not None
     assert (result.ref.kind, result.ref.namespace, result.ref.scope, result.ref.name) == (*ref, name)
     assert dict(result.spec) == spec
-    assert not default_config_not_found(result)
 
 
 @pytest.mark.parametrize("name", ["missing", "Default"], ids=["explicit-name", "name-is-case-sensitive"])

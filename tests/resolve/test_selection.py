@@ -18,10 +18,8 @@ from aim_pulumi.resolve.selection import (
     first_failing_filter,
     partitioning_matches,
     passes_floor,
-    qualifying_profile_names,
     qualifying_profile_refs,
     rank_candidates,
-    rebind_outcome,
     select_profile,
     sticky_decision,
 )
@@ -888,25 +886,6 @@ def test_sticky_decision(
     assert sticky_decision(previous, candidate_ok=ok, force_rebind=force, exists=exists) == decision
 
 
-REBIND_OUTCOME = [
-    pytest.param("p", "q", StickyDecision(True), ("p", None, None), id="kept-ignores-winner"),
-    pytest.param(
-        "p", "q", StickyDecision(False, "deleted"), ("q", "p", "deleted"), id="rebound-to-new-winner"
-    ),
-    pytest.param(
-        "p", "p", StickyDecision(False, "force-rebind"), ("p", None, None), id="same-winner-no-rebind-report"
-    ),
-    pytest.param(None, "q", StickyDecision(False), ("q", None, None), id="first-binding"),
-]
-
-
-@pytest.mark.parametrize(("previous", "winner", "decision", "outcome"), REBIND_OUTCOME)
-def test_rebind_outcome(
-    previous: str | None, winner: str, decision: StickyDecision, outcome: tuple[Any, ...]
-) -> None:
-    assert rebind_outcome(previous, winner, decision) == outcome
-
-
 STICKY = [
     pytest.param(
         service(model="q", previous=ref("q-fp8-mi325x", cluster=True)),
@@ -1070,24 +1049,23 @@ def test_name_shape_is_never_sticky() -> None:
     )
 
 
+def _qualifying(svc: AIMService) -> list[tuple[str, str, str]]:
+    return [(r.kind, r.namespace, r.name) for r in qualifying_profile_refs(svc, worked_catalog())]
+
+
 def test_qualifying_profiles_cover_both_scopes_and_passes() -> None:
-    assert qualifying_profile_names(service(model="q"), worked_catalog()) == (
-        "q-fp16-mi300x",
-        "q-fp8-mi300x",
-        "q-fp8-mi325x",
-    )
-    assert qualifying_profile_names(service(model="llama"), worked_catalog()) == (
-        "llama-nvidia-vllm-1a2b3c4d",
-    )
-    assert qualifying_profile_names(service(model="mistral"), worked_catalog()) == ()
-    refs = qualifying_profile_refs(service(model="q", selector={"precision": "fp8"}), worked_catalog())
-    assert [(r.kind, r.name) for r in refs] == [
-        ("AIMClusterProfile", "q-fp8-mi325x"),
-        ("AIMProfile", "q-fp8-mi300x"),
+    assert _qualifying(service(model="q")) == [
+        ("AIMClusterProfile", "", "q-fp8-mi325x"),
+        ("AIMProfile", NS, "q-fp16-mi300x"),
+        ("AIMProfile", NS, "q-fp8-mi300x"),
     ]
-    assert qualifying_profile_names(service(profile_name="q-fp16-mi300x"), worked_catalog()) == (
-        "q-fp16-mi300x",
-    )
+    assert _qualifying(service(model="llama")) == [("AIMClusterProfile", "", "llama-nvidia-vllm-1a2b3c4d")]
+    assert _qualifying(service(model="mistral")) == []
+    assert _qualifying(service(model="q", selector={"precision": "fp8"})) == [
+        ("AIMClusterProfile", "", "q-fp8-mi325x"),
+        ("AIMProfile", NS, "q-fp8-mi300x"),
+    ]
+    assert _qualifying(service(profile_name="q-fp16-mi300x")) == [("AIMProfile", NS, "q-fp16-mi300x")]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -1319,6 +1297,6 @@ def test_namespace_profiles_are_never_used_across_namespaces(
     assert isinstance(chosen, AIMClusterProfile) or chosen.metadata.namespace == service_ns
     assert result.explanation is not None
     assert all(c.scope == "Cluster" or c.namespace == service_ns for c in result.explanation.candidates)
-    for name in qualifying_profile_names(svc, catalog):
-        owner = next(o for o in visible if o.metadata.name == name)
-        assert isinstance(owner, AIMClusterProfile) or owner.metadata.namespace == service_ns
+    for ref in qualifying_profile_refs(svc, catalog):
+        assert ref.scope == "Cluster" or ref.namespace == service_ns
+        assert any(o.kind == ref.kind and o.metadata.name == ref.name for o in visible)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.resolve.selection import rebind_outcome, sticky_decision
+from aim_pulumi.resolve.selection import sticky_decision
 from aim_pulumi.resources.binding import (
     BindingProvider,
     decide_binding,
@@ -88,13 +88,18 @@ def test_the_provider_rule_agrees_with_the_resolver_rule(
     decision = sticky_decision(
         previous or None, candidate_ok=previous in qualifying, force_rebind=force, exists=not deleted
     )
-    bound, rebound_from, reason = rebind_outcome(previous or None, winner, decision)
 
-    assert state["bound"] == bound
-    assert state["previous"] == (rebound_from or "")
+    if decision.keep:
+        assert (state["bound"], state["previous"], state["reason"]) == (previous, "", "")
+        return
+    # A rebind is reported only when the bound profile changes.
+    rebound = bool(previous) and previous != winner
+    assert state["bound"] == winner
+    assert state["previous"] == (previous if rebound else "")
     # The provider sees qualifying names only, so a deleted profile is one that no longer matches;
     # the resolver, which sees the catalog, is what reports `deleted` (in ProfileRebound).
-    assert state["reason"] == ("no-longer-matches" if reason == "deleted" else (reason or ""))
+    reason = (decision.reason or "") if rebound else ""
+    assert state["reason"] == ("no-longer-matches" if reason == "deleted" else reason)
 
 
 def test_the_provider_is_pickled_by_reference_to_a_module_that_needs_only_pulumi() -> None:
