@@ -171,7 +171,12 @@ _CANDIDATE_HEADERS = [
 
 def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]:
     """For a failed selection: every profile the selector could reach and the filter it failed."""
-    from aim_pulumi.resolve.selection import effective_selector, first_failing_filter, passes_floor
+    from aim_pulumi.resolve.selection import (
+        candidate_pool,
+        effective_selector,
+        first_failing_filter,
+        passes_floor,
+    )
 
     spec = _service_spec(record)
     profile = as_mapping(spec.get("profile"))
@@ -180,13 +185,7 @@ def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]
     model_name = model.get("name") if isinstance(model.get("name"), str) else None
     effective = effective_selector(selector, model_name)
     namespace = record.service.metadata.namespace or "default"
-    aim_id = effective.fields.get("aimId")
-    if effective.model_name:
-        pool = record.catalog.profile_pool(namespace, model=effective.model_name)
-    elif isinstance(aim_id, str) and aim_id:
-        pool = record.catalog.profile_pool(namespace, aim_id=aim_id)
-    else:
-        pool = record.catalog.profile_pool(namespace)
+    pool = candidate_pool(effective, record.catalog, namespace)
     rows = []
     for entry in pool:
         failed = first_failing_filter(entry, effective, namespace)

@@ -470,18 +470,23 @@ class _Evaluation:
         return self.floor_ok[k] or (self.selector.floor_implicit and entry.policy == FLOOR_ANY)
 
 
+def candidate_pool(selector: EffectiveSelector, catalog: Catalog, namespace: str) -> list[ProfileEntry]:
+    """The profiles a selector can reach, through the narrowest index its anchor allows."""
+    if selector.model_name:
+        return catalog.profile_pool(namespace, model=selector.model_name)
+    aim_id = text(selector.fields.get("aimId"))
+    if aim_id:
+        return catalog.profile_pool(namespace, aim_id=aim_id)
+    return catalog.profile_pool(namespace)
+
+
 def _evaluate(
     selector: EffectiveSelector,
     catalog: Catalog,
     namespace: str,
     extra: Sequence[ProfileEntry] = (),
 ) -> _Evaluation:
-    if selector.model_name:
-        pool = catalog.profile_pool(namespace, model=selector.model_name)
-    elif text(selector.fields.get("aimId")):
-        pool = catalog.profile_pool(namespace, aim_id=text(selector.fields.get("aimId")))
-    else:
-        pool = catalog.profile_pool(namespace)
+    pool = candidate_pool(selector, catalog, namespace)
     known = {e.key for e in pool}
     pool.extend(e for e in extra if e.key not in known)
     check = SelectorFilter(selector, namespace)
