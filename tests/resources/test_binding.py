@@ -211,3 +211,56 @@ def test_profile_keys_round_trip(kind: str, namespace: str, name: str, key: str)
 def test_malformed_profile_keys_are_rejected(key: str) -> None:
     with pytest.raises(ValueError, match="profile binding key"):
         parse_profile_key(key)
+
+
+def test_the_sdk_dynamic_provider_host_runs_the_binding_check() -> None:
+    """What the engine does on `pulumi preview`: start the SDK's dynamic provider host, call Check.
+
+    The host (`python -m pulumi.dynamic`) unpickles the provider from the `__provider` input and runs
+    its `check` behind gRPC on loopback, exactly as the Pulumi engine drives it.
+    """
+    import asyncio
+    import subprocess
+    import sys
+
+    import grpc
+    from pulumi.dynamic.dynamic import serialize_provider
+    from pulumi.runtime import rpc
+    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+
+    provider = serialize_provider(BindingProvider())
+    olds = {"__provider": provider, "bound": "AIMProfile/ml/kept", "cacheMode": "Shared"}
+    news = {
+        "__provider": provider,
+        "service": "ml/chat",
+        "winner": "AIMProfile/ml/better",
+        "qualifying": ["AIMProfile/ml/better", "AIMProfile/ml/kept"],
+        "force": False,
+        "cacheMode": "Dedicated",
+        "cacheSizes": {"pvc-a": 20},
+    }
+
+    def struct(values: dict[str, object]) -> Any:
+        loop = asyncio.new_event_loop()
+        try:
+            return loop.run_until_complete(rpc.serialize_properties(values, {}))
+        finally:
+            loop.close()
+
+    host = subprocess.Popen(
+        [sys.executable, "-m", "pulumi.dynamic"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    try:
+        assert host.stdout is not None
+        port = int(host.stdout.readline().decode().strip())
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = provider_pb2_grpc.ResourceProviderStub(channel)
+            request = provider_pb2.CheckRequest(olds=struct(olds), news=struct(news))
+            response = stub.Check(request, timeout=60)
+    finally:
+        host.kill()
+        host.wait(timeout=10)
+    inputs = rpc.deserialize_properties(response.inputs)
+    assert inputs["bound"] == "AIMProfile/ml/kept"
+    assert inputs["cacheSizes"] == {"pvc-a": 20}
+    assert [(f.property, "immutable" in f.reason) for f in response.failures] == [("cacheMode", True)]
