@@ -28,40 +28,43 @@ _DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
 _QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE = f"({_QUALIFIED_NAME})?"
 
-_DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL}$")
-_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN}$")
 _QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME}$")
-_LABEL_VALUE_RE = re.compile(f"^{_LABEL_VALUE}$")
 
 
 def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _syntax_errors(value: str, max_length: int, regex: str, rule: str) -> list[str]:
+    """The API server's two checks of a name-like string: its length, then its pattern."""
+    errors: list[str] = []
+    if len(value) > max_length:
+        errors.append(f"must be no more than {max_length} characters")
+    if re.fullmatch(regex, value) is None:
+        errors.append(f"{rule} (regex '{regex}')")
+    return errors
+
+
 def dns1123_label_errors(value: str) -> list[str]:
     """Why `value` is not a DNS-1123 label (namespaces, container names); [] when it is."""
-    errors: list[str] = []
-    if len(value) > DNS1123_LABEL_MAX_LENGTH:
-        errors.append(f"must be no more than {DNS1123_LABEL_MAX_LENGTH} characters")
-    if not _DNS1123_LABEL_RE.match(value):
-        errors.append(
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
-            f"and must start and end with an alphanumeric character (regex '{_DNS1123_LABEL}')"
-        )
-    return errors
+    return _syntax_errors(
+        value,
+        DNS1123_LABEL_MAX_LENGTH,
+        _DNS1123_LABEL,
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+        "and must start and end with an alphanumeric character",
+    )
 
 
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """Why `value` is not a DNS-1123 subdomain (object names); [] when it is."""
-    errors: list[str] = []
-    if len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errors.append(f"must be no more than {DNS1123_SUBDOMAIN_MAX_LENGTH} characters")
-    if not _DNS1123_SUBDOMAIN_RE.match(value):
-        errors.append(
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
-            f"or '.', and must start and end with an alphanumeric character (regex '{_DNS1123_SUBDOMAIN}')"
-        )
-    return errors
+    return _syntax_errors(
+        value,
+        DNS1123_SUBDOMAIN_MAX_LENGTH,
+        _DNS1123_SUBDOMAIN,
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' "
+        "or '.', and must start and end with an alphanumeric character",
+    )
 
 
 def generate_name_errors(prefix: str) -> list[str]:
@@ -100,15 +103,13 @@ def qualified_name_errors(key: str) -> list[str]:
 
 def label_value_errors(value: str) -> list[str]:
     """Why `value` cannot be a label value; [] when it can (the empty string can)."""
-    errors: list[str] = []
-    if len(value) > LABEL_VALUE_MAX_LENGTH:
-        errors.append(f"must be no more than {LABEL_VALUE_MAX_LENGTH} characters")
-    if not _LABEL_VALUE_RE.match(value):
-        errors.append(
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
-            f"or '.', and must start and end with an alphanumeric character (regex '{_LABEL_VALUE}')"
-        )
-    return errors
+    return _syntax_errors(
+        value,
+        LABEL_VALUE_MAX_LENGTH,
+        _LABEL_VALUE,
+        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' "
+        "or '.', and must start and end with an alphanumeric character",
+    )
 
 
 def label_errors(labels: object, path: str) -> list[str]:
