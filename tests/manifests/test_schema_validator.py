@@ -585,14 +585,18 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
         ("keda.sh/v1alpha1", "ScaledObject"),
         ("serving.kserve.io/v1beta1", "InferenceService"),
         ("v1", "ConfigMap"),
+        ("v1", "Namespace"),
         ("v1", "PersistentVolumeClaim"),
+        ("v1", "Secret"),
+        ("v1", "Service"),
+        ("v1", "ServiceAccount"),
     ]
 
 
 def test_every_vendored_schema_ships_as_package_data_with_its_source() -> None:
     package = resources.files("aim_pulumi.schemas")
     files = sorted((f for f in package.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
-    assert len(files) == 7
+    assert len(files) == 11
     for entry in files:
         schema = json.loads(entry.read_text(encoding="utf-8"))
         assert schema["x-source"]["descriptions"] == "stripped", entry.name
@@ -762,3 +766,28 @@ def test_prepared_schemas_are_valid_json_schemas(api_version: str, kind: str) ->
 def test_config_map_data_values_are_strings(data: dict[str, Any], expected: list[str]) -> None:
     config_map = {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "profile"}, "data": data}
     assert validate_manifest(config_map) == expected
+
+
+@pytest.mark.parametrize(
+    ("manifest", "expected"),
+    [
+        ({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team"}}, []),
+        (
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "a"}, "strinData": {}},
+            ["strinData: Unknown field: not declared in the schema (strict field validation)"],
+        ),
+        ({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "Bad_Name"}}, ["metadata.name"]),
+        (
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"ports": [{"port": "x"}]}},
+            ["spec.ports[0].port"],
+        ),
+    ],
+    ids=["namespace", "secret-typo", "serviceaccount-name", "service-port-type"],
+)
+def test_core_kinds_beside_the_emitted_ones_are_validated(
+    manifest: dict[str, Any], expected: list[str]
+) -> None:
+    errors = validate_manifest(manifest)
+    assert len(errors) == len(expected)
+    for error, start in zip(errors, expected, strict=True):
+        assert error.startswith(start), error
