@@ -17,10 +17,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
-
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
+from typing import TYPE_CHECKING, Any, TextIO
 
 from aim_pulumi.api.io import manifest_files, manifest_ref
 from aim_pulumi.resolve.migration import migrate_objects
@@ -28,6 +25,11 @@ from aim_pulumi.resolve.migration import migrate_objects
 EXIT_OK = 0
 EXIT_NOT_CONVERTIBLE = 1
 EXIT_USAGE = 2
+# ruamel.yaml is an optional part of the package: only this command needs it.
+MIGRATE_EXTRA = "aim-pulumi[migrate]"
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 _KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 _ITEM_LINE = re.compile(r"^( *)- ")
@@ -75,6 +77,8 @@ def _guess_indent(text: str) -> tuple[int, int, int]:
 
 
 def _yaml(indent: tuple[int, int, int]) -> YAML:
+    from ruamel.yaml import YAML
+
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
     yaml.width = 4096
@@ -91,6 +95,8 @@ def _read(file: _File, errors: list[str]) -> None:
         file.readable = False
         return
     file.indent = _guess_indent(text)
+    from ruamel.yaml.error import YAMLError
+
     try:
         file.documents = list(_yaml(file.indent).load_all(text))
     except YAMLError as exc:
@@ -121,6 +127,11 @@ def _files(path: Path, output_dir: Path | None) -> list[_File]:
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
+    try:
+        import ruamel.yaml  # noqa: F401
+    except ImportError:
+        print(f"aim-pulumi migrate: error: needs ruamel.yaml: pip install '{MIGRATE_EXTRA}'", file=err)
+        return EXIT_USAGE
     source = Path(args.path)
     output_dir = Path(args.output_dir) if args.output_dir else None
     try:

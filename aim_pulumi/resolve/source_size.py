@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from mypy_boto3_s3.client import S3Client
 
 CACHE_SIZE_UNKNOWN = "CacheSizeUnknown"
+# boto3 is an optional part of the package: only S3 listings need it.
+S3_EXTRA = "aim-pulumi[s3]"
 
 # The downloader fetches top-level files only unless told otherwise (behaviour §10.2).
 DEFAULT_DOWNLOAD_FILTER: Mapping[str, Sequence[str]] = {"exclude": ("*/*",)}
@@ -126,8 +128,10 @@ def _s3_prefix_bytes(
 
     if not bucket:
         raise unknown("the URI names no bucket")
-
-    from botocore.exceptions import BotoCoreError, ClientError
+    try:
+        from botocore.exceptions import BotoCoreError, ClientError
+    except ImportError:
+        raise unknown(f"listing S3 needs boto3: pip install '{S3_EXTRA}'") from None
 
     client = s3_client if s3_client is not None else _s3_client(s3_settings)
     # `s3://b/models/llama` names the directory `models/llama/`, or a single object of that exact key.
