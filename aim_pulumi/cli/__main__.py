@@ -4,32 +4,81 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import os
 import sys
 from collections.abc import Sequence
 
-from aim_pulumi.cli import explain, migrate, plan, validate
+from aim_pulumi.cli import completion, explain, migrate, plan, validate, version
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
-COMMANDS = [plan, explain, validate, migrate]
+COMMANDS = [plan, explain, validate, migrate, completion, version]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with `did you mean` for a mistyped subcommand, as git and kubectl answer one."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if "invalid choice:" in message:
+            choice = message.split("invalid choice:", 1)[1].split("(", 1)[0].strip().strip("'")
+            close = difflib.get_close_matches(choice, [m.__name__.rsplit(".", 1)[-1] for m in COMMANDS], 1)
+            if close:
+                message += f"; did you mean `{close[0]}`?"
+        super().error(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="aim-pulumi",
         description="Plan, validate and explain AIM inference services deployed with Pulumi.",
     )
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action="version", version=version.version_line())
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=argparse.ArgumentParser
+    )
     for module in COMMANDS:
         module.register(subparsers)
     return parser
 
 
+def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser by name (completion scripts and suggestions read them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    return [option for action in parser._actions for option in action.option_strings]
+
+
+def _unrecognized(parser: argparse.ArgumentParser, command: str | None, extras: Sequence[str]) -> str:
+    """The usage error for unknown arguments, with the closest option of the subcommand for each."""
+    sub = subcommand_parsers(parser).get(command or "")
+    known = option_strings(sub) if sub is not None else option_strings(parser)
+    hints = []
+    for extra in extras:
+        if extra.startswith("-"):
+            close = difflib.get_close_matches(extra.split("=", 1)[0], known, 1, cutoff=0.6)
+            if close:
+                hints.append(f"did you mean `{close[0]}` for `{extra}`?")
+    message = "unrecognized arguments: " + " ".join(extras)
+    return message + ("; " + "; ".join(hints) if hints else "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; exit status 0 success, 1 the command found problems, 2 usage error."""
+    """Run one subcommand; exit status 0 success, 1 the command found problems, 2 usage error.
+
+    `plan --detailed-exitcode` adds 3 (changes present) without changing the meaning of 0, 1, 2.
+    """
     parser = build_parser()
+    arguments = list(argv) if argv is not None else sys.argv[1:]
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        args, extras = parser.parse_known_args(arguments)
+        if extras:
+            sub = subcommand_parsers(parser).get(args.command) or parser
+            sub.error(_unrecognized(parser, args.command, extras))
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 2
     try:

@@ -3,8 +3,10 @@
 The offline counterpart of `pulumi preview --diff` for change review: both plans are the
 documents `plan --json` writes, resources are matched by Pulumi type and name (what a URN is
 made of within one stack), and an update lists every changed input as a dotted path with its old
-and new value. Lists of named objects (containers, env, volumes) are matched by name, so adding
-one variable shows one added entry instead of a shifted list.
+and new value, never cut short. Lists of named objects (containers, env, volumes) are matched by
+name, so adding one variable shows one added entry instead of a shifted list. A change that
+makes Pulumi replace the resource (`replacements.is_replacement`) is listed as a replacement.
+Plans of another project or stack are compared all the same, with a note saying so.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from aim_pulumi.cli.render import Palette, as_mapping, format_value
+from aim_pulumi.cli.replacements import is_replacement
 
 __all__ = [
     "ABSENT",
@@ -27,6 +30,7 @@ __all__ = [
     "diff_plans",
     "field_changes",
     "flatten",
+    "identity_note",
     "load_plan",
 ]
 
@@ -54,33 +58,45 @@ class FieldChange:
 class ResourceChange:
     """One created, updated or deleted resource; `fields` only for updates."""
 
-    action: str  # "create" | "update" | "delete"
+    action: str  # "create" | "update" | "replace" | "delete"
     type: str
     name: str
     parent: str | None
     label: str
     fields: tuple[FieldChange, ...] = ()
+    replacing: tuple[str, ...] = ()
+    """For a replacement: the changed paths that force it."""
 
 
 @dataclass
 class PlanDiff:
     created: list[ResourceChange] = field(default_factory=list)
     updated: list[ResourceChange] = field(default_factory=list)
+    replaced: list[ResourceChange] = field(default_factory=list)
     deleted: list[ResourceChange] = field(default_factory=list)
     unchanged: int = 0
     outputs: list[tuple[str, FieldChange]] = field(default_factory=list)
+    old_identity: tuple[str, str] = ("", "")
+    new_identity: tuple[str, str] = ("", "")
 
     @property
     def changes(self) -> list[ResourceChange]:
-        return [*self.created, *self.updated, *self.deleted]
+        return [*self.created, *self.updated, *self.replaced, *self.deleted]
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.created)} to create, {len(self.updated)} to update, {len(self.replaced)} to replace, "
+            f"{len(self.deleted)} to delete, {self.unchanged} unchanged"
+        )
 
 
-def load_plan(path: str) -> dict[str, Any]:
-    """A plan written by `plan --json`; anything else is a usage error naming the file."""
+def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
+    """A plan written by `plan --json` (`-`: from `stdin`); anything else is a usage error naming the file."""
     from aim_pulumi.cli.plan import UsageError
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        text = stdin.read() if path == "-" and stdin is not None else Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
     except FileNotFoundError:
         raise UsageError(f"--diff {path}: no such file") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -174,7 +190,9 @@ def _index(plan: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
     return {(str(r["type"]), str(r["name"])): r for r in plan.get("resources") or []}
 
 
-def _change(action: str, entry: Mapping[str, Any], fields: Sequence[FieldChange] = ()) -> ResourceChange:
+def _change(
+    action: str, entry: Mapping[str, Any], fields: Sequence[FieldChange] = (), replacing: Sequence[str] = ()
+) -> ResourceChange:
     parent = entry.get("parent")
     return ResourceChange(
         action=action,
@@ -183,20 +201,45 @@ def _change(action: str, entry: Mapping[str, Any], fields: Sequence[FieldChange]
         parent=str(parent) if parent is not None else None,
         label=_label(entry),
         fields=tuple(fields),
+        replacing=tuple(replacing),
     )
+
+
+def _identity(plan: Mapping[str, Any]) -> tuple[str, str]:
+    return (str(plan.get("project") or ""), str(plan.get("stack") or ""))
+
+
+def identity_note(diff: PlanDiff) -> str | None:
+    """A note when the two plans belong to different projects or stacks (else None)."""
+    if diff.old_identity == diff.new_identity or not all(diff.old_identity):
+        return None
+    (old_project, old_stack), (new_project, new_stack) = diff.old_identity, diff.new_identity
+    what = "project" if old_project != new_project else "stack"
+    note = (
+        f"note: the old plan is of another {what} ({old_project} stack {old_stack}, this is {new_project} "
+        f"stack {new_stack}): resources are matched by type and name across them"
+    )
+    if not diff.updated and not diff.replaced and not diff.unchanged:
+        note += "; no resource matches, so every resource shows as created or deleted"
+    return note
 
 
 def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
     """Created, updated (with field changes) and deleted resources, and changed component outputs."""
     before, after = _index(old), _index(new)
-    result = PlanDiff()
+    result = PlanDiff(old_identity=_identity(old), new_identity=_identity(new))
     for key, entry in after.items():
         previous = before.get(key)
         if previous is None:
             result.created.append(_change("create", entry))
             continue
         fields = field_changes(previous.get("inputs") or {}, entry.get("inputs") or {})
-        if fields:
+        options = as_mapping(entry.get("options"))
+        extra = [str(p) for p in options.get("replaceOnChanges") or []]
+        replacing = [f.path for f in fields if is_replacement(str(entry["type"]), f.path, extra)]
+        if replacing:
+            result.replaced.append(_change("replace", entry, fields, replacing))
+        elif fields:
             result.updated.append(_change("update", entry, fields))
         else:
             result.unchanged += 1
@@ -212,7 +255,8 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
 
 
 def _show(value: Any) -> str:
-    return "(absent)" if value is ABSENT else format_value(value, 70)
+    """The whole value: a reviewer must see the change itself, not its first 70 characters."""
+    return "(absent)" if value is ABSENT else format_value(value, None)
 
 
 def diff_lines(diff: PlanDiff, palette: Palette) -> list[str]:
@@ -221,21 +265,20 @@ def diff_lines(diff: PlanDiff, palette: Palette) -> list[str]:
     marks = {
         "create": ("+", palette.create),
         "update": ("~", palette.update),
+        "replace": ("+-", palette.delete),
         "delete": ("-", palette.delete),
     }
     for change in diff.changes:
         mark, paint = marks[change.action]
-        lines.append(paint(f" {mark} {change.label}  ({change.type} {change.name})"))
+        suffix = "  replace" if change.action == "replace" else ""
+        lines.append(paint(f" {mark} {change.label}  ({change.type} {change.name}){suffix}"))
         for item in change.fields:
-            lines.append(f"     {item.path}: {_show(item.old)} -> {_show(item.new)}")
+            forces = "  (forces replacement)" if item.path in change.replacing else ""
+            lines.append(f"     {item.path}: {_show(item.old)} -> {_show(item.new)}{forces}")
     if diff.outputs:
         lines.append(palette.bold("Outputs:"))
         for name, item in diff.outputs:
-            lines.append(f"   ~ {name}: {item.path}: {_show(item.old)} -> {_show(item.new)}")
-    lines.append(
-        palette.bold(
-            f"{len(diff.created)} to create, {len(diff.updated)} to update, {len(diff.deleted)} to delete, "
-            f"{diff.unchanged} unchanged"
-        )
-    )
+            where = f"{name}: {item.path}" if item.path else name
+            lines.append(f"   ~ {where}: {_show(item.old)} -> {_show(item.new)}")
+    lines.append(palette.bold(diff.summary()))
     return lines

@@ -7,7 +7,8 @@ every registration is recorded and shown as a tree, followed by one line per AIM
 which profile won and why, the runtime config, route, replicas and caches.
 
 Exit status: 0 planned, 1 the plan failed (one line names the file or object, the field and the
-reason; `--debug` adds the traceback) or `--validate` found an invalid manifest, 2 usage error.
+reason; `--debug` adds the traceback), `--validate` found an invalid manifest or `--expect-no-changes`
+found changes, 2 usage error, 3 changes found (only with `--detailed-exitcode`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import logging
 import re
 import sys
 import traceback
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import yaml
 
-from aim_pulumi.cli.render import Palette, as_mapping, palette_for, redact_secrets
+from aim_pulumi.cli.render import Palette, as_mapping, mark_unknowns, palette_for, redact_secrets
 
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
+    from aim_pulumi.cli.diff import PlanDiff
     from aim_pulumi.cli.engine import PlanRecording, RecordedResource
     from aim_pulumi.resolve.catalog import Catalog
     from aim_pulumi.resolve.settings import Settings
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
+    "EXIT_CHANGES",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -56,12 +58,16 @@ __all__ = [
     "run",
     "runtime_config_text",
     "tree_order",
+    "unvalidated_manifests",
     "warning_lines",
 ]
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
+# `--detailed-exitcode` only. Terraform says 2 for "changes", but 2 is the usage error of every
+# subcommand here (and of argparse): a CI gate must never read a typo as "there are changes".
+EXIT_CHANGES = 3
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 SERVICE_TYPE = "aim:index:AIMService"
@@ -230,7 +236,8 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
     """Read PROGRAM: its kind, project name, stack (the only stack file, else `dev`) and config.
 
     Config precedence is the Pulumi CLI's: project defaults in `Pulumi.yaml`, then the stack file
-    (beside Pulumi.yaml or in its `stackConfigDir`), then `--config` arguments.
+    (beside Pulumi.yaml or in its `stackConfigDir`), then `--config` arguments. A `stack` named
+    explicitly must have its stack file unless `config` supplies the values instead.
     """
     root = Path(path)
     if not root.exists():
@@ -255,6 +262,13 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         chosen = stack or (next(iter(stacks)) if len(stacks) == 1 else "dev")
         values, secrets = _config_section(data, project_file or root, project, declarations=True)
         stack_file = stacks.get(chosen)
+        if stack is not None and stack_file is None and not config:
+            # `pulumi preview --stack typo` fails too; planning with no stack config would look fine.
+            known = ", ".join(sorted(stacks)) or "none"
+            raise UsageError(
+                f"--stack {stack}: no Pulumi.{stack}.yaml in {_stack_config_dir(root, data, project_file)} "
+                f"(stacks: {known}); create it, or pass its values with --config"
+            )
         if stack_file is not None:
             stack_values, stack_secrets = _config_section(
                 _read_yaml(stack_file), stack_file, project, declarations=False
@@ -572,10 +586,13 @@ def resource_label(r: RecordedResource) -> str:
 
 
 def _reveal(value: Any, show_secrets: bool) -> Any:
-    """Secrets as `[secret]` (what `pulumi preview` shows), or their plaintext when asked for."""
+    """Secrets as `[secret]` (what `pulumi preview` shows), or their plaintext when asked for.
+
+    Values not known before `pulumi up` (a StackReference output, an id) are `[unknown]` either way.
+    """
     from aim_pulumi.cli.engine import plain
 
-    return plain(value) if show_secrets else redact_secrets(value)
+    return mark_unknowns(plain(value)) if show_secrets else redact_secrets(value)
 
 
 def _inputs_for_document(r: RecordedResource, show_secrets: bool) -> dict[str, Any]:
@@ -590,42 +607,53 @@ def _ordered_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
     return ordered
 
 
-def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> dict[str, Any]:
-    """The machine-readable plan (`--json`): resources with their inputs, and component outputs.
+def _options(r: RecordedResource) -> dict[str, Any]:
+    """The resource options the engine was given, in pulumi's camelCase names."""
+    return {
+        "protect": r.protect,
+        "retainOnDelete": r.retain_on_delete,
+        "deleteBeforeReplace": r.delete_before_replace,
+        "ignoreChanges": list(r.ignore_changes),
+        "replaceOnChanges": list(r.replace_on_changes),
+        "customTimeouts": dict(r.custom_timeouts),
+        "providers": dict(r.providers),
+    }
 
-    Secrets are written as `[secret]` unless `show_secrets`; the dynamic providers' pickled code
-    is left out.
+
+def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> dict[str, Any]:
+    """The machine-readable plan (`--json`): every resource as the engine saw it, and the stack outputs.
+
+    Each resource has its URN, parent (Pulumi name and URN), provider reference, `dependsOn`
+    URNs, options, inputs and (components) registered outputs; `outputs` at the top are the
+    stack's exports, what `pulumi stack output` would print. Secrets are written as `[secret]`
+    unless `show_secrets`, unknown values as `[unknown]`; the dynamic providers' pickled code is
+    left out.
     """
     by_urn, _ = _parents(recording)
     resources = []
     for _, r in tree_order(recording):
         parent = by_urn.get(r.parent)
-        resources.append(
-            {
-                "type": r.type,
-                "name": r.name,
-                "parent": parent.name if parent is not None else None,
-                "inputs": _inputs_for_document(r, show_secrets),
-            }
-        )
-    outputs: dict[str, Any] = {}
-    stack_name = f"{recording.project}-{recording.stack}"
-    named: dict[str, str] = {}
-    for urn, values in recording.outputs.items():
-        if values:
-            owner = by_urn.get(urn)
-            named[urn] = (
-                owner.name if owner is not None else (stack_name if f"::{STACK_TYPE}::" in urn else urn)
-            )
-    counts = Counter(named.values())
-    for urn, name in named.items():
-        # Pulumi names are unique per type only (a model and a service may share one): then the URN.
-        outputs[name if counts[name] == 1 else urn] = _reveal(recording.outputs[urn], show_secrets)
+        entry: dict[str, Any] = {
+            "type": r.type,
+            "name": r.name,
+            "urn": r.urn,
+            "custom": r.custom,
+            "parent": parent.name if parent is not None else None,
+            "parentUrn": parent.urn if parent is not None else None,
+            "provider": r.provider or None,
+            "dependsOn": sorted(r.dependencies),
+            "options": _options(r),
+            "inputs": _inputs_for_document(r, show_secrets),
+        }
+        registered = recording.outputs.get(r.urn)
+        if registered:
+            entry["outputs"] = _reveal(registered, show_secrets)
+        resources.append(entry)
     return {
         "project": recording.project,
         "stack": recording.stack,
         "resources": resources,
-        "outputs": dict(sorted(outputs.items())),
+        "outputs": _reveal(recording.stack_outputs(), show_secrets),
     }
 
 
@@ -675,16 +703,33 @@ def manifests_yaml(recording: PlanRecording, *, show_secrets: bool = False) -> s
     return yaml.dump_all(documents, Dumper=_ManifestDumper, sort_keys=False, default_flow_style=False)
 
 
+def _has_schema(manifest: Mapping[str, Any]) -> bool:
+    from aim_pulumi.schemas.registry import schema_document
+
+    return schema_document(str(manifest.get("apiVersion")), str(manifest.get("kind"))) is not None
+
+
 def validation_problems(recording: PlanRecording) -> list[str]:
-    """One line per schema violation: `Kind/namespace/name (pulumi name): path: message`."""
+    """One line per schema violation: `Kind/namespace/name (pulumi name): path: message`.
+
+    Kinds the project vendors no schema for (a foreign CRD) are not checked: `unvalidated_manifests`.
+    """
     from aim_pulumi.schemas import manifest_identity, validate_manifest
 
     problems: list[str] = []
     for r in recording.kubernetes():
         manifest = _ordered_manifest(r.manifest)
+        if not _has_schema(manifest):
+            continue
         for error in validate_manifest(manifest):
             problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
     return problems
+
+
+def unvalidated_manifests(recording: PlanRecording) -> list[dict[str, Any]]:
+    """The Kubernetes objects of the plan whose kind has no vendored schema, in plan order."""
+    manifests = (_ordered_manifest(r.manifest) for r in recording.kubernetes())
+    return [m for m in manifests if not _has_schema(m)]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -838,9 +883,14 @@ def _cache_text(plan: ServicePlan) -> str:
 
 def add_program_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments `plan` and `explain` share: what to run and how it is configured."""
-    parser.add_argument("program", metavar="PROGRAM", help="a Pulumi Python program directory or AIM YAML")
-    parser.add_argument("--stack", metavar="S", help="stack whose Pulumi.<stack>.yaml config is read")
     parser.add_argument(
+        "program",
+        metavar="PROGRAM",
+        help="a Pulumi Python program directory, or AIM/Kubernetes YAML (a file, a directory, - for stdin)",
+    )
+    parser.add_argument("-s", "--stack", metavar="S", help="stack whose Pulumi.<stack>.yaml config is read")
+    parser.add_argument(
+        "-c",
         "--config",
         metavar="KEY=VALUE",
         action="append",
@@ -855,7 +905,9 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
         help="AIM YAML (profiles, models, runtime configs) added to the catalog before the program",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks and engine messages")
-    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    parser.add_argument(
+        "--no-color", action="store_true", help="never colour the output (also NO_COLOR, TERM=dumb)"
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -863,16 +915,34 @@ def register(subparsers: Any) -> None:
         "plan",
         help="show what a program would deploy, offline",
         description="Run a Pulumi program (or AIM YAML) under the Pulumi mock engine and show every "
-        "resource it would create, with no cluster contacted. Exit 0 planned, 1 the plan failed or "
-        "--validate found problems, 2 usage error.",
+        "resource it would create, with no cluster contacted. Exit 0 planned, 1 the plan failed, "
+        "--validate found problems or --expect-no-changes found changes, 2 usage error, "
+        "3 changes found (only with --detailed-exitcode).",
     )
     add_program_arguments(parser)
-    parser.add_argument("--yaml", metavar="FILE", help="write every Kubernetes manifest (multi-document)")
-    parser.add_argument("--json", metavar="FILE", help="write the machine-readable plan")
     parser.add_argument(
-        "--validate", action="store_true", help="check every manifest against the vendored upstream schemas"
+        "--yaml", metavar="FILE", help="write every Kubernetes manifest (multi-document); - for stdout"
     )
-    parser.add_argument("--diff", metavar="OLD.json", help="compare with a plan saved with --json")
+    parser.add_argument("--json", metavar="FILE", help="write the machine-readable plan; - for stdout")
+    parser.add_argument(
+        "--validate",
+        action="store_true",
+        help="check every manifest against the vendored upstream schemas (kinds without one are listed "
+        "as not validated)",
+    )
+    parser.add_argument(
+        "--diff", metavar="OLD.json", help="compare with a plan saved with --json (- reads stdin)"
+    )
+    parser.add_argument(
+        "--expect-no-changes",
+        action="store_true",
+        help="with --diff: fail (exit 1) when anything would change, as `pulumi preview --expect-no-changes`",
+    )
+    parser.add_argument(
+        "--detailed-exitcode",
+        action="store_true",
+        help="with --diff: exit 0 no changes, 3 changes (1 failed and 2 usage error keep their meaning)",
+    )
     parser.add_argument(
         "--quiet", action="store_true", help="print only problems: errors, warnings and schema violations"
     )
@@ -884,7 +954,13 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _write(path: str, text: str) -> None:
+STDOUT = "-"
+
+
+def _write(path: str, text: str, out: TextIO) -> None:
+    if path == STDOUT:
+        out.write(text)
+        return
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -893,19 +969,39 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def _check_arguments(args: argparse.Namespace) -> None:
+    if args.yaml == STDOUT and args.json == STDOUT:
+        raise UsageError("--yaml - and --json - cannot both write to standard output")
+    for flag in ("expect_no_changes", "detailed_exitcode"):
+        if getattr(args, flag) and not args.diff:
+            raise UsageError(f"--{flag.replace('_', '-')} needs --diff OLD.json (the plan to compare with)")
+    if args.diff == STDOUT and args.program == STDOUT:
+        raise UsageError("PROGRAM - and --diff - cannot both read standard input")
+
+
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """The `plan` command; `stdout`/`stderr` default to the process streams (tests pass buffers)."""
+    from aim_pulumi.cli.progress import Progress
+    from aim_pulumi.cli.stdin import program_path
+
     out = stdout or sys.stdout
     err = stderr or sys.stderr
+    # A document written to standard output is all standard output carries: the text plan is left out.
+    document_to_stdout = STDOUT in (args.yaml, args.json)
+    quiet = args.quiet or document_to_stdout
     palette = palette_for(out, no_color=args.no_color)
     err_palette = palette_for(err, no_color=args.no_color)
     try:
+        _check_arguments(args)
         old_plan = None
         if args.diff:
             from aim_pulumi.cli.diff import load_plan
 
-            old_plan = load_plan(args.diff)
-        program = load_program(args.program, stack=args.stack, config=args.config)
-        outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+            old_plan = load_plan(args.diff, stdin=sys.stdin)
+        with program_path(args.program, sys.stdin) as path:
+            program = load_program(path, stack=args.stack, config=args.config)
+            with Progress(err, enabled=not quiet and not args.debug):
+                outcome = execute(program, catalogs=args.catalog, debug=args.debug)
         if outcome.error is not None:
             if args.debug:
                 traceback.print_exception(outcome.error.cause, file=err)
@@ -915,48 +1011,112 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         assert recording is not None
         document = plan_document(recording, show_secrets=args.show_secrets)
         if args.json:
-            _write(args.json, json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+            _write(args.json, json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", out)
         if args.yaml:
-            _write(args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets))
+            _write(args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets), out)
     except UsageError as exc:
         print(f"aim-pulumi plan: error: {exc}", file=err)
         return EXIT_USAGE
-    if not args.quiet:
-        if old_plan is not None:
-            from aim_pulumi.cli.diff import diff_lines, diff_plans
+    changes = None
+    if old_plan is not None:
+        from aim_pulumi.cli.diff import diff_plans
 
-            changes = diff_plans(old_plan, plan_document(recording))
-            print(
-                palette.bold(f"Changes for {program.project} (stack {program.stack}) against {args.diff}:"),
-                file=out,
-            )
-            for line in diff_lines(changes, palette):
-                print(line, file=out)
-        else:
-            count = len(recording.resources)
-            noun = "resource" if count == 1 else "resources"
-            print(
-                palette.bold(f"Plan for {program.project} (stack {program.stack}): {count} {noun} to create"),
-                file=out,
-            )
-            for line in tree_lines(recording, palette):
-                print(line, file=out)
-        summaries = service_summaries(outcome, palette) + warning_lines(recording, palette, services=False)
-        if summaries:
-            print("", file=out)
-            for line in summaries:
-                print(line, file=out)
+        changes = diff_plans(old_plan, plan_document(recording))
+    if not quiet:
+        _print_plan(args, program, outcome, changes, palette, out)
     else:
         for line in warning_lines(recording, err_palette):
             print(line, file=err)
+    code = EXIT_OK
     if args.validate:
-        problems = validation_problems(recording)
-        for problem in problems:
-            print(err_palette.error("invalid: ") + problem, file=err)
-        manifests = len(recording.kubernetes())
-        if problems:
-            print(f"{len(problems)} schema violation(s) in {manifests} manifest(s)", file=err)
+        code = _print_validation(recording, quiet, out if not document_to_stdout else err, err, err_palette)
+    if code == EXIT_OK and changes is not None and changes.changes:
+        if args.expect_no_changes:
+            print(
+                err_palette.error("error: ")
+                + f"--expect-no-changes: {changes.summary()} against {args.diff}",
+                file=err,
+            )
             return EXIT_FAILED
-        if not args.quiet:
-            print(f"{manifests} manifests valid against the vendored schemas", file=out)
+        if args.detailed_exitcode:
+            return EXIT_CHANGES
+    return code
+
+
+def _print_plan(
+    args: argparse.Namespace,
+    program: Program,
+    outcome: PlanRun,
+    changes: PlanDiff | None,
+    palette: Palette,
+    out: TextIO,
+) -> None:
+    recording = outcome.recording
+    assert recording is not None
+    if changes is not None:
+        from aim_pulumi.cli.diff import diff_lines, identity_note
+
+        print(
+            palette.bold(f"Changes for {program.project} (stack {program.stack}) against {args.diff}:"),
+            file=out,
+        )
+        note = identity_note(changes)
+        if note:
+            print(palette.warning(note), file=out)
+        for line in diff_lines(changes, palette):
+            print(line, file=out)
+    else:
+        count = len(recording.resources)
+        noun = "resource" if count == 1 else "resources"
+        print(
+            palette.bold(f"Plan for {program.project} (stack {program.stack}): {count} {noun} to create"),
+            file=out,
+        )
+        for line in tree_lines(recording, palette):
+            print(line, file=out)
+    summaries = service_summaries(outcome, palette) + warning_lines(recording, palette, services=False)
+    if summaries:
+        print("", file=out)
+        for line in summaries:
+            print(line, file=out)
+    if changes is None:
+        lines = output_lines(recording, palette)
+        if lines:
+            print("", file=out)
+            for line in lines:
+                print(line, file=out)
+
+
+def output_lines(recording: PlanRecording, palette: Palette) -> list[str]:
+    """The stack outputs as `pulumi preview` ends with them: `Outputs:`, then `name: value` lines."""
+    outputs = redact_secrets(recording.stack_outputs())
+    if not outputs:
+        return []
+    from aim_pulumi.cli.render import format_value
+
+    width = max(len(name) for name in outputs)
+    lines = [palette.bold("Outputs:")]
+    for name in sorted(outputs):
+        lines.append(f"    {name.ljust(width)}: {format_value(outputs[name], None)}")
+    return lines
+
+
+def _print_validation(
+    recording: PlanRecording, quiet: bool, out: TextIO, err: TextIO, err_palette: Palette
+) -> int:
+    from aim_pulumi.schemas import manifest_identity
+
+    problems = validation_problems(recording)
+    for problem in problems:
+        print(err_palette.error("invalid: ") + problem, file=err)
+    unvalidated = unvalidated_manifests(recording)
+    manifests = len(recording.kubernetes())
+    if problems:
+        print(f"{len(problems)} schema violation(s) in {manifests} manifest(s)", file=err)
+        return EXIT_FAILED
+    if not quiet:
+        for manifest in unvalidated:
+            print(f"not validated (no vendored schema): {manifest_identity(manifest)}", file=out)
+        checked = manifests - len(unvalidated)
+        print(f"{checked} manifests valid against the vendored schemas", file=out)
     return EXIT_OK

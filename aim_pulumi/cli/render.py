@@ -1,7 +1,7 @@
 """Terminal output of the offline commands: colour, tables and value formatting.
 
-Colour is decided once per command (a terminal, no `--no-color`, no `NO_COLOR`), so redirected
-output and CI logs stay plain text that tests and `grep` can read.
+Colour is decided once per command (a terminal, no `--no-color`, `NO_COLOR`, `FORCE_COLOR` or
+`TERM=dumb`), so redirected output and CI logs stay plain text that tests and `grep` can read.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ __all__ = [
     "Palette",
     "as_mapping",
     "format_value",
+    "is_terminal",
+    "mark_unknowns",
     "palette_for",
     "redact_secrets",
     "table",
@@ -40,12 +42,28 @@ _CODES = {
 
 
 def use_colour(stream: TextIO, *, no_color: bool = False, environ: Mapping[str, str] | None = None) -> bool:
-    """Colour only for a terminal, and never when asked not to (`--no-color`, `NO_COLOR` set)."""
+    """Colour for a terminal, by the conventions of no-color.org and force-color.org.
+
+    `--no-color` and a non-empty `NO_COLOR` always win; then a non-empty `FORCE_COLOR` (other than
+    `0`) colours even a pipe (CI logs that render ANSI); then `TERM=dumb` turns colour off; else
+    colour exactly when the stream is a terminal.
+    """
     env = os.environ if environ is None else environ
     if no_color or env.get("NO_COLOR", "") != "":
         return False
+    if env.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    if env.get("TERM") == "dumb":
+        return False
+    return is_terminal(stream)
+
+
+def is_terminal(stream: TextIO) -> bool:
     isatty = getattr(stream, "isatty", None)
-    return bool(isatty is not None and isatty())
+    try:
+        return bool(isatty is not None and isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 @dataclass(frozen=True)
@@ -86,13 +104,20 @@ def palette_for(stream: TextIO, *, no_color: bool = False) -> Palette:
     return Palette(use_colour(stream, no_color=no_color))
 
 
+def _is_unknown(value: Any) -> bool:
+    from pulumi.output import Unknown
+    from pulumi.runtime import rpc
+
+    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
+
+
 def redact_secrets(value: Any) -> Any:
     """A recorded value with every Pulumi secret shown as `[secret]` and unknowns as `[unknown]`."""
     from pulumi.runtime import rpc  # the offline commands load Pulumi only when they run
 
     if rpc.is_rpc_secret(value):
         return SECRET
-    if isinstance(value, str) and value == rpc.UNKNOWN:
+    if _is_unknown(value):
         return UNKNOWN
     if isinstance(value, Mapping):
         return {str(k): redact_secrets(v) for k, v in value.items()}
@@ -101,20 +126,31 @@ def redact_secrets(value: Any) -> Any:
     return value
 
 
+def mark_unknowns(value: Any) -> Any:
+    """A plain value with every value unknown before `pulumi up` shown as `[unknown]`."""
+    if _is_unknown(value):
+        return UNKNOWN
+    if isinstance(value, Mapping):
+        return {str(k): mark_unknowns(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [mark_unknowns(v) for v in value]
+    return value
+
+
 def as_mapping(value: Any) -> Mapping[str, Any]:
     """`value` when it is a mapping, else an empty one (recorded documents are loosely typed)."""
     return value if isinstance(value, Mapping) else {}
 
 
-def format_value(value: Any, limit: int = 80) -> str:
-    """One value on one line: JSON, cut with an ellipsis past `limit` characters."""
+def format_value(value: Any, limit: int | None = 80) -> str:
+    """One value on one line: JSON, cut with an ellipsis past `limit` characters (None: never cut)."""
     if value is None:
         text = "(absent)"
     elif value in (SECRET, UNKNOWN):
         text = str(value)
     else:
         text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    if len(text) > limit:
+    if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
 

@@ -148,11 +148,12 @@ def changed_plan(*config: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    ("config", "updated", "paths"),
+    ("config", "updated", "replaced", "paths"),
     [
         pytest.param(
             "pathTemplate=/models/{.metadata.name}",
             {"routed-route"},
+            set(),
             {
                 "spec.rules[0].matches[0].path.value",
                 "spec.rules[1].matches[0].path.value",
@@ -162,32 +163,38 @@ def changed_plan(*config: str) -> dict[str, Any]:
         ),
         pytest.param(
             "logLevel=DEBUG",
-            {"routed-isvc", "internal-isvc", "cached-isvc", f"{CACHE}-download"},
+            {"routed-isvc", "internal-isvc", "cached-isvc"},
+            {f"{CACHE}-download"},  # a Job's pod template is immutable
             {
                 "spec.predictor.containers[kserve-container].env[LOG_LEVEL].value",
                 "spec.template.spec.containers[model-download].env[LOG_LEVEL].value",
             },
-            id="cluster-env-updates-only-the-inference-services-and-the-download-job",
+            id="cluster-env-updates-the-inference-services-and-replaces-the-download-job",
         ),
         pytest.param(
             "storageClass=fast",
-            {f"{CACHE}-pvc"},
+            set(),
+            {f"{CACHE}-pvc"},  # a PVC's storage class is immutable
             {"spec.storageClassName"},
-            id="cluster-storage-class-updates-only-the-cache-pvc",
+            id="cluster-storage-class-replaces-only-the-cache-pvc",
         ),
     ],
 )
-def test_one_cluster_runtime_config_field_updates_exactly_the_affected_children(
-    baseline: Path, config: str, updated: set[str], paths: set[str]
+def test_one_cluster_runtime_config_field_changes_exactly_the_affected_children(
+    baseline: Path, config: str, updated: set[str], replaced: set[str], paths: set[str]
 ) -> None:
     diff = diff_plans(json.loads(baseline.read_text()), changed_plan(config))
     assert {c.name for c in diff.updated} == updated
-    assert {f.path for change in diff.updated for f in change.fields} == paths
-    for change in diff.updated:
+    assert {c.name for c in diff.replaced} == replaced
+    changed = [*diff.updated, *diff.replaced]
+    assert {f.path for change in changed for f in change.fields} == paths
+    for change in changed:
         assert all(f.old != f.new for f in change.fields)
+    for change in diff.replaced:
+        assert change.replacing and set(change.replacing) <= {f.path for f in change.fields}
     assert diff.created == [] and diff.deleted == []
     total = len(json.loads(baseline.read_text())["resources"])
-    assert diff.unchanged == total - len(updated)
+    assert diff.unchanged == total - len(updated) - len(replaced)
 
 
 def test_adding_and_removing_a_service(baseline: Path) -> None:
@@ -207,11 +214,13 @@ def test_plan_diff_command_reports_changes_only(capsys: pytest.CaptureFixture[st
     assert code == 0
     assert " ~ InferenceService team-a/routed-" in out
     assert " ~ InferenceService team-b/internal-" in out
-    assert " ~ Job team-b/meta-llama-download-4cafb2f1" in out
-    assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"' in out
+    assert " +- Job team-b/meta-llama-download-4cafb2f1" in out
+    assert "(kubernetes:batch/v1:Job team-b-meta-llama-cache-4cafb2f1-download)  replace" in out
+    assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"  (forces replacement)' in out
+    assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"\n' in out
     assert "HTTPRoute" not in out  # unchanged children are counted, not listed
     assert "PersistentVolumeClaim" not in out
-    assert "0 to create, 4 to update, 0 to delete, 13 unchanged" in out
+    assert "0 to create, 3 to update, 1 to replace, 0 to delete, 13 unchanged" in out
 
 
 def test_diff_against_something_that_is_not_a_plan(

@@ -88,13 +88,26 @@ def test_json_has_resources_and_service_status(quickstart_files: dict[str, Any])
     binding = names[("pulumi-python:dynamic/aim:Binding", "qwen-chat-binding")]
     assert "__provider" not in binding["inputs"]
     assert names[("aim:index:AIMService", "qwen-chat")]["parent"] is None
-    status = document["outputs"]["qwen-chat"]["status"]
+    assert isvc["urn"].endswith(
+        "aim:index:AIMService$kubernetes:serving.kserve.io/v1beta1:InferenceService::qwen-chat-isvc"
+    )
+    service = names[("aim:index:AIMService", "qwen-chat")]
+    assert isvc["parentUrn"] == service["urn"]
+    # The InferenceService waits for the Shared cache the stack owns: its PVC and download Job.
+    assert sorted(u.rsplit("::", 1)[-1] for u in isvc["dependsOn"]) == [
+        "ml-team-qwen-qwen3-8b-cache-6c23c8ce-download",
+        "ml-team-qwen-qwen3-8b-cache-6c23c8ce-pvc",
+    ]
+    pvc = names[("kubernetes:core/v1:PersistentVolumeClaim", "ml-team-qwen-qwen3-8b-cache-6c23c8ce-pvc")]
+    assert pvc["options"]["retainOnDelete"] is True and isvc["options"]["retainOnDelete"] is False
+    assert isvc["provider"] is None  # the default Kubernetes provider
+    status = service["outputs"]["status"]
     assert status["resolvedProfile"]["name"].startswith("qwen3-8b-nvidia-vllm-")
     assert status["resolvedRuntimeConfig"]["name"] == "default"
     assert status["routing"]["path"].startswith("/ml-team/")
     assert status["status"] == "Starting"
     assert status["conditions"][0]["type"] == "RuntimeConfigReady"
-    assert document["outputs"]["aim-quickstart-dev"]["routePath"] == status["routing"]["path"]
+    assert document["outputs"]["routePath"] == status["routing"]["path"]  # the stack's exports
 
 
 def test_validate_fails_on_an_invalid_manifest(capsys: pytest.CaptureFixture[str]) -> None:
@@ -358,8 +371,7 @@ def test_config_reaches_the_program(
     code, _, _ = plan(capsys, str(PROGRAMS / "config-echo"), "--json", str(target), "--quiet", *argv)
     assert code == 0
     document = json.loads(target.read_text())
-    (outputs,) = document["outputs"].values()
-    assert outputs == expected
+    assert document["outputs"] == expected
 
 
 def test_config_changes_the_plan(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -395,7 +407,7 @@ def test_secrets_print_as_secret(capsys: pytest.CaptureFixture[str], tmp_path: P
     for text in (out, err, files["json"].read_text(), files["yaml"].read_text()):
         assert "hunter2-plaintext" not in text
     document = json.loads(files["json"].read_text())
-    assert document["outputs"]["secret-output-dev"]["apiKey"] == "[secret]"
+    assert document["outputs"]["apiKey"] == "[secret]"
     (isvc,) = [d for d in yaml.safe_load_all(files["yaml"].read_text()) if d["kind"] == "InferenceService"]
     assert isvc["spec"] == "[secret]"  # Pulumi holds the whole property as a secret
 
@@ -492,22 +504,24 @@ def test_a_resource_name_used_twice_fails_like_the_engine(capsys: pytest.Capture
     assert line.endswith("$aim:index:AIMService::chat'; try giving it a unique name")
 
 
-def test_json_outputs_of_components_sharing_a_name_are_keyed_by_urn(
+def test_json_outputs_of_components_sharing_a_name_stay_apart(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """In model-id an AIMModel and an AIMService are both named `mistral-7b-nvidia`."""
     target = tmp_path / "plan.json"
     code, _, _ = plan(capsys, str(EXAMPLES / "model-id"), "--json", str(target), "--quiet")
     assert code == 0
-    outputs = json.loads(target.read_text())["outputs"]
-    assert "mistral-7b-nvidia" not in outputs
-    model = outputs["urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMModel::mistral-7b-nvidia"]
-    service = outputs[
+    document = json.loads(target.read_text())
+    by_urn = {r["urn"]: r for r in document["resources"]}
+    model = by_urn["urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMModel::mistral-7b-nvidia"]
+    service = by_urn[
         "urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMService::mistral-7b-nvidia"
     ]
-    assert model["status"]["generatedProfiles"] == [service["resolvedProfile"]["name"]]
-    assert service["status"]["reconcilerPipeline"] == "profile"
-    assert set(outputs["research-default"]) == {"configName", "spec", "status"}  # unique: by name
+    assert model["outputs"]["status"]["generatedProfiles"] == [service["outputs"]["resolvedProfile"]["name"]]
+    assert service["outputs"]["status"]["reconcilerPipeline"] == "profile"
+    # The stack's own exports are apart from every resource's outputs.
+    assert set(document["outputs"]) == {"mistral-7b-amd", "mistral-7b-nvidia"}
+    assert document["outputs"]["mistral-7b-nvidia"] == service["outputs"]["resolvedProfile"]
 
 
 WARNINGS = [

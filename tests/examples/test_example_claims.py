@@ -37,8 +37,19 @@ def one(name: str, kind: str, namespace: str | None = None) -> dict[str, Any]:
     return found
 
 
+def component_outputs(name: str, component: str) -> dict[str, Any]:
+    """The outputs an AIMService component registered, by its Pulumi name."""
+    (entry,) = [
+        r
+        for r in planned(name)[0]["resources"]
+        if r["name"] == component and r["type"] == "aim:index:AIMService"
+    ]
+    value: dict[str, Any] = entry["outputs"]
+    return value
+
+
 def status(name: str, service: str) -> dict[str, Any]:
-    value: dict[str, Any] = planned(name)[0]["outputs"][service]["status"]
+    value: dict[str, Any] = component_outputs(name, service)["status"]
     return value
 
 
@@ -64,7 +75,7 @@ def quickstart() -> None:
     assert profile["name"].startswith("qwen3-8b-nvidia-vllm-")  # generated from the embedded fallback
     route = one("quickstart", "HTTPRoute")
     assert route["spec"]["parentRefs"] == [{"name": "inference-gateway", "namespace": "gateway-system"}]
-    uid = planned("quickstart")[0]["outputs"]["qwen-chat"]["status"]["routing"]["path"].split("/")[-1]
+    uid = status("quickstart", "qwen-chat")["routing"]["path"].split("/")[-1]
     assert route["spec"]["rules"][-1]["matches"][0]["path"]["value"] == f"/ml-team/{uid}"
     job = one("quickstart", "Job")
     for kind in ("PersistentVolumeClaim", "Job"):  # Shared: owned by the stack, not by the service
@@ -149,7 +160,7 @@ def model_id() -> None:
     assert [m["metadata"]["name"].split("-profile-")[0] for m in manifests("model-id", "ConfigMap")] == [
         "mistral-7b-amd"
     ]
-    outputs = planned("model-id")[0]["outputs"]["aim-model-id-dev"]
+    outputs = planned("model-id")[0]["outputs"]  # the stack's exports
     assert outputs["mistral-7b-nvidia"]["name"].startswith("mistral-7b-nvidia-nvidia-vllm-")
     assert outputs["mistral-7b-amd"]["name"].startswith("mistral-7b-amd-amd-vllm-")
 

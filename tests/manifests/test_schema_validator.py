@@ -773,12 +773,22 @@ def test_config_map_data_values_are_strings(data: dict[str, Any], expected: list
     [
         ({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "team"}}, []),
         (
-            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "namespace": "a"}, "strinData": {}},
+            {
+                "apiVersion": "v1",
+                "kind": "Secret",
+                "metadata": {"name": "s", "namespace": "a"},
+                "strinData": {},
+            },
             ["strinData: Unknown field: not declared in the schema (strict field validation)"],
         ),
         ({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "Bad_Name"}}, ["metadata.name"]),
         (
-            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"ports": [{"port": "x"}]}},
+            {
+                "apiVersion": "v1",
+                "kind": "Service",
+                "metadata": {"name": "web"},
+                "spec": {"ports": [{"port": "x"}]},
+            },
             ["spec.ports[0].port"],
         ),
     ],
