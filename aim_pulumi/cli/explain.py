@@ -11,10 +11,11 @@ candidates and the filter each one failed are what a user needs to fix the selec
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import traceback
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from aim_pulumi.cli.plan import (
@@ -424,7 +425,47 @@ def register(subparsers: Any) -> None:
     )
     add_program_arguments(parser)
     parser.add_argument("--service", required=True, metavar="NAMESPACE/NAME", help="the service to explain")
+    parser.add_argument(
+        "--output",
+        choices=("text", "json"),
+        default="text",
+        help="text tables (default) or one JSON document",
+    )
     parser.set_defaults(func=run)
+
+
+def _rows(keys: Sequence[str], rows: Sequence[Sequence[str]]) -> list[dict[str, str]]:
+    return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+_CANDIDATE_KEYS = ("rank", "profile", "kind", "scope", "available", "primary", "type", "version", "outcome")
+_LAYER_KEYS = ("value", "setBy", "overriddenBy")
+
+
+def explain_document(record: ServiceRecord, error: str | None = None) -> dict[str, Any]:
+    """The explanation as data (`--output json`): the same rows the tables print."""
+    plan = record.plan
+    document: dict[str, Any] = {
+        "service": record.key,
+        "pipeline": _pipeline(record),
+        "error": error or (" ".join(str(record.error).split()) if record.error is not None else None),
+        "decision": why_line(record) if plan is not None else None,
+        "profile": plan.resolved_profile.as_dict() if plan is not None and plan.resolved_profile else None,
+    }
+    selection = _selection(record) if plan is not None or record.error is not None else None
+    if selection is not None and selection.explanation is not None:
+        document["candidates"] = _rows(_CANDIDATE_KEYS, candidate_rows(selection.explanation))
+    elif plan is None or plan.resolved_profile is not None:
+        document["candidates"] = _rows(_CANDIDATE_KEYS, _failed_candidate_rows(record)[1])
+    if plan is not None:
+        labels, rc_rows = runtime_config_rows(record)
+        document["runtimeConfig"] = {
+            "used": runtime_config_text(plan),
+            "layers": labels,
+            "fields": _rows(("field", *_LAYER_KEYS), rc_rows),
+        }
+        document["env"] = _rows(("name", *_LAYER_KEYS), env_rows(record))
+    return document
 
 
 def _service_key(text: str) -> str:
@@ -460,6 +501,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             known = ", ".join(sorted(outcome.services)) or "none"
             print(f"error: no AIMService {key} in the plan; services: {known}", file=err)
         return EXIT_FAILED
+    if args.output == "json":
+        error = outcome.error.line if outcome.error is not None else None
+        print(json.dumps(explain_document(record, error), indent=2, sort_keys=True), file=out)
+        return EXIT_FAILED if outcome.error is not None else EXIT_OK
     for line in explain_lines(record, palette):
         print(line, file=out)
     if outcome.error is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import io
 import itertools
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -49,6 +50,12 @@ def register(subparsers: Any) -> None:
         "-o", "--output-dir", metavar="DIR", help="write the converted files here, mirroring input names"
     )
     target.add_argument("--in-place", action="store_true", help="rewrite the input files")
+    parser.add_argument(
+        "--output",
+        choices=("text", "json"),
+        default="text",
+        help="text: converted YAML on stdout, problems on stderr (default); json: one report on stdout",
+    )
     parser.set_defaults(func=run)
 
 
@@ -124,6 +131,20 @@ def _files(path: Path, output_dir: Path | None) -> list[_File]:
     return [_File(f, Path(f.name)) for f in found]
 
 
+def _file_json(
+    file: _File, changed: bool, args: argparse.Namespace, output_dir: Path | None
+) -> dict[str, Any]:
+    """One input file in the `--output json` report; `content` only when nothing was written."""
+    entry: dict[str, Any] = {"path": str(file.path), "readable": file.readable, "converted": changed}
+    if output_dir is not None:
+        entry["written"] = str(output_dir / file.relative) if file.readable else None
+    elif args.in_place:
+        entry["written"] = str(file.path) if changed and file.readable else None
+    else:
+        entry["content"] = _dump(file.documents, file.indent) if file.readable else None
+    return entry
+
+
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
@@ -183,12 +204,21 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         for file in readable:
             if id(file) in changed_files:
                 file.path.write_text(_dump(file.documents, file.indent), encoding="utf-8")
-    else:
+    elif args.output != "json":
         out.write("---\n".join(_dump(f.documents, f.indent) for f in readable if any(f.documents)))
 
+    total = len(documents)
+    if args.output == "json":
+        report = {
+            "converted": sum(result.converted),
+            "documents": total,
+            "problems": reports,
+            "files": [_file_json(f, id(f) in changed_files, args, output_dir) for f in files],
+        }
+        out.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        return EXIT_NOT_CONVERTIBLE if reports else EXIT_OK
     for line in reports:
         print(line, file=err)
-    total = len(documents)
     print(
         f"{sum(result.converted)} of {total} document(s) converted, {len(reports)} problem(s)",
         file=err,

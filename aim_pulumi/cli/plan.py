@@ -714,15 +714,18 @@ def validation_problems(recording: PlanRecording) -> list[str]:
 
     Kinds the project vendors no schema for (a foreign CRD) are not checked: `unvalidated_manifests`.
     """
+    from aim_pulumi.cli.render import UNKNOWN
     from aim_pulumi.schemas import manifest_identity, validate_manifest
 
     problems: list[str] = []
     for r in recording.kubernetes():
-        manifest = _ordered_manifest(r.manifest)
+        manifest = _ordered_manifest(mark_unknowns(r.manifest))
         if not _has_schema(manifest):
             continue
         for error in validate_manifest(manifest):
-            problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
+            # A value known only after `pulumi up` cannot be judged now, as in `pulumi preview`.
+            if UNKNOWN not in error:
+                problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
     return problems
 
 
@@ -1075,6 +1078,7 @@ def _print_plan(
         for line in tree_lines(recording, palette):
             print(line, file=out)
     summaries = service_summaries(outcome, palette) + warning_lines(recording, palette, services=False)
+    summaries += [palette.dim(f"note: {line}") for line in skipped_lines(program)]
     if summaries:
         print("", file=out)
         for line in summaries:
@@ -1085,6 +1089,19 @@ def _print_plan(
             print("", file=out)
             for line in lines:
                 print(line, file=out)
+
+
+def skipped_lines(program: Program) -> list[str]:
+    """For AIM YAML: the files and documents that are not deployed (`kustomization.yaml`, ...)."""
+    if program.kind != "manifests":
+        return []
+    from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.api.sources import read_manifest_set
+
+    try:
+        return [s.line for s in read_manifest_set(program.path).skipped]
+    except (OSError, AIMValidationError):  # changed since the plan read it: the plan stands as it ran
+        return []
 
 
 def output_lines(recording: PlanRecording, palette: Palette) -> list[str]:

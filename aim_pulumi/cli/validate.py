@@ -1,29 +1,32 @@
 """`aim-pulumi validate FILE_OR_DIR...`: admission checks of AIM manifests, no cluster contacted.
 
 Every problem is one line, `file:doc: Kind/namespace/name: field: reason: message` (doc is the
-1-based YAML document position in its file; cluster kinds print `Kind/name`), on stdout. Exit 0
-when every object is valid, 1 when any problem was found, 2 for a usage error (a missing path, or
-nothing to validate). `-` reads standard input.
+1-based YAML document position in its file; cluster kinds print `Kind/name`), on stdout. Plain
+Kubernetes objects beside the AIM ones are checked against the vendored schemas when the
+project has one for their kind (reason `SchemaViolation`) and listed as not validated otherwise;
+`kustomization.yaml`, `Pulumi*.yaml` and documents that are no object are skipped. Notes go to
+standard error. Exit 0 when every object is valid, 1 when any problem was found, 2 for a usage
+error (a missing path, or nothing to validate). `-` reads standard input; `--output json` prints
+one JSON document instead of lines.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.io import (
-    ManifestDocument,
-    admission_problems,
-    iter_documents,
-    manifest_files,
-)
+from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref
+from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 EXIT_USAGE = 2
+SCHEMA_VIOLATION = "SchemaViolation"
 
 
 def register(subparsers: Any) -> None:
@@ -31,9 +34,13 @@ def register(subparsers: Any) -> None:
         "validate",
         help="check AIM manifests against the admission rules",
         description="Check AIM YAML manifests (files, directories searched for *.yaml/*.yml, or - for "
-        "standard input) against the admission rules. Exit 0 valid, 1 problems, 2 usage error.",
+        "standard input) against the admission rules, and plain Kubernetes objects beside them against "
+        "the vendored schemas. Exit 0 valid, 1 problems, 2 usage error.",
     )
-    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="manifests; - for standard input")
+    parser.add_argument(
+        "--output", choices=("text", "json"), default="text", help="text lines (default) or one JSON document"
+    )
     parser.set_defaults(func=run)
 
 
@@ -45,25 +52,69 @@ def format_problem(err: AIMValidationError) -> str:
     return f"{where}: {err.object_ref or '?'}: {err.field or '(root)'}: {err.reason}: {err.message}"
 
 
-def _check_text(text: str, label: str, problems: list[AIMValidationError]) -> int:
-    """Check the documents of one file in order; a YAML error ends the file. Returns documents read."""
-    count = 0
-    try:
-        for doc in iter_documents(text, label):
-            count += 1
-            problems.extend(_located(doc, admission_problems(doc.data)))
-    except AIMValidationError as err:
-        problems.append(err.located(object_ref="?"))
-    return count
+@dataclass
+class Report:
+    """What `validate` found: problems, documents read, and notes (skipped or not validated)."""
+
+    problems: list[AIMValidationError] = field(default_factory=list)
+    documents: int = 0
+    notes: list[str] = field(default_factory=list)
+    unvalidated: list[str] = field(default_factory=list)
 
 
 def _located(doc: ManifestDocument, errors: list[AIMValidationError]) -> list[AIMValidationError]:
     return [e.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) for e in errors]
 
 
+def _schema_problems(doc: ManifestDocument) -> list[AIMValidationError] | None:
+    """Schema violations of a plain Kubernetes object; None when no schema is vendored for its kind."""
+    from aim_pulumi.schemas import validate_manifest
+    from aim_pulumi.schemas.registry import schema_document
+
+    data = doc.data
+    if schema_document(str(data.get("apiVersion")), str(data.get("kind"))) is None:
+        return None
+    out = []
+    for error in validate_manifest(data):
+        path, _, message = error.partition(": ")
+        out.append(AIMValidationError(path or "(root)", SCHEMA_VIOLATION, message or error))
+    return _located(doc, out)
+
+
+def _check_text(text: str, label: str, report: Report) -> None:
+    """Check the documents of one file in order; a YAML error ends the file."""
+    found = ManifestSet()
+    try:
+        add_documents(found, text, label)
+    except AIMValidationError as err:
+        report.problems.append(err.located(object_ref="?"))
+    report.notes.extend(s.line for s in found.skipped)
+    aim = {id(doc) for doc in found.aim}
+    for doc in sorted([*found.aim, *found.kubernetes], key=lambda d: d.document):
+        report.documents += 1
+        if id(doc) in aim:
+            report.problems.extend(_located(doc, admission_problems(doc.data)))
+            continue
+        problems = _schema_problems(doc)
+        if problems is None:
+            where = f"{doc.file}:{doc.document}: {manifest_ref(doc.data)}"
+            report.unvalidated.append(where)
+            report.notes.append(
+                f"{where}: not validated (no vendored schema for {doc.data.get('apiVersion')})"
+            )
+        else:
+            report.problems.extend(problems)
+
+
 def check(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, list[AIMValidationError], int]:
     """Validate every document under `paths`: (exit code, problems, number of documents read)."""
+    code, report = check_report(paths, stdin, stderr)
+    return code, report.problems, report.documents
+
+
+def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, Report]:
     sources: list[tuple[str, str | None]] = []
+    report = Report()
     for path in paths:
         if path == "-":
             sources.append(("<stdin>", None))
@@ -72,38 +123,68 @@ def check(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, list[AI
             sources.extend((str(file), str(file)) for file in manifest_files(path))
         except FileNotFoundError:
             print(f"aim-pulumi validate: error: no such file or directory: {path}", file=stderr)
-            return EXIT_USAGE, [], 0
-    problems: list[AIMValidationError] = []
-    count = 0
+            return EXIT_USAGE, report
     for label, file in sources:
         if file is None:
-            count += _check_text(stdin.read(), label, problems)
+            _check_text(stdin.read(), label, report)
+            continue
+        reason = skip_reason(Path(file))
+        if reason is not None:
+            report.notes.append(f"{file}: skipped: {reason}")
             continue
         try:
             text = Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(
+            report.problems.append(
                 AIMValidationError("(root)", "InvalidYAML", f"cannot read: {exc}", file=file, object_ref="?")
             )
             continue
-        count += _check_text(text, label, problems)
-    if count == 0 and not problems:
+        _check_text(text, label, report)
+    if report.documents == 0 and not report.problems:
+        for note in report.notes:
+            print(f"note: {note}", file=stderr)
         print(f"aim-pulumi validate: error: no manifests found in {' '.join(paths)}", file=stderr)
-        return EXIT_USAGE, [], 0
-    return (EXIT_PROBLEMS if problems else EXIT_OK), problems, count
+        return EXIT_USAGE, report
+    return (EXIT_PROBLEMS if report.problems else EXIT_OK), report
+
+
+def _problem_json(err: AIMValidationError) -> dict[str, Any]:
+    return {
+        "file": err.file,
+        "document": err.document,
+        "object": err.object_ref,
+        "field": err.field or "(root)",
+        "reason": err.reason,
+        "message": err.message,
+    }
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    code, problems, count = check(list(args.paths), sys.stdin, err)
+    code, report = check_report(list(args.paths), sys.stdin, err)
     if code == EXIT_USAGE:
         return code
-    for problem in problems:
+    if args.output == "json":
+        document = {
+            "valid": not report.problems,
+            "documents": report.documents,
+            "problems": [_problem_json(p) for p in report.problems],
+            "notValidated": report.unvalidated,
+            "notes": report.notes,
+        }
+        print(json.dumps(document, indent=2, sort_keys=True), file=out)
+        return code
+    for note in report.notes:
+        print(f"note: {note}", file=err)
+    for problem in report.problems:
         print(format_problem(problem), file=out)
-    if problems:
-        bad = len({(p.file, p.document) for p in problems})
-        print(f"{len(problems)} problem(s) in {bad} of {count} document(s)", file=err)
+    if report.problems:
+        bad = len({(p.file, p.document) for p in report.problems})
+        print(f"{len(report.problems)} problem(s) in {bad} of {report.documents} document(s)", file=err)
+    elif report.unvalidated:
+        valid = report.documents - len(report.unvalidated)
+        print(f"{valid} objects valid, {len(report.unvalidated)} not validated", file=out)
     else:
-        print(f"{count} objects valid", file=out)
+        print(f"{report.documents} objects valid", file=out)
     return code

@@ -4,9 +4,13 @@ Teams that already keep AIM manifests for the operator can deploy them unchanged
 loads a file or a directory (`*.yaml`, `*.yml`), declares every catalog object first (runtime
 configs, models, templates, profiles) and then every service, each as its own component named
 `<stack>-<kind lowercased>-<namespace>-<name>` (`<stack>-<kind lowercased>-<name>` for cluster
-kinds). Declaration order is fixed by kind and name, not by file order, so reordering files or
-documents changes nothing. The manifests are one unit: every service is resolved before the
-first component registers, so one that cannot resolve leaves the others undeployed too.
+kinds). Plain Kubernetes objects of the directory (its Namespace, Secrets, ServiceAccounts, ...)
+are declared first, as pulumi-kubernetes resources named the same way, and the services of a
+namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object
+are skipped with an info message. Declaration order is fixed by kind and name, not by file order,
+so reordering files or documents changes nothing. The manifests are one unit: every service is
+resolved before the first component registers, so one that cannot resolve leaves the others
+undeployed too.
 """
 
 from collections.abc import Mapping, Sequence
@@ -16,14 +20,16 @@ from typing import Any, TypedDict
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.api.sources import read_manifest_set
 from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.resources.service import AIMService, observed_plan, settings_overrides
 
-__all__ = ["AIMStack", "AIMStackArgs", "stack_component_name"]
+__all__ = ["AIMStack", "AIMStackArgs", "kubernetes_object_name", "stack_component_name"]
 
 # Catalog kinds before services; within the catalog, what others depend on first.
 _ORDER = (
@@ -52,7 +58,8 @@ class AIMStackArgs(TypedDict, total=False):
     """Where the AIM manifests are, and options applied to every service in them."""
 
     path: str
-    """A YAML file or a directory of `*.yaml` / `*.yml` AIM manifests (multi-document allowed)."""
+    """A YAML file or a directory of `*.yaml` / `*.yml` manifests (multi-document allowed): AIM objects
+    and plain Kubernetes objects."""
     strict: bool
     """Turn every service's degradations into errors."""
     skipAwait: bool
@@ -71,6 +78,46 @@ def stack_component_name(stack: str, obj: api.AIMObject) -> str:
     if obj.scope == "Namespace":
         return f"{stack}-{kind}-{obj.metadata.namespace or 'default'}-{obj.metadata.name}"
     return f"{stack}-{kind}-{obj.metadata.name}"
+
+
+def kubernetes_object_name(stack: str, manifest: Mapping[str, Any]) -> str:
+    """`<stack>-<kind>-<namespace>-<name>`, or without the namespace part when none is written."""
+    metadata = manifest.get("metadata") or {}
+    namespace = metadata.get("namespace")
+    middle = f"{namespace}-" if isinstance(namespace, str) and namespace else ""
+    return f"{stack}-{str(manifest['kind']).lower()}-{middle}{metadata.get('name')}"
+
+
+def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[str]]:
+    """(AIM objects, plain Kubernetes manifests, skip notes); AIM errors name file and document."""
+    found = read_manifest_set(path)
+    objects: list[api.AIMObject] = []
+    for doc in found.aim:
+        try:
+            objects.append(api.parse(doc.data))
+        except api.AIMValidationError as err:
+            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+    manifests: list[dict[str, Any]] = []
+    for doc in found.kubernetes:
+        try:
+            check_kubernetes_object(doc.data)
+        except api.AIMValidationError as err:
+            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+        manifests.append(dict(doc.data))
+    return objects, manifests, [s.line for s in found.skipped]
+
+
+def _waited_for(obj: api.AIMObject, manifests: Sequence[Mapping[str, Any]]) -> list[int]:
+    """Indexes of the plain objects a service waits for: its Namespace and its namespace's objects."""
+    namespace = obj.metadata.namespace or "default"
+    out = []
+    for index, manifest in enumerate(manifests):
+        metadata = manifest.get("metadata") or {}
+        if (manifest.get("kind") == "Namespace" and metadata.get("name") == namespace) or metadata.get(
+            "namespace"
+        ) == namespace:
+            out.append(index)
+    return out
 
 
 def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
@@ -123,20 +170,32 @@ class AIMStack(pulumi.ComponentResource):
             )
         if not Path(path).exists():
             raise api.AIMValidationError("path", "InvalidSpec", f"{path}: no such file or directory")
-        objects = _ordered(api.load_manifests(path))
+        loaded, manifests, skipped = _load(path)
+        objects = _ordered(loaded)
         options = {k: args[k] for k in _SERVICE_OPTIONS if k in args}  # type: ignore[literal-required]
         target = catalog if catalog is not None else current_registry().catalog
         _resolve_all(objects, target, options)
         super().__init__("aim:index:AIMStack", name, None, opts)
+        for note in skipped:
+            pulumi.log.info(note, resource=self)
         child_opts = pulumi.ResourceOptions(parent=self)
         statuses: dict[str, Any] = {}
         declared: list[str] = []
+        plain = []
+        for manifest in manifests:
+            plain.append(
+                declare_kubernetes_object(kubernetes_object_name(name, manifest), manifest, child_opts)
+            )
+            declared.append(api.io.manifest_ref(manifest))
         for obj in objects:
             component_name = stack_component_name(name, obj)
             declared.append(obj.object_ref)
             if obj.kind == "AIMService":
                 assert isinstance(obj, api.AIMService)
-                service = AIMService(component_name, dict(options), child_opts, catalog=catalog, _object=obj)  # type: ignore[arg-type]
+                waits = [plain[i] for i in _waited_for(obj, manifests)]
+                service_opts = pulumi.ResourceOptions(parent=self, depends_on=waits) if waits else child_opts
+                service_args: Any = dict(options)
+                service = AIMService(component_name, service_args, service_opts, catalog=catalog, _object=obj)
                 statuses[f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}"] = service.status
             elif obj.kind in _COMPONENTS:
                 _COMPONENTS[obj.kind](component_name, {}, child_opts, catalog=catalog, _object=obj)

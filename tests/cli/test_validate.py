@@ -93,14 +93,16 @@ def test_every_admission_problem_of_a_document_is_listed(
     assert fields == ["spec.template", "spec.template", "spec.profile.selector.role", "spec.profile.selector"]
 
 
-def test_yaml_error_and_foreign_kind_are_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _write(tmp_path / "a.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml-team\n")
+def test_yaml_error_and_schema_violation_are_problems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path / "a.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: Ml_Team\n")
     _write(tmp_path / "b.yaml", GOOD + "---\nspec: [unclosed\n")
     code, lines, _ = _run(capsys, str(tmp_path))
     assert code == 1
     matches = [LINE.match(line) for line in lines]
     assert [(m["doc"], m["ref"], m["field"], m["reason"]) for m in matches if m] == [
-        ("1", "Namespace/ml-team", "kind", "UnknownKind"),
+        ("1", "Namespace/Ml_Team", "metadata.name", "SchemaViolation"),
         ("2", "?", "(root)", "InvalidYAML"),
     ]
 

@@ -1,0 +1,95 @@
+"""Plain Kubernetes objects of an AIM directory, declared as ordinary pulumi-kubernetes resources.
+
+A directory that `kubectl apply -f` deploys whole (the Namespace, a Secret, the AIM objects)
+deploys whole through `AIMStack` too. Each object becomes the pulumi-kubernetes resource of its
+kind: the SDK's own class for a built-in kind (so a Secret's data is a Pulumi secret and the
+provider's await and diff logic are the native ones), a `kubernetes:<apiVersion>:<kind>` custom
+resource (what `apiextensions.CustomResource` registers, with every top-level field) for any
+other group. The classes are used directly rather than through `yaml.v2.ConfigGroup`, which the
+provider expands at deploy time and so could not be planned offline.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import pulumi
+
+from aim_pulumi.api.errors import AIMValidationError
+
+__all__ = ["check_kubernetes_object", "declare_kubernetes_object", "sdk_class"]
+
+# Written by the cluster, never by a manifest author: not an input of any resource.
+_OUTPUT_ONLY = ("status",)
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _module_name(group: str) -> str | None:
+    """The pulumi_kubernetes module of an API group: `` -> core, `rbac.authorization.k8s.io` -> rbac."""
+    if group == "":
+        return "core"
+    if "." not in group:
+        return group
+    if group.endswith(".k8s.io"):
+        return group.split(".", 1)[0]
+    return None
+
+
+def sdk_class(api_version: str, kind: str) -> type[pulumi.CustomResource] | None:
+    """The pulumi-kubernetes class of a built-in kind, or None for a custom resource."""
+    group, _, version = api_version.rpartition("/")
+    module_name = _module_name(group)
+    if module_name is None or not version:
+        return None
+    try:
+        module = importlib.import_module(f"pulumi_kubernetes.{module_name}.{version}")
+    except ImportError:
+        return None
+    cls = getattr(module, kind, None)
+    if isinstance(cls, type) and issubclass(cls, pulumi.CustomResource):
+        return cls
+    return None
+
+
+def _arguments(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in manifest.items() if k not in ("apiVersion", "kind", *_OUTPUT_ONLY)}
+
+
+def _snake(key: str) -> str:
+    return _CAMEL.sub("_", key).lower()
+
+
+def check_kubernetes_object(manifest: Mapping[str, Any]) -> None:
+    """Raise before anything registers when a built-in kind's class has no such top-level field."""
+    api_version, kind = str(manifest["apiVersion"]), str(manifest["kind"])
+    cls = sdk_class(api_version, kind)
+    if cls is None:
+        return
+    accepted = set(inspect.signature(cls._internal_init).parameters)  # type: ignore[attr-defined]
+    for key in _arguments(manifest):
+        if _snake(key) not in accepted:
+            raise AIMValidationError(
+                key, "UnknownField", f"{api_version} {kind} has no top-level field {key!r}"
+            )
+    metadata = manifest.get("metadata")
+    if not isinstance(metadata, Mapping) or not isinstance(metadata.get("name"), str):
+        raise AIMValidationError("metadata.name", "InvalidSpec", f"{api_version} {kind} needs metadata.name")
+
+
+def declare_kubernetes_object(
+    name: str, manifest: Mapping[str, Any], opts: pulumi.ResourceOptions | None = None
+) -> pulumi.CustomResource:
+    """Declare one manifest (checked with `check_kubernetes_object`) as the Pulumi resource `name`."""
+    check_kubernetes_object(manifest)
+    api_version, kind = str(manifest["apiVersion"]), str(manifest["kind"])
+    body = _arguments(manifest)
+    cls = sdk_class(api_version, kind)
+    if cls is None:
+        # Every top-level field as written (a custom resource need not keep to `spec`).
+        props = {"apiVersion": api_version, "kind": kind, **body}
+        return pulumi.CustomResource(f"kubernetes:{api_version}:{kind}", name, props, opts)
+    return cls(name, opts=opts, **{_snake(k): v for k, v in body.items()})
