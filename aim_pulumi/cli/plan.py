@@ -78,7 +78,15 @@ _STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^.]+)\.ya?ml$")
 # Keys of a Pulumi.yaml `config:` entry that declare it (type, default, ...) rather than set it.
 _DECLARATION_KEYS = frozenset({"type", "description", "default", "value", "secret", "items"})
 # Children are listed in the order a reader follows a service: what serves, then what reaches it.
-_KIND_ORDER = ("InferenceService", "ConfigMap", "HTTPRoute", "ScaledObject", "PersistentVolumeClaim", "Job")
+_KIND_ORDER = (
+    "InferenceService",
+    "Secret",
+    "ConfigMap",
+    "HTTPRoute",
+    "ScaledObject",
+    "PersistentVolumeClaim",
+    "Job",
+)
 # `pulumi.log` severities that --quiet still prints.
 _PROBLEM_SEVERITIES = ("warning", "error")
 
@@ -595,8 +603,30 @@ def _reveal(value: Any, show_secrets: bool) -> Any:
     return mark_unknowns(plain(value)) if show_secrets else redact_secrets(value)
 
 
+_SECRET_TYPE = "kubernetes:core/v1:Secret"
+_SECRET_DATA = ("data", "stringData")
+
+
+def _secret_per_key(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A Secret's data held as one Pulumi secret, as one secret per key: the plan shows its keys."""
+    from pulumi.runtime import rpc
+
+    out = dict(inputs)
+    for field_name in _SECRET_DATA:
+        value: Any = out.get(field_name)
+        if rpc.is_rpc_secret(value) and isinstance(value["value"], Mapping):
+            out[field_name] = {
+                key: item if rpc.is_rpc_secret(item) else {**value, "value": item}
+                for key, item in value["value"].items()
+            }
+    return out
+
+
 def _inputs_for_document(r: RecordedResource, show_secrets: bool) -> dict[str, Any]:
-    inputs = _reveal({k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}, show_secrets)
+    raw = {k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}
+    if r.type == _SECRET_TYPE:
+        raw = _secret_per_key(raw)
+    inputs = _reveal(raw, show_secrets)
     return _ordered_manifest(inputs) if r.type.startswith(KUBERNETES_PREFIX) else dict(inputs)
 
 

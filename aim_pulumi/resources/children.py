@@ -27,6 +27,7 @@ CUSTOM_KINDS = frozenset(
 )
 _ALLOWED_TOP_LEVEL: Mapping[tuple[str, str], frozenset[str]] = {
     ("v1", "ConfigMap"): frozenset({"apiVersion", "kind", "metadata", "data", "binaryData", "immutable"}),
+    ("v1", "Secret"): frozenset({"apiVersion", "kind", "metadata", "type", "stringData"}),
     ("v1", "PersistentVolumeClaim"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
     ("batch/v1", "Job"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
     **{key: frozenset({"apiVersion", "kind", "metadata", "spec"}) for key in CUSTOM_KINDS},
@@ -65,6 +66,15 @@ def register_child(
             data=manifest.get("data"),
             binary_data=manifest.get("binaryData"),
             immutable=manifest.get("immutable"),
+            opts=opts,
+        )
+    if key == ("v1", "Secret"):
+        # The SDK class holds stringData as a Pulumi secret, whatever the values were.
+        return k8s.core.v1.Secret(
+            name,
+            metadata=metadata,
+            type=manifest.get("type"),
+            string_data=manifest.get("stringData"),
             opts=opts,
         )
     if key == ("v1", "PersistentVolumeClaim"):

@@ -29,6 +29,7 @@ __all__ = [
     "OUTPUT_NOT_ALLOWED",
     "MaskedArgs",
     "build_independent_of_outputs",
+    "holds_output",
     "mask_outputs",
     "redact",
     "restore_outputs",
@@ -139,6 +140,11 @@ def _restore_text(text: str, masked: MaskedArgs) -> Any:
         return text
     pieces.append(text[cursor:])
     return pulumi.Output.concat(*[p for p in pieces if not (isinstance(p, str) and p == "")])
+
+
+def holds_output(text: str) -> bool:
+    """Does a built string carry an Output's placeholder (whole or inside it)?"""
+    return _PLACEHOLDER.search(text) is not None
 
 
 def redact(text: str) -> str:

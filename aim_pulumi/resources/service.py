@@ -6,7 +6,9 @@ child before anything is registered, so a hard error (admission, missing runtime
 describes, named `<name>-<role>` with the service as parent: the InferenceService (`isvc`), the
 profile ConfigMap (`profile-config`), the HTTPRoute (`route`), the KEDA ScaledObject
 (`scaledobject`), Dedicated caches (`cache-<h>`, `download-<h>`); Shared caches are stack-owned
-`AIMSharedCache` components the InferenceService depends on.
+`AIMSharedCache` components the InferenceService depends on. Env values that are Pulumi Outputs
+go into a Secret beside their workload (`isvc-env`, `download-<h>-env`), referenced by
+`secretKeyRef`, so the workload itself never holds them and stays reviewable in a preview.
 
 A service resolved through a selector keeps its profile across runs through `<name>-binding`
 (see `binding.py`); its children are then built inside one `apply` of the binding's outputs,
@@ -23,6 +25,7 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog import FORCE_REBIND_ANNOTATION, Catalog
 from aim_pulumi.resolve.names import hash_suffix
 from aim_pulumi.resolve.plan import plan_service
@@ -36,6 +39,7 @@ from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
     MaskedArgs,
     build_independent_of_outputs,
+    holds_output,
     redact,
     restore_outputs,
 )
@@ -471,10 +475,20 @@ class AIMService(pulumi.ComponentResource):
                 restore_outputs(pvc_manifest, masked),
                 self._child_options(),
             )
+            job_manifest, job_secret = split_env_secrets(job_manifest, holds_output)
+            job_waits: list[pulumi.Resource] = [pvc]
+            if job_secret is not None:
+                job_waits.append(
+                    register_child(
+                        f"{self._aim_name}-download-{suffix}-env",
+                        restore_outputs(job_secret, masked),
+                        self._child_options(),
+                    )
+                )
             job = register_child(
                 f"{self._aim_name}-download-{suffix}",
                 restore_outputs(job_manifest, masked),
-                self._child_options(pvc),
+                self._child_options(*job_waits),
             )
             cache_dependencies.extend([pvc, job])
         by_kind = {str(m.get("kind")): m for m in built.manifests}
@@ -495,10 +509,21 @@ class AIMService(pulumi.ComponentResource):
             role = _ROLES.get(kind)
             if role is None:
                 raise ValueError(f"{self._aim_name}: the plan produced an unexpected {kind}")
+            waits: list[pulumi.Resource] = []
+            if kind == "InferenceService":
+                # Deploy-time env values live in a Secret beside it, so the spec stays reviewable.
+                manifest, env_secret = split_env_secrets(manifest, holds_output)
+                waits = list(isvc_dependencies)
+                if env_secret is not None:
+                    waits.append(
+                        register_child(
+                            f"{self._aim_name}-{role}-env",
+                            restore_outputs(env_secret, masked),
+                            self._child_options(),
+                        )
+                    )
             register_child(
-                f"{self._aim_name}-{role}",
-                restore_outputs(manifest, masked),
-                self._child_options(*(isvc_dependencies if kind == "InferenceService" else ())),
+                f"{self._aim_name}-{role}", restore_outputs(manifest, masked), self._child_options(*waits)
             )
         status = dict(plan.status)
         if not pulumi.runtime.is_dry_run():

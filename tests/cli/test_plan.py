@@ -408,8 +408,17 @@ def test_secrets_print_as_secret(capsys: pytest.CaptureFixture[str], tmp_path: P
         assert "hunter2-plaintext" not in text
     document = json.loads(files["json"].read_text())
     assert document["outputs"]["apiKey"] == "[secret]"
-    (isvc,) = [d for d in yaml.safe_load_all(files["yaml"].read_text()) if d["kind"] == "InferenceService"]
-    assert isvc["spec"] == "[secret]"  # Pulumi holds the whole property as a secret
+    docs = list(yaml.safe_load_all(files["yaml"].read_text()))
+    (isvc,) = [d for d in docs if d["kind"] == "InferenceService"]
+    (secret,) = [d for d in docs if d["kind"] == "Secret"]
+    # The InferenceService stays reviewable: the secret value lives in a Secret it references.
+    (container,) = isvc["spec"]["predictor"]["containers"]
+    (api_key,) = [e for e in container["env"] if e["name"] == "API_KEY"]
+    assert api_key == {
+        "name": "API_KEY",
+        "valueFrom": {"secretKeyRef": {"name": secret["metadata"]["name"], "key": "API_KEY"}},
+    }
+    assert secret["stringData"] == {"API_KEY": "[secret]"}  # its keys, never its values
 
 
 class FakeTerminal(io.StringIO):
@@ -454,9 +463,8 @@ def test_show_secrets_writes_plaintext_to_files_only(
     code, out, err = plan(capsys, str(PROGRAMS / "secret-output"), "--yaml", str(target), "--show-secrets")
     assert code == 0
     assert "hunter2-plaintext" not in out + err
-    (isvc,) = [d for d in yaml.safe_load_all(target.read_text()) if d["kind"] == "InferenceService"]
-    env = {e["name"]: e for e in isvc["spec"]["predictor"]["containers"][0]["env"]}
-    assert env["API_KEY"]["value"] == "hunter2-plaintext"
+    (secret,) = [d for d in yaml.safe_load_all(target.read_text()) if d["kind"] == "Secret"]
+    assert secret["stringData"] == {"API_KEY": "hunter2-plaintext"}
 
 
 def test_yaml_manifests_plan_the_same_objects_as_the_program(

@@ -103,7 +103,7 @@ def test_the_registered_inputs_are_the_manifest(
     ("manifest", "message"),
     [
         pytest.param(
-            {"apiVersion": "v1", "kind": "Secret", "metadata": METADATA}, "no Pulumi resource", id="kind"
+            {"apiVersion": "v1", "kind": "Service", "metadata": METADATA}, "no Pulumi resource", id="kind"
         ),
         pytest.param(
             {"apiVersion": "v1", "kind": "ConfigMap", "metadata": METADATA, "spec": {}},

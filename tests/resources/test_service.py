@@ -14,6 +14,7 @@ from aim_pulumi.api import AIMValidationError
 from aim_pulumi.cli.engine import DynamicCheckFailed, PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
+from aim_pulumi.schemas import validate_manifest
 
 from .catalog import (
     BINDING,
@@ -30,6 +31,7 @@ from .catalog import (
     PVC,
     ROUTE,
     SCALED_OBJECT,
+    SECRET,
     SERVICE,
     SHARED_CACHE,
     by_model,
@@ -881,7 +883,7 @@ def _contains_secret_with(value: Any, text: str) -> bool:
     return False
 
 
-def test_a_secret_env_value_stays_secret_in_every_child(recording: Any) -> None:
+def test_a_secret_env_value_lives_in_a_secret_the_workloads_reference(recording: Any) -> None:
     plaintext = "hf_sup3r-s3cret"
     spec = by_model(
         caching={"mode": "Dedicated"},
@@ -894,21 +896,38 @@ def test_a_secret_env_value_stays_secret_in_every_child(recording: Any) -> None:
     rec = run_chat(recording, spec)
 
     carriers = [r for r in rec.kubernetes() if _contains_secret_with(r.inputs, plaintext)]
-    assert {r.type for r in carriers} == {ISVC, JOB}, "the ISVC and the Dedicated download Job both get it"
+    assert {r.type for r in carriers} == {SECRET}, "only Secrets hold the value"
     for resource in rec.resources:
         assert plaintext not in json.dumps(_secret_free(resource.inputs)), resource.name
         assert plaintext not in json.dumps(_secret_free(resource.outputs)), resource.name
     assert plaintext not in json.dumps(_secret_free(rec.outputs))
     assert all(plaintext not in record.message for record in rec.logs)
+    (isvc,) = rec.of_type(ISVC)
     (job,) = rec.of_type(JOB)
+    secrets = {r.manifest["metadata"]["name"]: r for r in rec.of_type(SECRET)}
+    assert len(secrets) == 2
     job_container = job.manifest["spec"]["template"]["spec"]["containers"][0]
-    for env_list in (container(rec)["env"], job_container["env"]):
+    for workload, env_list in ((isvc, container(rec)["env"]), (job, job_container["env"])):
+        # No secret anywhere in the workload: it is reviewable as a whole.
+        assert not _contains_secret_with(workload.inputs, plaintext)
+        assert plaintext not in json.dumps(workload.manifest)
         env = {e["name"]: e for e in env_list}
-        assert env["HF_TOKEN"] == {"name": "HF_TOKEN", "value": plaintext}
-        assert env["FROM_SECRET"] == {
+        secret_name = f"{workload.manifest['metadata']['name']}-env"
+        assert env["HF_TOKEN"] == {
+            "name": "HF_TOKEN",
+            "valueFrom": {"secretKeyRef": {"name": secret_name, "key": "HF_TOKEN"}},
+        }
+        assert env["FROM_SECRET"] == {  # a reference the user wrote passes through unchanged
             "name": "FROM_SECRET",
             "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}},
         }
+        secret = secrets[secret_name]
+        assert secret.manifest["stringData"] == {"HF_TOKEN": plaintext}
+        assert rpc.is_rpc_secret(secret.inputs["stringData"])
+        assert secret.manifest["metadata"]["namespace"] == workload.manifest["metadata"]["namespace"]
+        assert secret.parent == workload.parent
+        assert secret.urn in workload.dependencies  # created before the workload that reads it
+        assert validate_manifest(secret.manifest) == []
 
 
 @pytest.mark.parametrize(
