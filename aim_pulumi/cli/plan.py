@@ -21,7 +21,7 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TextIO
@@ -1129,9 +1129,10 @@ def skipped_lines(program: Program) -> list[str]:
     from aim_pulumi.api.sources import read_manifest_set
 
     try:
-        return [s.line for s in read_manifest_set(program.path).skipped]
+        skipped = read_manifest_set(program.path).skipped
     except (OSError, AIMValidationError):  # changed since the plan read it: the plan stands as it ran
         return []
+    return [replace(s, file=_display_path(Path(s.file))).line for s in skipped]
 
 
 def output_lines(recording: PlanRecording, palette: Palette) -> list[str]:
