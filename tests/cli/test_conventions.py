@@ -253,7 +253,8 @@ def test_validate_json_output(capsys: pytest.CaptureFixture[str], tmp_path: Path
     report = json.loads(out)
     assert (report["valid"], report["documents"], report["problems"]) == (True, 2, [])
     assert report["notes"] == [
-        f"{EXAMPLES / 'yaml-manifests' / 'Pulumi.yaml'}: skipped: Pulumi project or stack settings, not an object"
+        f"{EXAMPLES / 'yaml-manifests' / 'Pulumi.yaml'}: skipped: "
+        "Pulumi project or stack settings, not an object"
     ]
 
 
