@@ -14,24 +14,23 @@ from collections.abc import Iterable, Sequence
 
 __all__ = ["is_replacement", "replacement_fields"]
 
-# Every Kubernetes object: the identity of the object in the cluster.
-_ALWAYS = ("apiVersion", "kind", "metadata.name", "metadata.namespace")
+# Any Kubernetes object: a rename or a move to another namespace is a new object.
+_ALWAYS = ("metadata.name", "metadata.namespace")
 
-# Fields immutable after create, by kind (the suffix of the Pulumi type token).
-_IMMUTABLE: dict[str, tuple[str, ...]] = {
-    "PersistentVolumeClaim": (
+# Fields pulumi-kubernetes replaces the object for (its provider's `forceNew` list), by Pulumi type.
+# ConfigMap and Secret contents count as immutable: the provider's default
+# (`enableConfigMapMutable` / `enableSecretMutable` off).
+_FORCE_NEW: dict[str, tuple[str, ...]] = {
+    "kubernetes:core/v1:ConfigMap": ("data", "binaryData"),
+    "kubernetes:core/v1:Secret": ("type", "data", "stringData"),
+    "kubernetes:core/v1:PersistentVolumeClaim": (
         "spec.accessModes",
         "spec.selector",
         "spec.storageClassName",
-        "spec.volumeMode",
         "spec.volumeName",
-        "spec.dataSource",
-        "spec.dataSourceRef",
-        "spec.resources.limits",
     ),
-    "Job": ("spec.selector", "spec.template", "spec.completions", "spec.completionMode"),
-    "Service": ("spec.clusterIP", "spec.clusterIPs", "spec.ipFamilies"),
-    "Secret": ("type",),
+    "kubernetes:batch/v1:Job": ("spec.completions", "spec.parallelism", "spec.selector", "spec.template"),
+    "kubernetes:core/v1:Service": ("spec.clusterIP",),
 }
 
 
@@ -39,8 +38,7 @@ def replacement_fields(type_token: str) -> tuple[str, ...]:
     """The input paths whose change replaces a resource of this Pulumi type (empty: never)."""
     if not type_token.startswith("kubernetes:"):
         return ()
-    kind = type_token.rsplit(":", 1)[-1]
-    return _ALWAYS + _IMMUTABLE.get(kind, ())
+    return _ALWAYS + _FORCE_NEW.get(type_token, ())
 
 
 def _covers(prefix: str, path: str) -> bool:

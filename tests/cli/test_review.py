@@ -99,18 +99,30 @@ def test_a_plan_of_another_stack_is_named_as_such() -> None:
 
 def test_values_are_never_cut() -> None:
     long_old, long_new = "x" * 300 + "-old", "x" * 300 + "-new"
-    old = {
-        "resources": [
-            {"type": "kubernetes:core/v1:ConfigMap", "name": "c", "inputs": {"data": {"k": long_old}}}
-        ]
-    }
-    new = {
-        "resources": [
-            {"type": "kubernetes:core/v1:ConfigMap", "name": "c", "inputs": {"data": {"k": long_new}}}
-        ]
-    }
-    lines = diff_lines(diff_plans(old, new), Palette())
-    assert f'     data.k: "{long_old}" -> "{long_new}"' in lines
+
+    def plan(value: str) -> dict[str, Any]:
+        entry = {
+            "type": "kubernetes:core/v1:ConfigMap",
+            "name": "c",
+            "inputs": {"metadata": {"labels": {"k": value}}},
+        }
+        return {"resources": [entry]}
+
+    lines = diff_lines(diff_plans(plan(long_old), plan(long_new)), Palette())
+    assert f'     metadata.labels.k: "{long_old}" -> "{long_new}"' in lines
+
+
+def test_a_config_map_content_change_is_a_replacement() -> None:
+    def plan(value: str) -> dict[str, Any]:
+        return {
+            "resources": [
+                {"type": "kubernetes:core/v1:ConfigMap", "name": "c", "inputs": {"data": {"k": value}}}
+            ]
+        }
+
+    diff = diff_plans(plan("a"), plan("b"))
+    assert [(c.name, c.replacing) for c in diff.replaced] == [("c", ("data.k",))]
+    assert '     data.k: "a" -> "b"  (forces replacement)' in diff_lines(diff, Palette())
 
 
 def test_replace_on_changes_option_makes_a_replacement() -> None:
