@@ -29,6 +29,7 @@ from aim_pulumi.cli.plan import (
     runtime_config_text,
 )
 from aim_pulumi.cli.render import Palette, as_mapping, format_value, palette_for, table
+from aim_pulumi.cli.stdin import program_path
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.merge import Layer
@@ -483,8 +484,9 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     palette = palette_for(out, no_color=args.no_color)
     try:
         key = _service_key(args.service)
-        program = load_program(args.program, stack=args.stack, config=args.config)
-        outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+        with program_path(args.program, sys.stdin) as path:
+            program = load_program(path, stack=args.stack, config=args.config)
+            outcome = execute(program, catalogs=args.catalog, debug=args.debug)
     except UsageError as exc:
         print(f"aim-pulumi explain: error: {exc}", file=err)
         return EXIT_USAGE

@@ -73,9 +73,12 @@ def test_dash_reads_manifests_and_old_plans_from_stdin(
     assert "kubernetes:serving.kserve.io/v1beta1:InferenceService" in {r["type"] for r in plan["resources"]}
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(plan)))
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(plan)))
-    code, out, _ = run(capsys, "plan", "-", "--diff", "-")
-    assert code == 2  # one standard input cannot be both
+    code, out, _ = run(capsys, "plan", str(EXAMPLES / "yaml-manifests"), "--diff", "-", "--expect-no-changes")
+    assert code == 1  # another project: the AIMStack is named after it
+    assert "note: the old plan is of another project (stdin stack dev" in out
+    code, _, err = run(capsys, "plan", "-", "--diff", "-")
+    assert code == 2
+    assert "cannot both read standard input" in err
 
 
 def test_short_stack_and_config_flags(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -318,3 +321,14 @@ def test_progress_only_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None
     terminal = Terminal()
     assert plan_run(quiet, stdout=io.StringIO(), stderr=terminal) == 0
     assert "planning: " not in terminal.getvalue()
+
+
+def test_explain_reads_manifests_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manifests = EXAMPLES / "yaml-manifests" / "manifests"
+    text = "---\n".join(p.read_text() for p in sorted(manifests.glob("*.yaml")))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code, out, _ = run(capsys, "explain", "-", "--service", "ml-team/qwen-chat")
+    assert code == 0
+    assert out.startswith("AIMService ml-team/qwen-chat\n  profile pipeline, shape Model, model qwen3-8b\n")
