@@ -28,7 +28,7 @@ class Progress:
     def __init__(self, stream: TextIO, *, enabled: bool = True) -> None:
         self.stream = stream
         self.enabled = enabled and is_terminal(stream)
-        self.services = 0
+        self.services: set[str] = set()
         self._shown = False
         self._last = 0.0
         self._stack = contextlib.ExitStack()
@@ -51,8 +51,9 @@ class Progress:
         from aim_pulumi.resources.service import Resolution, observe_resolutions
 
         def seen(record: Resolution) -> None:
-            self.services += 1
-            self.show(f"planning: {self.services} service(s) resolved, last {record.key}")
+            # A service is planned again once its binding settles: count services, not plannings.
+            self.services.add(record.key)
+            self.show(f"planning: {len(self.services)} service(s) resolved, last {record.key}")
 
         with observe_resolutions(seen):
             yield
