@@ -14,11 +14,10 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
-from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
-from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
+from aim_pulumi.resources.secrets import MaskedArgs, mask_outputs, restore_outputs
 
 __all__ = ["AIMSharedCache", "shared_cache_name", "with_users_labels"]
 
@@ -78,23 +77,12 @@ class AIMSharedCache(pulumi.ComponentResource):
     ) -> None:
         super().__init__("aim:index:AIMSharedCache", name, None, opts)
         pvc_manifest: Any = build_cache_pvc(cache)
-        job_manifest: Any
-        job_manifest, job_secret = split_env_secrets(build_download_job(cache), holds_output)
+        job_manifest: Any = build_download_job(cache)
         if masked is not None:
             pvc_manifest = restore_outputs(pvc_manifest, masked)
             job_manifest = restore_outputs(job_manifest, masked)
-            job_secret = restore_outputs(job_secret, masked) if job_secret is not None else None
         self.key = cache.key
         waits_for = inherited_dependencies(opts)
-        job_waits: list[Any] = []
-        if job_secret is not None:
-            job_waits.append(
-                register_child(
-                    f"{name}-download-env",
-                    job_secret,
-                    pulumi.ResourceOptions(parent=self, depends_on=waits_for),
-                )
-            )
         self.pvc = register_child(
             f"{name}-pvc",
             pvc_manifest,
@@ -103,7 +91,7 @@ class AIMSharedCache(pulumi.ComponentResource):
         self.job = register_child(
             f"{name}-download",
             job_manifest,
-            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, self.pvc, *job_waits]),
+            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, self.pvc]),
         )
         self.pvc_name = pulumi.Output.from_input(cache.pvc_name)
         self.job_name = pulumi.Output.from_input(cache.job_name)
