@@ -41,6 +41,10 @@ def __getattr__(name: str) -> Any:
         from aim_pulumi import resources
 
         return getattr(resources, name)
+    if name == "inputs":  # the typed `spec` objects (`aim_pulumi.inputs.GatewayRefArgsDict`, ...)
+        from aim_pulumi.resources import inputs
+
+        return inputs
     raise AttributeError(f"module 'aim_pulumi' has no attribute {name!r}")
 
 
@@ -62,6 +66,7 @@ if TYPE_CHECKING:
         AIMServiceArgs,
         AIMStack,
         AIMStackArgs,
+        inputs,
     )
 
 try:
@@ -89,6 +94,7 @@ __all__ = [
     "AIMStackArgs",
     "AIMValidationError",
     "__version__",
+    "inputs",
     "load_manifests",
     "parse",
     "to_manifest",

@@ -44,6 +44,7 @@ class AIMBase(BaseModel):
         extra="forbid",
         strict=True,
         protected_namespaces=(),
+        use_attribute_docstrings=True,
     )
 
     def __init__(self, /, **data: Any) -> None:

@@ -12,6 +12,7 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resources import inputs
 from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = ["AIMClusterModel", "AIMClusterModelArgs", "AIMModel", "AIMModelArgs", "model_status"]
@@ -31,7 +32,7 @@ class AIMModelArgs(TypedDict, total=False):
     """metadata.labels."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMModelSpec
     """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
 
 
@@ -44,7 +45,7 @@ class AIMClusterModelArgs(TypedDict, total=False):
     """metadata.labels."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMModelSpec
     """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
 
 

@@ -18,6 +18,7 @@ from aim_pulumi.resolve.catalog import (
     Catalog,
 )
 from aim_pulumi.resolve.versions import profile_version
+from aim_pulumi.resources import inputs
 from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = ["AIMClusterProfile", "AIMClusterProfileArgs", "AIMProfile", "AIMProfileArgs", "profile_status"]
@@ -38,7 +39,7 @@ class AIMProfileArgs(TypedDict, total=False):
     """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMProfileSpec
     """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
 
 
@@ -51,7 +52,7 @@ class AIMClusterProfileArgs(TypedDict, total=False):
     """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMProfileSpec
     """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
 
 

@@ -12,6 +12,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog import Catalog
 from aim_pulumi.resolve.runtime_config import resolve_runtime_config
+from aim_pulumi.resources import inputs
 from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = [
@@ -37,7 +38,7 @@ class AIMRuntimeConfigArgs(TypedDict, total=False):
     """metadata.labels."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMRuntimeConfigSpec
     """The runtime config spec (camelCase): storage, routing, scaleFromZero, env, labelPropagation, ..."""
 
 
@@ -50,7 +51,7 @@ class AIMClusterRuntimeConfigArgs(TypedDict, total=False):
     """metadata.labels."""
     annotations: dict[str, str]
     """metadata.annotations."""
-    spec: dict[str, Any]
+    spec: inputs.AIMClusterRuntimeConfigSpec
     """The runtime config spec (camelCase), including model.profileGeneration.fallbacks."""
 
 

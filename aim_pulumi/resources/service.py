@@ -32,6 +32,7 @@ from aim_pulumi.resolve.plan import plan_service
 from aim_pulumi.resolve.selection import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan, ServicePlan
+from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
@@ -134,7 +135,7 @@ class AIMServiceArgs(TypedDict, total=False):
     """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
     annotations: dict[str, str]
     """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
-    spec: dict[str, Any]
+    spec: inputs.AIMServiceSpec
     """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
     strict: bool
     """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""

@@ -8,10 +8,10 @@ arrive somewhere while no pod runs).
 
 import pulumi
 
-from aim_pulumi import AIMProfile, AIMService
+from aim_pulumi import AIMProfile, AIMService, inputs
 
 NAMESPACE = "inference"
-GATEWAY = {"name": "inference-gateway", "namespace": "gateway-system"}
+GATEWAY: inputs.GatewayRefArgsDict = {"name": "inference-gateway", "namespace": "gateway-system"}
 
 AIMProfile(
     "qwen3-32b-mi300x-fp8",

@@ -1,0 +1,598 @@
+"""Generate the typed component inputs and the field reference from the AIM API models.
+
+The pydantic models in `aim_pulumi/api` are the one description of what an AIM spec may hold;
+admission runs on them. Hand-written TypedDicts would drift from them, so this script walks the
+models and writes:
+
+- `aim_pulumi/resources/inputs.py`: one `total=False` TypedDict per spec and nested object
+  (camelCase keys as in the CRD, `Required[...]` where the model has no default), closed sets as
+  `Literal` for type checkers. The Pulumi component analyzer, which infers the component
+  provider's schema from these annotations, supports neither `Literal` nor unions, so the module
+  gives it a second, runtime view under `if TYPE_CHECKING: ... else: ...`: closed sets become
+  `str` enums (schema enums) and a Kubernetes quantity becomes a string (as pulumi-kubernetes
+  types quantities). Leaves are `pulumi.Input[...]`, so a secret Output can flow into a child;
+  objects, lists and maps are plain.
+- `docs/reference.md`: every field of every type, with its type, default, allowed values and
+  constraints, and the AIM documentation section that defines it.
+
+Run `python scripts/generate_types.py` after changing a model; `--check` exits 1 when either file
+is stale (the tests do the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import re
+import subprocess
+import sys
+import types
+import typing
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from aim_pulumi import api  # noqa: E402
+from aim_pulumi.api import base, common, model, profile, runtime_config, service, template  # noqa: E402
+from aim_pulumi.resolve import dispatch, scaling  # noqa: E402
+
+INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
+REFERENCE_PATH = ROOT / "docs" / "reference.md"
+
+# The component kinds whose `spec` is typed, and the name of each spec type (the CRD's spec).
+SPEC_ROOTS: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (
+    ("AIMServiceSpec", service.ServiceSpec, ("AIMService",)),
+    ("AIMProfileSpec", profile.ProfileSpec, ("AIMProfile", "AIMClusterProfile")),
+    ("AIMModelSpec", model.ModelSpec, ("AIMModel", "AIMClusterModel")),
+    ("AIMRuntimeConfigSpec", runtime_config.RuntimeConfigSpec, ("AIMRuntimeConfig",)),
+    ("AIMClusterRuntimeConfigSpec", runtime_config.ClusterRuntimeConfigSpec, ("AIMClusterRuntimeConfig",)),
+)
+# Nested models renamed where the Python class name would not say what the object is.
+TYPE_NAMES: dict[type[BaseModel], str] = {
+    common.RuntimeConfigBlock: "InlineRuntimeConfig",
+    common.RuntimeConfigModel: "RuntimeConfigModelSettings",
+}
+# Closed sets the models spell inline; every other Literal takes the name of its module-level alias.
+EXTRA_CLOSED_SETS: dict[str, tuple[str, ...]] = {
+    "GatewayProvider": scaling.GATEWAY_PROVIDERS,
+    "ReconcilerPipeline": typing.get_args(dispatch.Pipeline),
+}
+CLOSED_SET_DOCS: dict[str, str] = {
+    "GatewayProvider": "Which gateway's activation metric wakes a service from zero (`none` disables it).",
+    "ReconcilerPipeline": "Values of the `aim.eai.amd.com/reconciler-pipeline` annotation.",
+}
+
+# Which AIM documentation section defines a field: (type, field) or (type, "*") for the whole type.
+SEEDS = {
+    "rc": "Runtime Configuration",
+    "svc": "AIM Services",
+    "legacy": "AIMService (v1alpha1)",
+    "tpl": "Service Templates (v1alpha1)",
+    "up": "Upgrading",
+}
+SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
+    ("AIMServiceSpec", "model"): ("svc", "Resolution shapes"),
+    ("AIMServiceSpec", "profile"): ("svc", "Resolution shapes"),
+    ("AIMServiceSpec", "profileOverrides"): ("svc", "Profile overlays"),
+    ("AIMServiceSpec", "template"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("AIMServiceSpec", "overrides"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("AIMServiceSpec", "runtimeConfigName"): ("rc", "Resolution algorithm"),
+    ("AIMServiceSpec", "runtimeConfig"): ("rc", "Inline runtime config on AIMService"),
+    ("AIMServiceSpec", "storage"): ("rc", "Inline runtime config on AIMService"),
+    ("AIMServiceSpec", "routing"): ("svc", "Routing"),
+    ("AIMServiceSpec", "scaleFromZero"): ("rc", "Scale-from-zero activation query"),
+    ("AIMServiceSpec", "env"): ("rc", "Environment variable overrides"),
+    ("AIMServiceSpec", "replicas"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "minReplicas"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "maxReplicas"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "autoScaling"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "resources"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "caching"): ("svc", "Caching"),
+    ("AIMServiceSpec", "adapters"): ("svc", "Validation"),
+    ("ServiceModel", "*"): ("svc", "Resolution shapes"),
+    ("ServiceProfile", "*"): ("svc", "Resolution shapes"),
+    ("ProfileSelector", "*"): ("svc", "Resolution shapes"),
+    ("ModelRef", "*"): ("svc", "Resolution shapes"),
+    ("ProfileOverrides", "*"): ("svc", "Profile overlays"),
+    ("ServiceCaching", "*"): ("svc", "Caching"),
+    ("AutoScaling", "*"): ("svc", "Resources and replicas"),
+    ("ServiceTemplateRef", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("SelectionCriteria", "*"): ("legacy", "Selection algorithm (template path)"),
+    ("ServiceOverrides", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("Routing", "*"): ("rc", "Routing defaults"),
+    ("Routing", "pathTemplate"): ("rc", "Path templates"),
+    ("GatewayRef", "*"): ("rc", "Routing defaults"),
+    ("Storage", "*"): ("rc", "Storage defaults"),
+    ("DownloadFilter", "*"): ("rc", "Storage defaults"),
+    ("ScaleFromZero", "*"): ("rc", "Scale-from-zero activation query"),
+    ("LabelPropagation", "*"): ("rc", "Label propagation"),
+    ("Artifact", "*"): ("rc", "Download protocol strategy"),
+    ("S3Settings", "*"): ("rc", "Download protocol strategy"),
+    ("InlineRuntimeConfig", "*"): ("rc", "Inline runtime config on AIMService"),
+    ("AIMRuntimeConfigSpec", "*"): ("rc", "Resources"),
+    ("AIMRuntimeConfigSpec", "model"): ("rc", "Model profile-generation fallbacks"),
+    ("AIMClusterRuntimeConfigSpec", "*"): ("rc", "Resources"),
+    ("AIMClusterRuntimeConfigSpec", "model"): ("rc", "Model profile-generation fallbacks"),
+    ("RuntimeConfigModelSettings", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("ProfileGeneration", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("Fallback", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("Fallback", "type"): ("rc", "Optimization tier and auto-selection policy"),
+    ("Fallback", "autoSelectionPolicy"): ("rc", "Optimization tier and auto-selection policy"),
+    ("FallbackMatch", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("FallbackRuntime", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("AIMModelSpec", "accelerator"): ("rc", "Hardware shape"),
+    ("AIMModelSpec", "runtimeConfigName"): ("rc", "Resources that consume runtime config"),
+    ("AIMModelSpec", "modelId"): ("rc", "Model profile-generation fallbacks"),
+    ("AIMModelSpec", "profiles"): ("up", "AIMModel outputs and readiness"),
+    ("ModelAccelerator", "*"): ("rc", "Hardware shape"),
+    ("AIMProfileSpec", "type"): ("rc", "Optimization tier and auto-selection policy"),
+    ("AIMProfileSpec", "autoSelectionPolicy"): ("rc", "Optimization tier and auto-selection policy"),
+    ("AIMProfileSpec", "runtimeConfigName"): ("rc", "Resources that consume runtime config"),
+    ("AIMProfileSpec", "caching"): ("rc", "Resources that consume runtime config"),
+    ("AIMProfileSpec", "*"): ("up", "Profile YAML contract backfill"),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# The model graph
+
+
+@dataclasses.dataclass(frozen=True)
+class ClosedSet:
+    name: str
+    values: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class FieldType:
+    """A field's type as both views need it: `kind` is scalar/quantity/any/enum/model/list/map."""
+
+    kind: str
+    scalar: str = ""
+    closed: ClosedSet | None = None
+    model: type[BaseModel] | None = None
+    item: FieldType | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+    key: str
+    type: FieldType
+    required: bool
+    default: str
+    doc: str
+    constraints: str
+
+
+def _literal_names() -> dict[tuple[str, ...], str]:
+    names: dict[tuple[str, ...], str] = {}
+    for module in (common, service, profile, model, template, runtime_config, base):
+        for attr, value in vars(module).items():
+            if typing.get_origin(value) is Literal:
+                names.setdefault(tuple(typing.get_args(value)), attr)
+    return names
+
+
+LITERAL_NAMES = _literal_names()
+
+
+def type_name(cls: type[BaseModel]) -> str:
+    for name, root, _ in SPEC_ROOTS:
+        if cls is root:
+            return name
+    return TYPE_NAMES.get(cls, cls.__name__)
+
+
+def _constraints(metadata: list[Any]) -> list[str]:
+    out: list[str] = []
+    for item in metadata:
+        for attr, label in (
+            ("ge", ">= {}"),
+            ("gt", "> {}"),
+            ("le", "<= {}"),
+            ("min_length", "min length {}"),
+            ("max_length", "max length {}"),
+            ("pattern", "pattern `{}`"),
+        ):
+            value = getattr(item, attr, None)
+            if value is not None:
+                out.append(label.format(value))
+        inner = getattr(item, "metadata", None)
+        if isinstance(inner, list):
+            out.extend(_constraints(inner))
+    return out
+
+
+def _field_type(annotation: Any, owner: str, key: str, notes: list[str]) -> FieldType:
+    if annotation is common.Quantity:
+        return FieldType("quantity")
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        inner, *metadata = typing.get_args(annotation)
+        notes.extend(_constraints(metadata))
+        return _field_type(inner, owner, key, notes)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) != 1:
+            raise TypeError(f"{owner}.{key}: unions other than Optional are not generated ({annotation})")
+        return _field_type(args[0], owner, key, notes)
+    if origin is Literal:
+        values = tuple(str(v) for v in typing.get_args(annotation))
+        name = LITERAL_NAMES.get(values) or f"{owner}{key[0].upper()}{key[1:]}"
+        return FieldType("enum", closed=ClosedSet(name, values))
+    if origin is list:
+        (item,) = typing.get_args(annotation)
+        return FieldType("list", item=_field_type(item, owner, key, notes))
+    if origin is dict:
+        key_type, value = typing.get_args(annotation)
+        assert key_type is str, f"{owner}.{key}: map keys must be strings"
+        return FieldType("map", item=_field_type(value, owner, key, notes))
+    if annotation is Any:
+        return FieldType("any")
+    if annotation in (str, int, float, bool):
+        return FieldType("scalar", scalar=annotation.__name__)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return FieldType("model", model=annotation)
+    raise TypeError(f"{owner}.{key}: no generated type for {annotation!r}")
+
+
+def _default(info: FieldInfo) -> str:
+    if info.default_factory is not None:
+        value = info.default_factory()  # type: ignore[call-arg]
+        return "" if value in ({}, []) else repr(value)
+    if info.default is PydanticUndefined or info.default is None:
+        return ""
+    return repr(info.default).replace("'", '"')
+
+
+def fields_of(cls: type[BaseModel]) -> list[Field]:
+    owner = type_name(cls)
+    out: list[Field] = []
+    for name, info in cls.model_fields.items():
+        notes: list[str] = _constraints(info.metadata)
+        key = info.alias or name
+        field_type = _field_type(info.annotation, owner, key, notes)
+        out.append(
+            Field(
+                key=key,
+                type=field_type,
+                required=info.is_required(),
+                default=_default(info),
+                doc=" ".join((info.description or "").split()),
+                constraints="; ".join(dict.fromkeys(notes)),
+            )
+        )
+    return out
+
+
+def _walk(field_type: FieldType) -> Iterator[FieldType]:
+    yield field_type
+    if field_type.item is not None:
+        yield from _walk(field_type.item)
+
+
+def ordered_models() -> list[type[BaseModel]]:
+    """Every model reachable from a spec root, each after the models it uses (no forward refs)."""
+    seen: list[type[BaseModel]] = []
+
+    def visit(cls: type[BaseModel]) -> None:
+        if cls in seen:
+            return
+        for field in fields_of(cls):
+            for part in _walk(field.type):
+                if part.model is not None:
+                    visit(part.model)
+        seen.append(cls)
+
+    for _, root, _ in SPEC_ROOTS:
+        visit(root)
+    names = [type_name(cls) for cls in seen]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise TypeError(f"two models would share a generated name: {sorted(duplicates)}")
+    return seen
+
+
+def closed_sets(models: list[type[BaseModel]]) -> list[ClosedSet]:
+    found: dict[str, ClosedSet] = {}
+    for cls in models:
+        for field in fields_of(cls):
+            for part in _walk(field.type):
+                if part.closed is not None:
+                    existing = found.setdefault(part.closed.name, part.closed)
+                    if existing.values != part.closed.values:
+                        raise TypeError(f"closed set {part.closed.name} has two value lists")
+    for name, values in EXTRA_CLOSED_SETS.items():
+        found.setdefault(name, ClosedSet(name, tuple(values)))
+    return [found[name] for name in sorted(found)]
+
+
+def _class_doc(cls: type[BaseModel]) -> str:
+    doc = cls.__dict__.get("__doc__") or ""
+    return " ".join(doc.split())
+
+
+# --------------------------------------------------------------------------------------------
+# inputs.py
+
+
+def _annotation(field_type: FieldType) -> str:
+    """The annotation of a value (without Input): both views share it through the aliases."""
+    if field_type.kind == "scalar":
+        return field_type.scalar
+    if field_type.kind == "quantity":
+        return "Quantity"
+    if field_type.kind == "any":
+        return "Any"
+    if field_type.kind == "enum":
+        assert field_type.closed is not None
+        return field_type.closed.name
+    if field_type.kind == "model":
+        assert field_type.model is not None
+        return type_name(field_type.model)
+    assert field_type.item is not None
+    inner = _input(field_type.item)
+    return f"Sequence[{inner}]" if field_type.kind == "list" else f"Mapping[str, {inner}]"
+
+
+def _input(field_type: FieldType) -> str:
+    """Leaves may be Outputs (a secret env value); objects, lists and maps may not.
+
+    An Output in place of an object or a list would decide the shape of what gets deployed,
+    which the components reject; keeping containers plain also lets a type checker name the
+    misspelt key inside a nested object instead of reporting the whole object as incompatible.
+    """
+    if field_type.kind in ("any", "model", "list", "map"):
+        return _annotation(field_type)
+    return f"pulumi.Input[{_annotation(field_type)}]"
+
+
+def _docstring(text: str, indent: str) -> list[str]:
+    text = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    line = f'{indent}"""{text}"""'
+    if len(line) <= 110:
+        return [line]
+    words = text.split()
+    lines = [f'{indent}"""']
+    current = indent
+    for word in words:
+        if len(current) + len(word) + 1 > 110 and current.strip():
+            lines.append(current.rstrip())
+            current = indent
+        current += word + " "
+    lines.append(current.rstrip())
+    lines.append(f'{indent}"""')
+    return lines
+
+
+def _enum_member(value: str) -> str:
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", value)
+    name = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").upper()
+    return name if not name[:1].isdigit() else f"V_{name}"
+
+
+def render_inputs() -> str:
+    models = ordered_models()
+    sets = closed_sets(models)
+    out: list[str] = [
+        '"""Typed `spec` inputs of the AIM components, generated from the API models: do not edit.',
+        "",
+        "Regenerate with `python scripts/generate_types.py`. Type checkers see closed sets as `Literal`",
+        "and a quantity as `str | int | float`; at run time (what the component provider's schema is",
+        "inferred from) they are `StrEnum`s and `str`, because the schema has no unions.",
+        '"""',
+        "",
+        "from collections.abc import Mapping, Sequence",
+        "from enum import StrEnum",
+        "from typing import TYPE_CHECKING, Any, Literal, Required, TypeAlias, TypedDict",
+        "",
+        "import pulumi",
+        "",
+        "if TYPE_CHECKING:",
+        "    Quantity: TypeAlias = str | int | float",
+    ]
+    for closed in sets:
+        values = ", ".join(f'"{v}"' for v in closed.values)
+        out.append(f"    {closed.name}: TypeAlias = Literal[{values}]")
+    out += ["else:", "    Quantity = str", ""]
+    for closed in sets:
+        out.append(f"    class {closed.name}(StrEnum):")
+        out += _docstring(CLOSED_SET_DOCS.get(closed.name, f"Allowed values of {closed.name}."), "        ")
+        out.append("")
+        for value in closed.values:
+            out.append(f'        {_enum_member(value)} = "{value}"')
+        out.append("")
+    out.append("")
+    exported: list[str] = ["Quantity", *(c.name for c in sets)]
+    for cls in models:
+        name = type_name(cls)
+        exported.append(name)
+        out.append(f"class {name}(TypedDict, total=False):")
+        doc = _class_doc(cls) or f"The `{name}` object of the AIM API."
+        out += _docstring(doc, "    ")
+        out.append("")
+        for field in fields_of(cls):
+            annotation = _input(field.type)
+            if field.required:
+                annotation = f"Required[{annotation}]"
+            out.append(f"    {field.key}: {annotation}")
+            doc = " ".join(filter(None, (field.doc, f"Default {field.default}." if field.default else "")))
+            if doc:
+                out += _docstring(doc, "    ")
+        out += ["", ""]
+    aliases = [type_name(cls) for cls in models]
+    out.append("# The Python names Pulumi's generated SDKs give these types.")
+    for name in aliases:
+        out.append(f"{name}ArgsDict = {name}")
+        exported.append(f"{name}ArgsDict")
+    out += ["", "__all__ = ["]
+    out += [f'    "{name}",' for name in sorted(exported)]
+    out += ["]", ""]
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+# docs/reference.md
+
+
+def _anchor(name: str) -> str:
+    return name.lower()
+
+
+def _reference_type(field_type: FieldType) -> str:
+    if field_type.kind == "scalar":
+        return {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}[field_type.scalar]
+    if field_type.kind == "quantity":
+        return "quantity (string or number)"
+    if field_type.kind == "any":
+        return "any"
+    if field_type.kind == "enum":
+        return "string"
+    if field_type.kind == "model":
+        assert field_type.model is not None
+        name = type_name(field_type.model)
+        return f"[{name}](#{_anchor(name)})"
+    assert field_type.item is not None
+    inner = _reference_type(field_type.item)
+    return f"list of {inner}" if field_type.kind == "list" else f"map of {inner}"
+
+
+def _allowed(field: Field) -> str:
+    parts: list[str] = []
+    for part in _walk(field.type):
+        if part.closed is not None:
+            parts.append(", ".join(f"`{v}`" for v in part.closed.values))
+    if field.constraints:
+        parts.append(field.constraints)
+    return "; ".join(parts)
+
+
+def seed_section(owner: str, key: str) -> str:
+    ref = SEED_SECTIONS.get((owner, key)) or SEED_SECTIONS.get((owner, "*"))
+    if ref is None:
+        return ""
+    return f"{SEEDS[ref[0]]} / {ref[1]}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render_reference() -> str:
+    models = ordered_models()
+    users: dict[str, list[str]] = {}
+    for cls in models:
+        for field in fields_of(cls):
+            for part in _walk(field.type):
+                if part.model is not None:
+                    users.setdefault(type_name(part.model), []).append(type_name(cls))
+    out = [
+        "# Field reference",
+        "",
+        "Generated from the API models by `python scripts/generate_types.py`; do not edit.",
+        "Every component's `spec` takes these fields (camelCase, as in the AIM CRDs). In Python they are",
+        "the TypedDicts of `aim_pulumi.resources.inputs` (`AIMServiceSpecArgsDict`, ...); in the",
+        "component provider's schema, the types `aim:index:<Name>`.",
+        "",
+        "**Defined in** names the section of the AIM documentation that gives the field its meaning:",
+        ", ".join(f"*{title}*" for title in SEEDS.values()) + ".",
+        "",
+        "| component | spec type |",
+        "|---|---|",
+    ]
+    for name, _, kinds in SPEC_ROOTS:
+        for kind in kinds:
+            out.append(f"| `{kind}` | [{name}](#{_anchor(name)}) |")
+    out.append("")
+    roots = [r for r, _, _ in SPEC_ROOTS]
+
+    def order(cls: type[BaseModel]) -> tuple[int, str]:
+        name = type_name(cls)
+        return (roots.index(name), "") if name in roots else (len(roots), name)
+
+    for cls in sorted(models, key=order):
+        name = type_name(cls)
+        out += [f"## {name}", ""]
+        doc = _class_doc(cls)
+        if doc:
+            out += [doc, ""]
+        used = sorted(set(users.get(name, [])))
+        if used:
+            out += ["Used in " + ", ".join(f"[{u}](#{_anchor(u)})" for u in used) + ".", ""]
+        out += [
+            "| field | type | required | default | allowed values | description | defined in |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for field in fields_of(cls):
+            out.append(
+                "| "
+                + " | ".join(
+                    _cell(cell)
+                    for cell in (
+                        f"`{field.key}`",
+                        _reference_type(field.type),
+                        "yes" if field.required else "",
+                        f"`{field.default}`" if field.default else "",
+                        _allowed(field),
+                        field.doc,
+                        seed_section(name, field.key),
+                    )
+                )
+                + " |"
+            )
+        out.append("")
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def formatted(source: str) -> str:
+    """The module as `ruff format` leaves it, so the generated file passes the format check."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(INPUTS_PATH), "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return result.stdout
+
+
+OUTPUTS: dict[Path, Callable[[], str]] = {
+    INPUTS_PATH: lambda: formatted(render_inputs()),
+    REFERENCE_PATH: render_reference,
+}
+
+
+def stale() -> list[Path]:
+    return [path for path, render in OUTPUTS.items() if not path.exists() or path.read_text() != render()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 when a generated file is stale")
+    options = parser.parse_args(argv)
+    if options.check:
+        out_of_date = stale()
+        for path in out_of_date:
+            print(f"{path.relative_to(ROOT)} is stale: run python scripts/generate_types.py")
+        return 1 if out_of_date else 0
+    for path, render in OUTPUTS.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render())
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    _ = api
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""The typed inputs and the field reference are generated from the API models and kept current."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("generate_types", ROOT / "scripts" / "generate_types.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generate_types"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("relative", ["aim_pulumi/resources/inputs.py", "docs/reference.md"])
+def test_the_committed_file_is_what_the_generator_writes(generator: ModuleType, relative: str) -> None:
+    path = ROOT / relative
+    render = generator.OUTPUTS[path]
+    assert path.read_text() == render(), f"{relative} is stale: run python scripts/generate_types.py"
+
+
+def test_every_spec_field_of_the_api_has_a_typed_key(generator: ModuleType) -> None:
+    from aim_pulumi.api.service import ServiceSpec
+    from aim_pulumi.resources import inputs
+
+    keys = set(inputs.AIMServiceSpec.__annotations__)
+    assert keys == {info.alias or name for name, info in ServiceSpec.model_fields.items()}
+    assert "gatewayRef" in inputs.Routing.__annotations__
+    assert inputs.EnvVar.__required_keys__ == frozenset({"name"})
+
+
+def test_the_reference_documents_every_field_of_every_type(generator: ModuleType) -> None:
+    text = (ROOT / "docs" / "reference.md").read_text()
+    for cls in generator.ordered_models():
+        section = text.split(f"\n## {generator.type_name(cls)}\n", 1)
+        assert len(section) == 2, f"no section for {cls.__name__}"
+        body = section[1].split("\n## ", 1)[0]
+        for field in generator.fields_of(cls):
+            assert f"| `{field.key}` |" in body, f"{cls.__name__}.{field.key}"
+
+
+def test_the_readme_links_the_reference() -> None:
+    assert "docs/reference.md" in (ROOT / "README.md").read_text()
