@@ -14,9 +14,12 @@ models and writes:
   objects, lists and maps are plain.
 - `docs/reference.md`: every field of every type, with its type, default, allowed values and
   constraints, and the AIM documentation section that defines it.
+- `schema.json`: the component provider's package schema (what `pulumi package get-schema` prints),
+  committed so a change to what other languages see shows in review.
 
 Run `python scripts/generate_types.py` after changing a model; `--check` exits 1 when either file
-is stale (the tests do the same).
+is stale (the tests do the same). Generated files are written in order: inputs first, since the
+schema is inferred from them.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from aim_pulumi.resolve import dispatch, scaling  # noqa: E402
 
 INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"
+SCHEMA_PATH = ROOT / "schema.json"
 
 # The component kinds whose `spec` is typed, and the name of each spec type (the CRD's spec).
 SPEC_ROOTS: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (
@@ -554,6 +558,22 @@ def render_reference() -> str:
 # --------------------------------------------------------------------------------------------
 
 
+def render_schema() -> str:
+    """The component provider's package schema, inferred from the (freshly generated) inputs.
+
+    It is rendered in a fresh interpreter: this one imported the inputs module before it was
+    rewritten, and the schema must describe the file as it now stands.
+    """
+    code = (
+        "import json; from aim_pulumi.provider import package_schema; "
+        "print(json.dumps(package_schema(), indent=2))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return result.stdout
+
+
 def formatted(source: str) -> str:
     """The module as `ruff format` leaves it, so the generated file passes the format check."""
     result = subprocess.run(
@@ -570,6 +590,7 @@ def formatted(source: str) -> str:
 OUTPUTS: dict[Path, Callable[[], str]] = {
     INPUTS_PATH: lambda: formatted(render_inputs()),
     REFERENCE_PATH: render_reference,
+    SCHEMA_PATH: render_schema,
 }
 
 

@@ -22,7 +22,7 @@ def generator() -> ModuleType:
     return module
 
 
-@pytest.mark.parametrize("relative", ["aim_pulumi/resources/inputs.py", "docs/reference.md"])
+@pytest.mark.parametrize("relative", ["aim_pulumi/resources/inputs.py", "docs/reference.md", "schema.json"])
 def test_the_committed_file_is_what_the_generator_writes(generator: ModuleType, relative: str) -> None:
     path = ROOT / relative
     render = generator.OUTPUTS[path]

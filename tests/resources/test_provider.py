@@ -1,0 +1,132 @@
+"""The component provider: what other Pulumi languages see of the components, and how it serves them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import aim_pulumi
+from aim_pulumi.provider import PACKAGE, AIMComponentProvider, package_schema
+from aim_pulumi.resources import COMPONENTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def schema() -> dict[str, Any]:
+    return package_schema()
+
+
+def _resolve(schema: dict[str, Any], prop: dict[str, Any]) -> dict[str, Any]:
+    ref = prop.get("$ref", "")
+    assert ref.startswith("#/types/"), prop
+    resolved: dict[str, Any] = schema["types"][ref.removeprefix("#/types/")]
+    return resolved
+
+
+def test_the_schema_serves_every_component_with_the_package_version(schema: dict[str, Any]) -> None:
+    assert schema["name"] == PACKAGE
+    assert schema["version"] == aim_pulumi.__version__ != "0.0.0"
+    assert sorted(schema["resources"]) == sorted(f"aim:index:{c.__name__}" for c in COMPONENTS)
+
+
+def test_the_service_spec_is_a_typed_object(schema: dict[str, Any]) -> None:
+    spec = _resolve(schema, schema["resources"]["aim:index:AIMService"]["inputProperties"]["spec"])
+
+    assert spec["type"] == "object"
+    assert {"model", "replicas", "routing", "caching"} <= set(spec["properties"])
+    assert spec["properties"]["replicas"]["type"] == "integer"
+    routing = _resolve(schema, spec["properties"]["routing"])
+    gateway = _resolve(schema, routing["properties"]["gatewayRef"])
+    assert gateway["required"] == ["name"]
+    caching = _resolve(schema, spec["properties"]["caching"])
+    mode = _resolve(schema, caching["properties"]["mode"])
+    assert [v["value"] for v in mode["enum"]] == ["Shared", "Dedicated"]
+
+
+@pytest.mark.parametrize(
+    "kind", ["AIMModel", "AIMClusterModel", "AIMProfile", "AIMClusterProfile", "AIMRuntimeConfig"]
+)
+def test_every_catalog_spec_is_typed(schema: dict[str, Any], kind: str) -> None:
+    spec = _resolve(schema, schema["resources"][f"aim:index:{kind}"]["inputProperties"]["spec"])
+    assert spec["properties"]
+
+
+def _any_paths(schema: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+
+    def walk(prop: dict[str, Any], path: str) -> None:
+        if prop.get("$ref") == "pulumi.json#/Any":
+            found.add(path)
+        for key in ("items", "additionalProperties"):
+            if key in prop:
+                walk(prop[key], path)
+
+    for token, definition in schema["types"].items():
+        for key, prop in (definition.get("properties") or {}).items():
+            walk(prop, f"{token.rsplit(':', 1)[-1]}.{key}")
+    return found
+
+
+def test_only_free_form_fields_are_any(schema: dict[str, Any]) -> None:
+    """`pulumi.json#/Any` only where the API itself takes any JSON (engine args, unsupported fields)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import generate_types
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    expected = {
+        f"{generate_types.type_name(cls)}.{field.key}"
+        for cls in generate_types.ordered_models()
+        for field in generate_types.fields_of(cls)
+        if any(part.kind == "any" for part in generate_types._walk(field.type))
+    }
+    assert _any_paths(schema) == expected
+    assert "ProfileSelector.engineArgs" in expected and "AIMServiceSpec.replicas" not in expected
+
+
+def test_enum_values_reach_the_component_as_plain_strings() -> None:
+    """The SDK turns a schema enum into its Python member; a component must see what Python passes."""
+    provider = AIMComponentProvider()
+    definition = provider._component_defs["AIMService"]
+    inputs = {"spec": {"caching": {"mode": "Dedicated"}, "routing": {"enabled": True}}}
+
+    mapped: Any = provider.map_inputs(inputs, definition)
+
+    assert mapped == inputs
+    assert type(mapped["spec"]["caching"]["mode"]) is str
+
+
+def test_the_plugin_manifest_runs_the_python_entry_module() -> None:
+    manifest = yaml.safe_load((ROOT / "PulumiPlugin.yaml").read_text())
+    assert manifest["runtime"]["name"] == "python"
+    assert "aim_pulumi.provider import main" in (ROOT / "__main__.py").read_text()
+
+
+def test_the_provider_serves_its_schema_over_grpc(schema: dict[str, Any]) -> None:
+    """What `pulumi package get-schema` does: start the plugin, read its port, call GetSchema."""
+    import grpc
+    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+
+    plugin = subprocess.Popen(
+        [sys.executable, str(ROOT / "__main__.py"), "127.0.0.1:1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    try:
+        assert plugin.stdout is not None
+        port = int(plugin.stdout.readline().decode().strip())
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = provider_pb2_grpc.ResourceProviderStub(channel)
+            response = stub.GetSchema(provider_pb2.GetSchemaRequest(version=0), timeout=60)
+    finally:
+        plugin.kill()
+        plugin.wait(timeout=10)
+    assert json.loads(response.schema) == schema
