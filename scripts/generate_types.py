@@ -98,6 +98,9 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("AIMServiceSpec", "maxReplicas"): ("svc", "Resources and replicas"),
     ("AIMServiceSpec", "autoScaling"): ("svc", "Resources and replicas"),
     ("AIMServiceSpec", "resources"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "imagePullSecrets"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "serviceAccountName"): ("svc", "Resources and replicas"),
+    ("AIMServiceSpec", "priorityClassName"): ("svc", "Resources and replicas"),
     ("AIMServiceSpec", "caching"): ("svc", "Caching"),
     ("AIMServiceSpec", "adapters"): ("svc", "Validation"),
     ("ServiceModel", "*"): ("svc", "Resolution shapes"),
@@ -419,9 +422,13 @@ def render_inputs() -> str:
         name = type_name(cls)
         exported.append(name)
         out.append(f"class {name}(TypedDict, total=False):")
-        doc = _class_doc(cls) or f"The `{name}` object of the AIM API."
-        out += _docstring(doc, "    ")
-        out.append("")
+        roots = {root: kinds for _, root, kinds in SPEC_ROOTS}
+        if cls in roots:
+            out += _docstring(f"The `spec` of {' and '.join(roots[cls])} (camelCase, as in the CRD).", "    ")
+            out.append("")
+        elif _class_doc(cls):
+            out += _docstring(_class_doc(cls), "    ")
+            out.append("")
         for field in fields_of(cls):
             annotation = _input(field.type)
             if field.required:

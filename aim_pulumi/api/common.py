@@ -116,8 +116,11 @@ class EnvVar(AIMBase):
     """A Kubernetes EnvVar (A24: a name, and not both `value` and `valueFrom`)."""
 
     name: NonEmptyStr
+    """Variable name."""
     value: str | None = None
+    """Literal value (may be a secret Output in a program)."""
     value_from: EnvVarSource | None = None
+    """Read the value from a Secret, ConfigMap, field or resource instead."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -135,9 +138,13 @@ class ModelSource(AIMBase):
     """A profile model source; `sourceURI` and a `name` standing for `modelId` are read as aliases."""
 
     model_id: str | None = None
+    """The model id the weights are known by (e.g. a Hugging Face repository)."""
     source_uri: str | None = None
+    """Where the weights come from: `hf://org/model` or `s3://bucket/prefix`."""
     size: Quantity | None = None
+    """Size of the weights; sizes the cache PVC (S3 prefixes can also be listed)."""
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables for downloading this source."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
@@ -158,9 +165,13 @@ class GatewayRef(AIMBase):
     group: str | None = None
     kind: str | None = None
     name: NonEmptyStr
+    """The Gateway the HTTPRoute attaches to."""
     namespace: str | None = None
+    """The Gateway's namespace; default the service's."""
     section_name: str | None = None
+    """A listener of the Gateway."""
     port: int | None = None
+    """A listener port of the Gateway."""
 
 
 # A17: the Gateway API duration format, copied verbatim into the HTTPRoute.
@@ -169,11 +180,20 @@ RequestTimeout = Annotated[str, Field(pattern=r"^([0-9]{1,5}(h|m|s|ms)){1,4}$")]
 
 class Routing(AIMBase):
     enabled: bool | None = None
+    """Create an HTTPRoute for the service."""
     gateway_ref: GatewayRef | None = None
+    """The Gateway the route attaches to."""
     hostnames: list[str] = Field(default_factory=list)
+    """Hostnames the route matches."""
     path_template: str | None = None
+    """
+    Path prefix rendered from the AIMService with JSONPath (`/{.metadata.namespace}/...`); default
+    `/<namespace>/<uid>`.
+    """
     request_timeout: RequestTimeout | None = None
+    """Gateway API request timeout (e.g. `60s`)."""
     annotations: dict[str, str] = Field(default_factory=dict)
+    """Annotations of the HTTPRoute."""
 
 
 # --- storage ---------------------------------------------------------------------------------
@@ -181,7 +201,9 @@ class Routing(AIMBase):
 
 class DownloadFilter(AIMBase):
     include: list[str] = Field(default_factory=list)
+    """Glob patterns of files to download."""
     exclude: list[str] = Field(default_factory=list)
+    """Glob patterns of files to skip."""
 
 
 HeadroomPercent = Annotated[int, Field(ge=0)]
@@ -189,17 +211,26 @@ HeadroomPercent = Annotated[int, Field(ge=0)]
 
 class Storage(AIMBase):
     default_storage_class_name: str | None = None
+    """Storage class of cache PVCs."""
     pvc_headroom_percent: HeadroomPercent | None = None
+    """Extra space on top of the model size when sizing a cache PVC."""
     download_filter: DownloadFilter | None = None
+    """Which files of a model source are downloaded."""
 
 
 class ScaleFromZero(AIMBase):
     activation_metric_query_template: Annotated[str, Field(min_length=1, max_length=4096)] | None = None
+    """
+    Query of the KEDA trigger that wakes the service; placeholders `${namespace}`, `${serviceName}`,
+    `${httpRouteName}`, `${predictorDeployment}`.
+    """
 
 
 class LabelPropagation(AIMBase):
     enabled: bool | None = None
+    """Copy matching labels of AIM objects to their children."""
     match: list[str] = Field(default_factory=list)
+    """Label keys to copy; `filepath.Match` patterns such as `org.example/*`."""
 
 
 # --- artifact / S3 ---------------------------------------------------------------------------
@@ -253,7 +284,9 @@ class S3Settings(AIMBase):
 
 class Artifact(AIMBase):
     model_download_image: str | None = None
+    """Image of the download Jobs."""
     s3: S3Settings | None = None
+    """How S3 model sources are reached."""
 
 
 # --- profile generation fallbacks ------------------------------------------------------------
@@ -281,15 +314,22 @@ class Fallback(AIMBase):
     """R1: a generic runtime for a hardware class, turned into profiles for ID-backed models."""
 
     name: NonEmptyStr
+    """Fallbacks merge by name across namespace and cluster configs."""
     priority: int = 0
+    """Higher wins among matching fallbacks."""
     type: ProfileType = "unoptimized"
+    """Optimization tier of the generated profiles."""
     auto_selection_policy: AutoSelectionPolicy = "optimized"
+    """`any` lets generated profiles into the second selection pass."""
     match: FallbackMatch
+    """The hardware class this fallback serves."""
     runtime: FallbackRuntime
+    """The serving runtime of the generated profiles."""
 
 
 class ProfileGeneration(AIMBase):
     fallbacks: list[Fallback] = Field(default_factory=list)
+    """Generic runtimes that generate profiles for models declared by `modelId`."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -299,19 +339,28 @@ class ProfileGeneration(AIMBase):
 
 class RuntimeConfigModel(AIMBase):
     profile_generation: ProfileGeneration | None = None
+    """How profiles are generated for models declared by `modelId`."""
 
 
 class RuntimeConfigBlock(AIMBase):
     """The runtime-config fields an AIMService may also carry inline (`spec.runtimeConfig`)."""
 
     storage: Storage | None = None
+    """Cache storage defaults."""
     routing: Routing | None = None
+    """Routing defaults services inherit when their own `routing` leaves a field unset."""
     scale_from_zero: ScaleFromZero | None = None
+    """Scale-from-zero activation query."""
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables injected into managed workloads."""
     label_propagation: LabelPropagation | None = None
+    """Which labels are copied to children."""
     artifact: Artifact | None = None
+    """Download Job image and S3 settings."""
     default_storage_class_name: str | None = None
+    """Storage class of cache PVCs (same as `storage.defaultStorageClassName`)."""
     pvc_headroom_percent: HeadroomPercent | None = None
+    """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
 
 
 # --- status ----------------------------------------------------------------------------------

@@ -16,28 +16,44 @@ class ModelAccelerator(AIMBase):
     """The model's hardware shape; `count` drives the device request and tensor parallelism (M3)."""
 
     count: Annotated[int, Field(ge=1)] = 1
+    """Devices per replica: the device request and the engine's tensor-parallel size."""
     vendor: AcceleratorVendor | None = None
+    """Narrows which fallbacks apply."""
     model: str | None = None
+    """Narrows further, and is stamped on the generated profile."""
     partitioning_mode: str | None = None
+    """Accelerator partitioning mode (e.g. `unpartitioned`)."""
 
 
 class ModelSourceSpec(AIMBase):
     uri: str | None = None
+    """Where the weights come from (`hf://...`, `s3://...`); default from `modelId`."""
     size: Quantity | None = None
+    """Size of the weights; sizes the cache PVC."""
     precision: str | None = None
+    """Precision of the weights."""
 
 
 class ModelSpec(AIMBase):
     image: str | None = None
+    """An AIM image; its profiles must be declared (no discovery Job runs)."""
     model_id: str | None = None
+    """A model id (e.g. `Qwen/Qwen3-8B`); profiles are generated from the runtime config's fallbacks."""
     aim_id: str | None = None
+    """The AIM id profiles of this model carry."""
     accelerator: ModelAccelerator | None = None
+    """The model's hardware shape."""
     source: ModelSourceSpec | None = None
+    """The model's weights."""
     runtime_config_name: str | None = None
+    """The runtime config whose fallbacks generate profiles; default `default`."""
     image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    """Pull secrets of the generated profiles."""
     service_account_name: str | None = None
+    """Service account of the generated profiles."""
     # Accepted only to be rejected with reason Unsupported (M2): profile derivation is not implemented.
     profiles: Any = None
+    """Profile derivation: rejected with reason Unsupported."""
 
 
 class ModelKind(AIMKind):

@@ -30,35 +30,62 @@ AcceleratorModel = Annotated[str, Field(max_length=63, pattern=r"^[A-Za-z0-9]([A
 
 class ProfileCaching(AIMBase):
     enabled: bool | None = None
+    """Cache the model sources of services bound to this profile."""
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables for the download Job."""
 
 
 class ProfileSpec(AIMBase):
     aim_id: NonEmptyStr
+    """The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match."""
     image: NonEmptyStr
+    """The serving image."""
     model_id: str | None = None
+    """The model the profile serves."""
     profile_id: str | None = None
+    """Publisher's profile id."""
     engine: str | None = None
+    """Serving engine (e.g. `vllm`)."""
     metric: Metric | None = None
+    """What the profile is tuned for."""
     precision: Precision | None = None
+    """Precision of the weights."""
     type: ProfileType | None = None
+    """Optimization tier; selection admits `optimized` unless told otherwise."""
     primary: bool | None = None
+    """Ranks above non-primary profiles of the same tier."""
     auto_selection_policy: AutoSelectionPolicy | None = None
+    """`any` admits a lower tier in the second selection pass."""
     engine_args: JsonObject = Field(default_factory=dict)
+    """Engine arguments (written to the profile ConfigMap and vLLM flags)."""
     engine_env: dict[str, str] = Field(default_factory=dict)
+    """Engine environment variables."""
     accelerator_model: AcceleratorModel | None = None
+    """Accelerator model (a node label value)."""
     accelerator_vendor: AcceleratorVendor | None = None
+    """Accelerator vendor."""
     accelerator_type: AcceleratorType | None = None
+    """Accelerator type."""
     accelerator_count: Annotated[int, Field(ge=0)] | None = None
+    """Devices per replica."""
     accelerator_partitioning_mode: str | None = None
+    """Accelerator partitioning mode."""
     resources: ResourceRequirements | None = None
+    """Container resources."""
     model_sources: list[ModelSource] = Field(default_factory=list)
+    """The weights to serve; what caches download."""
     container_env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables of the inference container."""
     image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    """Pull secrets of the inference pods."""
     service_account_name: str | None = None
+    """Service account of the inference pods."""
     runtime_config_name: str | None = None
+    """The runtime config the profile's consumers resolve."""
     storage_class_name: str | None = None
+    """Storage class of this profile's caches, over the runtime config's."""
     caching: ProfileCaching | None = None
+    """Cache the model sources (namespace profiles only)."""
 
 
 class ProfileStatus(AIMStatusBase):

@@ -36,9 +36,12 @@ class ServiceModel(AIMBase):
     """The model anchor: exactly one of `name`, `image`, `custom` (A9)."""
 
     name: str | None = None
+    """An AIMModel in the service's namespace, else an AIMClusterModel, by name (resolution by model)."""
     image: str | None = None
+    """A container image; the service resolves against the profiles of the model that image backs."""
     # Accepted only to be rejected with reason Unsupported (A10): custom models need discovery.
     custom: Any = None
+    """Custom models need a discovery Job: rejected with reason Unsupported."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
@@ -47,42 +50,73 @@ class ServiceModel(AIMBase):
 
 class ModelRef(AIMBase):
     name: str | None = None
+    """The model whose profiles the selector considers."""
     scope: Literal["Auto", "Namespace", "Cluster"] = "Auto"
+    """Where the model is looked up: `Auto` tries the namespace, then the cluster."""
 
 
 class ProfileSelector(AIMBase):
     aim_id: str | None = None
+    """Matches `spec.aimId` of a profile."""
     model_id: str | None = None
+    """Matches `spec.modelId` of a profile."""
     profile_id: str | None = None
+    """Matches `spec.profileId` of a profile."""
     model_ref: ModelRef | None = None
+    """Limits the candidates to the profiles of one model."""
     origin: str | None = None
+    """Matches the `aim.eai.amd.com/profile-origin` label."""
     role: str | None = None
+    """Matches the `aim.eai.amd.com/profile-role` label."""
     engine: str | None = None
+    """Matches `spec.engine` (e.g. `vllm`)."""
     metric: str | None = None
+    """Matches `spec.metric` (`latency` or `throughput`)."""
     precision: str | None = None
+    """Matches `spec.precision` (e.g. `fp8`)."""
     type: str | None = None
+    """Matches `spec.type` exactly."""
     minimum_type: Literal["optimized", "general", "preview", "unoptimized", "any"] | None = None
+    """
+    The lowest optimization tier admitted; when unset, `optimized`, with a second pass for
+    `autoSelectionPolicy: any` profiles.
+    """
     accelerator_model: str | None = None
+    """Matches `spec.acceleratorModel` (e.g. `MI300X`)."""
     accelerator_vendor: str | None = None
+    """Matches `spec.acceleratorVendor`."""
     accelerator_type: str | None = None
+    """Matches `spec.acceleratorType`."""
     accelerator_count: NonNegativeInt | None = None
+    """Matches `spec.acceleratorCount`."""
     accelerator_partitioning_mode: str | None = None
+    """Matches `spec.acceleratorPartitioningMode`."""
     engine_args: JsonObject = Field(default_factory=dict)
+    """Every key given must equal the profile's engine argument of that key."""
 
 
 class ServiceProfile(AIMBase):
     name: str | None = None
+    """Bind this AIMProfile (namespace) or AIMClusterProfile by name, skipping selection."""
     selector: ProfileSelector | None = None
+    """Select among the candidate profiles by these fields; the best-ranked match wins."""
 
 
 class ProfileOverrides(AIMBase):
     model_sources: list[ModelSource] = Field(default_factory=list)
+    """Replace the profile's model sources (custom weights); they key the cache too."""
     accelerator_model: str | None = None
+    """Override the profile's accelerator model."""
     accelerator_partitioning_mode: str | None = None
+    """Override the profile's accelerator partitioning mode."""
     accelerator_count: NonNegativeInt | None = None
+    """Override the profile's accelerator count."""
     container_env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables added to the inference container."""
     engine_env: dict[str, str] = Field(default_factory=dict)
+    """Engine environment variables merged over the profile's."""
     engine_args: JsonObject = Field(default_factory=dict)
+    """Engine arguments merged over the profile's."""
 
 
 class SelectionCriteria(AIMBase):
@@ -138,8 +172,11 @@ class AutoScalingMetric(AIMBase):
 
 class AutoScaling(AIMBase):
     metrics: list[AutoScalingMetric] = Field(default_factory=list)
+    """The metrics KEDA scales on."""
     polling_interval: NonNegativeInt | None = None
+    """Seconds between KEDA metric polls."""
     cooldown_period: NonNegativeInt | None = None
+    """Seconds after the last active trigger before scaling to zero."""
 
 
 _LEGACY_CACHE_MODES = {"Auto": "Shared", "Always": "Shared", "Never": "Dedicated"}
@@ -149,7 +186,12 @@ class ServiceCaching(AIMBase):
     """Cache mode (A14); legacy `Auto`/`Always` read as `Shared`, `Never` as `Dedicated`."""
 
     mode: Literal["Shared", "Dedicated"] = "Shared"
+    """
+    `Shared`: one cache PVC per (namespace, profile, source), kept beyond any service; `Dedicated`: one per
+    service, deleted with it.
+    """
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables for the download Job."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
@@ -161,27 +203,48 @@ class ServiceCaching(AIMBase):
 
 class ServiceSpec(AIMBase):
     model: ServiceModel | None = None
+    """The model to serve: by name (an AIMModel / AIMClusterModel) or by image."""
     profile: ServiceProfile | None = None
+    """The profile to bind: by name, or chosen by a selector."""
     profile_overrides: ProfileOverrides | None = None
+    """A service-owned overlay of `profile.name` (needs `profile.name`, not a selector)."""
     template: ServiceTemplateRef | None = None
+    """Legacy v1alpha1 template reference or selection criteria."""
     overrides: ServiceOverrides | None = None
+    """Legacy v1alpha1 overrides of the template's runtime parameters."""
     runtime_config_name: str | None = None
+    """The runtime config to resolve (namespace merged over cluster); default `default`."""
     runtime_config: RuntimeConfigBlock | None = None
+    """Runtime-config fields set inline on this service; they win over the named config."""
     storage: Storage | None = None
+    """Storage settings for this service's caches, over the runtime config's."""
     routing: Routing | None = None
+    """Expose the service through a Gateway API HTTPRoute."""
     scale_from_zero: ScaleFromZero | None = None
+    """The activation query that wakes a service scaled to zero."""
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables for the inference container, over the runtime config's."""
     replicas: NonNegativeInt | None = None
+    """Fixed replica count (default 1) when no autoscaling bounds are set."""
     min_replicas: NonNegativeInt | None = None
+    """Lower autoscaling bound; 0 scales to zero (needs routing)."""
     max_replicas: Annotated[int, Field(ge=1)] | None = None
+    """Upper autoscaling bound; setting it enables KEDA autoscaling."""
     auto_scaling: AutoScaling | None = None
+    """Custom KEDA metrics (typically vLLM OpenTelemetry metrics)."""
     resources: ResourceRequirements | None = None
+    """Container resources, merged over the resolved profile's."""
     image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    """Pull secrets, merged with the profile's."""
     service_account_name: str | None = None
+    """Service account of the inference pods."""
     priority_class_name: str | None = None
+    """Priority class of the inference pods."""
     caching: ServiceCaching | None = None
+    """Pre-download the model sources onto a PVC before the InferenceService starts."""
     # Accepted only to be rejected with reason Unsupported (A21): LoRA adapters are out of scope.
     adapters: Any = None
+    """LoRA adapters: rejected with reason Unsupported."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:

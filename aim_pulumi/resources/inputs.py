@@ -140,73 +140,85 @@ class ServiceModel(TypedDict, total=False):
     """The model anchor: exactly one of `name`, `image`, `custom` (A9)."""
 
     name: pulumi.Input[str]
+    """An AIMModel in the service's namespace, else an AIMClusterModel, by name (resolution by model)."""
     image: pulumi.Input[str]
+    """A container image; the service resolves against the profiles of the model that image backs."""
     custom: Any
+    """Custom models need a discovery Job: rejected with reason Unsupported."""
 
 
 class ModelRef(TypedDict, total=False):
-    """The `ModelRef` object of the AIM API."""
-
     name: pulumi.Input[str]
+    """The model whose profiles the selector considers."""
     scope: pulumi.Input[ModelRefScope]
-    """Default "Auto"."""
+    """Where the model is looked up: `Auto` tries the namespace, then the cluster. Default "Auto"."""
 
 
 class ProfileSelector(TypedDict, total=False):
-    """The `ProfileSelector` object of the AIM API."""
-
     aimId: pulumi.Input[str]
+    """Matches `spec.aimId` of a profile."""
     modelId: pulumi.Input[str]
+    """Matches `spec.modelId` of a profile."""
     profileId: pulumi.Input[str]
+    """Matches `spec.profileId` of a profile."""
     modelRef: ModelRef
+    """Limits the candidates to the profiles of one model."""
     origin: pulumi.Input[str]
+    """Matches the `aim.eai.amd.com/profile-origin` label."""
     role: pulumi.Input[str]
+    """Matches the `aim.eai.amd.com/profile-role` label."""
     engine: pulumi.Input[str]
+    """Matches `spec.engine` (e.g. `vllm`)."""
     metric: pulumi.Input[str]
+    """Matches `spec.metric` (`latency` or `throughput`)."""
     precision: pulumi.Input[str]
+    """Matches `spec.precision` (e.g. `fp8`)."""
     type: pulumi.Input[str]
+    """Matches `spec.type` exactly."""
     minimumType: pulumi.Input[ProfileSelectorMinimumType]
+    """
+    The lowest optimization tier admitted; when unset, `optimized`, with a second pass for
+    `autoSelectionPolicy: any` profiles.
+    """
     acceleratorModel: pulumi.Input[str]
+    """Matches `spec.acceleratorModel` (e.g. `MI300X`)."""
     acceleratorVendor: pulumi.Input[str]
+    """Matches `spec.acceleratorVendor`."""
     acceleratorType: pulumi.Input[str]
+    """Matches `spec.acceleratorType`."""
     acceleratorCount: pulumi.Input[int]
+    """Matches `spec.acceleratorCount`."""
     acceleratorPartitioningMode: pulumi.Input[str]
+    """Matches `spec.acceleratorPartitioningMode`."""
     engineArgs: Mapping[str, Any]
+    """Every key given must equal the profile's engine argument of that key."""
 
 
 class ServiceProfile(TypedDict, total=False):
-    """The `ServiceProfile` object of the AIM API."""
-
     name: pulumi.Input[str]
+    """Bind this AIMProfile (namespace) or AIMClusterProfile by name, skipping selection."""
     selector: ProfileSelector
+    """Select among the candidate profiles by these fields; the best-ranked match wins."""
 
 
 class KeySelector(TypedDict, total=False):
-    """The `KeySelector` object of the AIM API."""
-
     name: pulumi.Input[str]
     key: Required[pulumi.Input[str]]
     optional: pulumi.Input[bool]
 
 
 class FieldSelector(TypedDict, total=False):
-    """The `FieldSelector` object of the AIM API."""
-
     apiVersion: pulumi.Input[str]
     fieldPath: Required[pulumi.Input[str]]
 
 
 class ResourceFieldSelector(TypedDict, total=False):
-    """The `ResourceFieldSelector` object of the AIM API."""
-
     containerName: pulumi.Input[str]
     resource: Required[pulumi.Input[str]]
     divisor: pulumi.Input[Quantity]
 
 
 class EnvVarSource(TypedDict, total=False):
-    """The `EnvVarSource` object of the AIM API."""
-
     secretKeyRef: KeySelector
     configMapKeyRef: KeySelector
     fieldRef: FieldSelector
@@ -217,34 +229,44 @@ class EnvVar(TypedDict, total=False):
     """A Kubernetes EnvVar (A24: a name, and not both `value` and `valueFrom`)."""
 
     name: Required[pulumi.Input[str]]
+    """Variable name."""
     value: pulumi.Input[str]
+    """Literal value (may be a secret Output in a program)."""
     valueFrom: EnvVarSource
+    """Read the value from a Secret, ConfigMap, field or resource instead."""
 
 
 class ModelSource(TypedDict, total=False):
     """A profile model source; `sourceURI` and a `name` standing for `modelId` are read as aliases."""
 
     modelId: pulumi.Input[str]
+    """The model id the weights are known by (e.g. a Hugging Face repository)."""
     sourceUri: pulumi.Input[str]
+    """Where the weights come from: `hf://org/model` or `s3://bucket/prefix`."""
     size: pulumi.Input[Quantity]
+    """Size of the weights; sizes the cache PVC (S3 prefixes can also be listed)."""
     env: Sequence[EnvVar]
+    """Environment variables for downloading this source."""
 
 
 class ProfileOverrides(TypedDict, total=False):
-    """The `ProfileOverrides` object of the AIM API."""
-
     modelSources: Sequence[ModelSource]
+    """Replace the profile's model sources (custom weights); they key the cache too."""
     acceleratorModel: pulumi.Input[str]
+    """Override the profile's accelerator model."""
     acceleratorPartitioningMode: pulumi.Input[str]
+    """Override the profile's accelerator partitioning mode."""
     acceleratorCount: pulumi.Input[int]
+    """Override the profile's accelerator count."""
     containerEnv: Sequence[EnvVar]
+    """Environment variables added to the inference container."""
     engineEnv: Mapping[str, pulumi.Input[str]]
+    """Engine environment variables merged over the profile's."""
     engineArgs: Mapping[str, Any]
+    """Engine arguments merged over the profile's."""
 
 
 class SelectionCriteria(TypedDict, total=False):
-    """The `SelectionCriteria` object of the AIM API."""
-
     precision: pulumi.Input[str]
     metric: pulumi.Input[str]
     acceleratorModel: pulumi.Input[str]
@@ -253,22 +275,16 @@ class SelectionCriteria(TypedDict, total=False):
 
 
 class ServiceTemplateRef(TypedDict, total=False):
-    """The `ServiceTemplateRef` object of the AIM API."""
-
     name: pulumi.Input[str]
     selectionCriteria: SelectionCriteria
 
 
 class GpuSelector(TypedDict, total=False):
-    """The `GpuSelector` object of the AIM API."""
-
     model: pulumi.Input[str]
     count: pulumi.Input[int]
 
 
 class ServiceOverrides(TypedDict, total=False):
-    """The `ServiceOverrides` object of the AIM API."""
-
     metric: pulumi.Input[str]
     precision: pulumi.Input[str]
     engineArgs: Mapping[str, Any]
@@ -277,18 +293,19 @@ class ServiceOverrides(TypedDict, total=False):
 
 
 class DownloadFilter(TypedDict, total=False):
-    """The `DownloadFilter` object of the AIM API."""
-
     include: Sequence[pulumi.Input[str]]
+    """Glob patterns of files to download."""
     exclude: Sequence[pulumi.Input[str]]
+    """Glob patterns of files to skip."""
 
 
 class Storage(TypedDict, total=False):
-    """The `Storage` object of the AIM API."""
-
     defaultStorageClassName: pulumi.Input[str]
+    """Storage class of cache PVCs."""
     pvcHeadroomPercent: pulumi.Input[int]
+    """Extra space on top of the model size when sizing a cache PVC."""
     downloadFilter: DownloadFilter
+    """Which files of a model source are downloaded."""
 
 
 class GatewayRef(TypedDict, total=False):
@@ -297,38 +314,49 @@ class GatewayRef(TypedDict, total=False):
     group: pulumi.Input[str]
     kind: pulumi.Input[str]
     name: Required[pulumi.Input[str]]
+    """The Gateway the HTTPRoute attaches to."""
     namespace: pulumi.Input[str]
+    """The Gateway's namespace; default the service's."""
     sectionName: pulumi.Input[str]
+    """A listener of the Gateway."""
     port: pulumi.Input[int]
+    """A listener port of the Gateway."""
 
 
 class Routing(TypedDict, total=False):
-    """The `Routing` object of the AIM API."""
-
     enabled: pulumi.Input[bool]
+    """Create an HTTPRoute for the service."""
     gatewayRef: GatewayRef
+    """The Gateway the route attaches to."""
     hostnames: Sequence[pulumi.Input[str]]
+    """Hostnames the route matches."""
     pathTemplate: pulumi.Input[str]
+    """
+    Path prefix rendered from the AIMService with JSONPath (`/{.metadata.namespace}/...`); default
+    `/<namespace>/<uid>`.
+    """
     requestTimeout: pulumi.Input[str]
+    """Gateway API request timeout (e.g. `60s`)."""
     annotations: Mapping[str, pulumi.Input[str]]
+    """Annotations of the HTTPRoute."""
 
 
 class ScaleFromZero(TypedDict, total=False):
-    """The `ScaleFromZero` object of the AIM API."""
-
     activationMetricQueryTemplate: pulumi.Input[str]
+    """
+    Query of the KEDA trigger that wakes the service; placeholders `${namespace}`, `${serviceName}`,
+    `${httpRouteName}`, `${predictorDeployment}`.
+    """
 
 
 class LabelPropagation(TypedDict, total=False):
-    """The `LabelPropagation` object of the AIM API."""
-
     enabled: pulumi.Input[bool]
+    """Copy matching labels of AIM objects to their children."""
     match: Sequence[pulumi.Input[str]]
+    """Label keys to copy; `filepath.Match` patterns such as `org.example/*`."""
 
 
 class CredentialsSecretRef(TypedDict, total=False):
-    """The `CredentialsSecretRef` object of the AIM API."""
-
     name: Required[pulumi.Input[str]]
     accessKeyIdKey: pulumi.Input[str]
     secretAccessKeyKey: pulumi.Input[str]
@@ -343,8 +371,6 @@ class S3Auth(TypedDict, total=False):
 
 
 class CaBundleRef(TypedDict, total=False):
-    """The `CaBundleRef` object of the AIM API."""
-
     kind: Required[pulumi.Input[CaBundleRefKind]]
     name: Required[pulumi.Input[str]]
     key: pulumi.Input[str]
@@ -358,8 +384,6 @@ class S3Tls(TypedDict, total=False):
 
 
 class S3Settings(TypedDict, total=False):
-    """The `S3Settings` object of the AIM API."""
-
     endpoint: pulumi.Input[str]
     region: pulumi.Input[str]
     addressingStyle: pulumi.Input[str]
@@ -369,28 +393,34 @@ class S3Settings(TypedDict, total=False):
 
 
 class Artifact(TypedDict, total=False):
-    """The `Artifact` object of the AIM API."""
-
     modelDownloadImage: pulumi.Input[str]
+    """Image of the download Jobs."""
     s3: S3Settings
+    """How S3 model sources are reached."""
 
 
 class InlineRuntimeConfig(TypedDict, total=False):
     """The runtime-config fields an AIMService may also carry inline (`spec.runtimeConfig`)."""
 
     storage: Storage
+    """Cache storage defaults."""
     routing: Routing
+    """Routing defaults services inherit when their own `routing` leaves a field unset."""
     scaleFromZero: ScaleFromZero
+    """Scale-from-zero activation query."""
     env: Sequence[EnvVar]
+    """Environment variables injected into managed workloads."""
     labelPropagation: LabelPropagation
+    """Which labels are copied to children."""
     artifact: Artifact
+    """Download Job image and S3 settings."""
     defaultStorageClassName: pulumi.Input[str]
+    """Storage class of cache PVCs (same as `storage.defaultStorageClassName`)."""
     pvcHeadroomPercent: pulumi.Input[int]
+    """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
 
 
 class PodMetricSource(TypedDict, total=False):
-    """The `PodMetricSource` object of the AIM API."""
-
     backend: pulumi.Input[str]
     metricNames: Sequence[pulumi.Input[str]]
     query: pulumi.Input[str]
@@ -399,8 +429,6 @@ class PodMetricSource(TypedDict, total=False):
 
 
 class MetricTarget(TypedDict, total=False):
-    """The `MetricTarget` object of the AIM API."""
-
     type: pulumi.Input[MetricTargetType]
     value: pulumi.Input[Quantity]
     averageValue: pulumi.Input[Quantity]
@@ -408,38 +436,31 @@ class MetricTarget(TypedDict, total=False):
 
 
 class PodMetric(TypedDict, total=False):
-    """The `PodMetric` object of the AIM API."""
-
     metric: PodMetricSource
     target: MetricTarget
 
 
 class AutoScalingMetric(TypedDict, total=False):
-    """The `AutoScalingMetric` object of the AIM API."""
-
     type: Required[pulumi.Input[AutoScalingMetricType]]
     podmetric: PodMetric
 
 
 class AutoScaling(TypedDict, total=False):
-    """The `AutoScaling` object of the AIM API."""
-
     metrics: Sequence[AutoScalingMetric]
+    """The metrics KEDA scales on."""
     pollingInterval: pulumi.Input[int]
+    """Seconds between KEDA metric polls."""
     cooldownPeriod: pulumi.Input[int]
+    """Seconds after the last active trigger before scaling to zero."""
 
 
 class ResourceRequirements(TypedDict, total=False):
-    """The `ResourceRequirements` object of the AIM API."""
-
     requests: Mapping[str, pulumi.Input[Quantity]]
     limits: Mapping[str, pulumi.Input[Quantity]]
     claims: Sequence[Mapping[str, Any]]
 
 
 class LocalObjectReference(TypedDict, total=False):
-    """The `LocalObjectReference` object of the AIM API."""
-
     name: Required[pulumi.Input[str]]
 
 
@@ -447,108 +468,169 @@ class ServiceCaching(TypedDict, total=False):
     """Cache mode (A14); legacy `Auto`/`Always` read as `Shared`, `Never` as `Dedicated`."""
 
     mode: pulumi.Input[ServiceCachingMode]
-    """Default "Shared"."""
+    """
+    `Shared`: one cache PVC per (namespace, profile, source), kept beyond any service; `Dedicated`: one per
+    service, deleted with it. Default "Shared".
+    """
     env: Sequence[EnvVar]
+    """Environment variables for the download Job."""
 
 
 class AIMServiceSpec(TypedDict, total=False):
-    """The `AIMServiceSpec` object of the AIM API."""
+    """The `spec` of AIMService (camelCase, as in the CRD)."""
 
     model: ServiceModel
+    """The model to serve: by name (an AIMModel / AIMClusterModel) or by image."""
     profile: ServiceProfile
+    """The profile to bind: by name, or chosen by a selector."""
     profileOverrides: ProfileOverrides
+    """A service-owned overlay of `profile.name` (needs `profile.name`, not a selector)."""
     template: ServiceTemplateRef
+    """Legacy v1alpha1 template reference or selection criteria."""
     overrides: ServiceOverrides
+    """Legacy v1alpha1 overrides of the template's runtime parameters."""
     runtimeConfigName: pulumi.Input[str]
+    """The runtime config to resolve (namespace merged over cluster); default `default`."""
     runtimeConfig: InlineRuntimeConfig
+    """Runtime-config fields set inline on this service; they win over the named config."""
     storage: Storage
+    """Storage settings for this service's caches, over the runtime config's."""
     routing: Routing
+    """Expose the service through a Gateway API HTTPRoute."""
     scaleFromZero: ScaleFromZero
+    """The activation query that wakes a service scaled to zero."""
     env: Sequence[EnvVar]
+    """Environment variables for the inference container, over the runtime config's."""
     replicas: pulumi.Input[int]
+    """Fixed replica count (default 1) when no autoscaling bounds are set."""
     minReplicas: pulumi.Input[int]
+    """Lower autoscaling bound; 0 scales to zero (needs routing)."""
     maxReplicas: pulumi.Input[int]
+    """Upper autoscaling bound; setting it enables KEDA autoscaling."""
     autoScaling: AutoScaling
+    """Custom KEDA metrics (typically vLLM OpenTelemetry metrics)."""
     resources: ResourceRequirements
+    """Container resources, merged over the resolved profile's."""
     imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets, merged with the profile's."""
     serviceAccountName: pulumi.Input[str]
+    """Service account of the inference pods."""
     priorityClassName: pulumi.Input[str]
+    """Priority class of the inference pods."""
     caching: ServiceCaching
+    """Pre-download the model sources onto a PVC before the InferenceService starts."""
     adapters: Any
+    """LoRA adapters: rejected with reason Unsupported."""
 
 
 class ProfileCaching(TypedDict, total=False):
-    """The `ProfileCaching` object of the AIM API."""
-
     enabled: pulumi.Input[bool]
+    """Cache the model sources of services bound to this profile."""
     env: Sequence[EnvVar]
+    """Environment variables for the download Job."""
 
 
 class AIMProfileSpec(TypedDict, total=False):
-    """The `AIMProfileSpec` object of the AIM API."""
+    """The `spec` of AIMProfile and AIMClusterProfile (camelCase, as in the CRD)."""
 
     aimId: Required[pulumi.Input[str]]
+    """The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match."""
     image: Required[pulumi.Input[str]]
+    """The serving image."""
     modelId: pulumi.Input[str]
+    """The model the profile serves."""
     profileId: pulumi.Input[str]
+    """Publisher's profile id."""
     engine: pulumi.Input[str]
+    """Serving engine (e.g. `vllm`)."""
     metric: pulumi.Input[Metric]
+    """What the profile is tuned for."""
     precision: pulumi.Input[Precision]
+    """Precision of the weights."""
     type: pulumi.Input[ProfileType]
+    """Optimization tier; selection admits `optimized` unless told otherwise."""
     primary: pulumi.Input[bool]
+    """Ranks above non-primary profiles of the same tier."""
     autoSelectionPolicy: pulumi.Input[AutoSelectionPolicy]
+    """`any` admits a lower tier in the second selection pass."""
     engineArgs: Mapping[str, Any]
+    """Engine arguments (written to the profile ConfigMap and vLLM flags)."""
     engineEnv: Mapping[str, pulumi.Input[str]]
+    """Engine environment variables."""
     acceleratorModel: pulumi.Input[str]
+    """Accelerator model (a node label value)."""
     acceleratorVendor: pulumi.Input[AcceleratorVendor]
+    """Accelerator vendor."""
     acceleratorType: pulumi.Input[AcceleratorType]
+    """Accelerator type."""
     acceleratorCount: pulumi.Input[int]
+    """Devices per replica."""
     acceleratorPartitioningMode: pulumi.Input[str]
+    """Accelerator partitioning mode."""
     resources: ResourceRequirements
+    """Container resources."""
     modelSources: Sequence[ModelSource]
+    """The weights to serve; what caches download."""
     containerEnv: Sequence[EnvVar]
+    """Environment variables of the inference container."""
     imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets of the inference pods."""
     serviceAccountName: pulumi.Input[str]
+    """Service account of the inference pods."""
     runtimeConfigName: pulumi.Input[str]
+    """The runtime config the profile's consumers resolve."""
     storageClassName: pulumi.Input[str]
+    """Storage class of this profile's caches, over the runtime config's."""
     caching: ProfileCaching
+    """Cache the model sources (namespace profiles only)."""
 
 
 class ModelAccelerator(TypedDict, total=False):
     """The model's hardware shape; `count` drives the device request and tensor parallelism (M3)."""
 
     count: pulumi.Input[int]
-    """Default 1."""
+    """Devices per replica: the device request and the engine's tensor-parallel size. Default 1."""
     vendor: pulumi.Input[AcceleratorVendor]
+    """Narrows which fallbacks apply."""
     model: pulumi.Input[str]
+    """Narrows further, and is stamped on the generated profile."""
     partitioningMode: pulumi.Input[str]
+    """Accelerator partitioning mode (e.g. `unpartitioned`)."""
 
 
 class ModelSourceSpec(TypedDict, total=False):
-    """The `ModelSourceSpec` object of the AIM API."""
-
     uri: pulumi.Input[str]
+    """Where the weights come from (`hf://...`, `s3://...`); default from `modelId`."""
     size: pulumi.Input[Quantity]
+    """Size of the weights; sizes the cache PVC."""
     precision: pulumi.Input[str]
+    """Precision of the weights."""
 
 
 class AIMModelSpec(TypedDict, total=False):
-    """The `AIMModelSpec` object of the AIM API."""
+    """The `spec` of AIMModel and AIMClusterModel (camelCase, as in the CRD)."""
 
     image: pulumi.Input[str]
+    """An AIM image; its profiles must be declared (no discovery Job runs)."""
     modelId: pulumi.Input[str]
+    """A model id (e.g. `Qwen/Qwen3-8B`); profiles are generated from the runtime config's fallbacks."""
     aimId: pulumi.Input[str]
+    """The AIM id profiles of this model carry."""
     accelerator: ModelAccelerator
+    """The model's hardware shape."""
     source: ModelSourceSpec
+    """The model's weights."""
     runtimeConfigName: pulumi.Input[str]
+    """The runtime config whose fallbacks generate profiles; default `default`."""
     imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets of the generated profiles."""
     serviceAccountName: pulumi.Input[str]
+    """Service account of the generated profiles."""
     profiles: Any
+    """Profile derivation: rejected with reason Unsupported."""
 
 
 class FallbackMatch(TypedDict, total=False):
-    """The `FallbackMatch` object of the AIM API."""
-
     acceleratorVendor: Required[pulumi.Input[str]]
     acceleratorType: Required[pulumi.Input[str]]
     acceleratorModel: pulumi.Input[str]
@@ -556,8 +638,6 @@ class FallbackMatch(TypedDict, total=False):
 
 
 class FallbackRuntime(TypedDict, total=False):
-    """The `FallbackRuntime` object of the AIM API."""
-
     image: Required[pulumi.Input[str]]
     engine: Required[pulumi.Input[str]]
     engineArgs: Mapping[str, Any]
@@ -572,53 +652,70 @@ class Fallback(TypedDict, total=False):
     """R1: a generic runtime for a hardware class, turned into profiles for ID-backed models."""
 
     name: Required[pulumi.Input[str]]
+    """Fallbacks merge by name across namespace and cluster configs."""
     priority: pulumi.Input[int]
-    """Default 0."""
+    """Higher wins among matching fallbacks. Default 0."""
     type: pulumi.Input[ProfileType]
-    """Default "unoptimized"."""
+    """Optimization tier of the generated profiles. Default "unoptimized"."""
     autoSelectionPolicy: pulumi.Input[AutoSelectionPolicy]
-    """Default "optimized"."""
+    """`any` lets generated profiles into the second selection pass. Default "optimized"."""
     match: Required[FallbackMatch]
+    """The hardware class this fallback serves."""
     runtime: Required[FallbackRuntime]
+    """The serving runtime of the generated profiles."""
 
 
 class ProfileGeneration(TypedDict, total=False):
-    """The `ProfileGeneration` object of the AIM API."""
-
     fallbacks: Sequence[Fallback]
+    """Generic runtimes that generate profiles for models declared by `modelId`."""
 
 
 class RuntimeConfigModelSettings(TypedDict, total=False):
-    """The `RuntimeConfigModelSettings` object of the AIM API."""
-
     profileGeneration: ProfileGeneration
+    """How profiles are generated for models declared by `modelId`."""
 
 
 class AIMRuntimeConfigSpec(TypedDict, total=False):
-    """The `AIMRuntimeConfigSpec` object of the AIM API."""
+    """The `spec` of AIMRuntimeConfig (camelCase, as in the CRD)."""
 
     storage: Storage
+    """Cache storage defaults."""
     routing: Routing
+    """Routing defaults services inherit when their own `routing` leaves a field unset."""
     scaleFromZero: ScaleFromZero
+    """Scale-from-zero activation query."""
     env: Sequence[EnvVar]
+    """Environment variables injected into managed workloads."""
     labelPropagation: LabelPropagation
+    """Which labels are copied to children."""
     artifact: Artifact
+    """Download Job image and S3 settings."""
     defaultStorageClassName: pulumi.Input[str]
+    """Storage class of cache PVCs (same as `storage.defaultStorageClassName`)."""
     pvcHeadroomPercent: pulumi.Input[int]
+    """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
     model: RuntimeConfigModelSettings
 
 
 class AIMClusterRuntimeConfigSpec(TypedDict, total=False):
-    """The `AIMClusterRuntimeConfigSpec` object of the AIM API."""
+    """The `spec` of AIMClusterRuntimeConfig (camelCase, as in the CRD)."""
 
     storage: Storage
+    """Cache storage defaults."""
     routing: Routing
+    """Routing defaults services inherit when their own `routing` leaves a field unset."""
     scaleFromZero: ScaleFromZero
+    """Scale-from-zero activation query."""
     env: Sequence[EnvVar]
+    """Environment variables injected into managed workloads."""
     labelPropagation: LabelPropagation
+    """Which labels are copied to children."""
     artifact: Artifact
+    """Download Job image and S3 settings."""
     defaultStorageClassName: pulumi.Input[str]
+    """Storage class of cache PVCs (same as `storage.defaultStorageClassName`)."""
     pvcHeadroomPercent: pulumi.Input[int]
+    """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
     model: RuntimeConfigModelSettings
     artifactStorageQuota: Any
 

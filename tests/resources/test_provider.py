@@ -130,3 +130,11 @@ def test_the_provider_serves_its_schema_over_grpc(schema: dict[str, Any]) -> Non
         plugin.kill()
         plugin.wait(timeout=10)
     assert json.loads(response.schema) == schema
+
+
+def test_field_descriptions_come_from_the_model_docstrings(schema: dict[str, Any]) -> None:
+    from aim_pulumi.api.service import ServiceSpec
+
+    replicas = schema["types"]["aim:index:AIMServiceSpec"]["properties"]["replicas"]
+    assert ServiceSpec.model_fields["replicas"].description
+    assert replicas["description"] == ServiceSpec.model_fields["replicas"].description
