@@ -9,7 +9,7 @@ import pulumi
 
 from aim_pulumi import AIMModel, AIMService
 
-NAMESPACE = "ml-team"
+NAMESPACE = "ml-team"  # must exist in the cluster: the components create no namespace
 
 AIMModel(
     "qwen3-8b",
