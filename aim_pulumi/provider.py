@@ -6,9 +6,13 @@ component analyzer infers from the component classes and their argument TypedDic
 generated `aim_pulumi.resources.inputs` types `spec`), plus the package's metadata.
 
 `component_provider_host` would build a plain `ComponentProvider`; this module builds the same
-provider with one difference: the SDK turns a schema enum value into the Python enum member,
-and here it is turned back into the plain string, so a component constructed by the provider
-receives exactly the arguments a Python program would pass (byte-identical child inputs).
+provider and hands each component exactly the arguments a Python program would pass
+(byte-identical child inputs), which the SDK's input mapping does not: it turns a schema enum
+value into the Python enum member (turned back into the plain string here), and it leaves every
+number as the float the wire carries, which the strict API models reject for an integer field
+(`accelerator.count: 1.0`), so integer properties are made integers again, at any depth. It
+also drops every key the schema does not know, so a misspelt key (`replicaz`) from a YAML
+program would vanish unseen; here it fails the Construct call naming its path.
 """
 
 from __future__ import annotations
@@ -19,8 +23,9 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from pulumi.output import Inputs
-from pulumi.provider.experimental.analyzer import ComponentDefinition
+from pulumi.errors import InputPropertiesError
+from pulumi.output import Inputs, Output
+from pulumi.provider.experimental.analyzer import ComponentDefinition, PropertyDefinition, PropertyType
 from pulumi.provider.experimental.component import ComponentProvider
 
 from aim_pulumi import __version__
@@ -43,18 +48,14 @@ _METADATA: Mapping[str, Any] = {
 }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
-        return [_plain(item) for item in value]
-    return value
+def _integer(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value  # a fractional number stays as given, for the model to reject naming the field
 
 
 class AIMComponentProvider(ComponentProvider):
-    """The SDK's component provider for the AIM components, with plain enum values and metadata."""
+    """The SDK's component provider for the AIM components, with plain values and the metadata."""
 
     def __init__(self, version: str = __version__) -> None:
         super().__init__(list(COMPONENTS), PACKAGE, version=version)
@@ -63,8 +64,72 @@ class AIMComponentProvider(ComponentProvider):
         self.schema = json.dumps(schema)
 
     def map_inputs(self, inputs: Inputs, component_def: ComponentDefinition) -> Inputs:
-        mapped: Inputs = _plain(super().map_inputs(inputs, component_def))
-        return mapped
+        unknown = self._unknown_keys(inputs, component_def.inputs, "")
+        if unknown:
+            raise InputPropertiesError(
+                f"{component_def.name}: unknown properties {', '.join(unknown)}",
+                [
+                    {"property_path": path, "reason": f"{component_def.name} has no property `{path}`"}
+                    for path in unknown
+                ],
+            )
+        mapped = super().map_inputs(inputs, component_def)
+        plain: Inputs = self._object(mapped, component_def.inputs, component_def.inputs_mapping)
+        return plain
+
+    def _object(
+        self, value: Any, properties: Mapping[str, PropertyDefinition], mapping: Mapping[str, str]
+    ) -> Any:
+        if not isinstance(value, Mapping):
+            return self._value(value, None)
+        by_python_name = {mapping.get(name, name): prop for name, prop in properties.items()}
+        return {key: self._value(item, by_python_name.get(key)) for key, item in value.items()}
+
+    def _unknown_keys(self, value: Any, properties: Mapping[str, PropertyDefinition], path: str) -> list[str]:
+        """Every key the schema does not know, by path: the SDK's mapping would drop them silently."""
+        if not isinstance(value, Mapping):
+            return []
+        found: list[str] = []
+        for key, item in value.items():
+            inner = f"{path}.{key}" if path else str(key)
+            prop = properties.get(key)
+            if prop is None:
+                found.append(inner)
+            else:
+                found.extend(self._unknown_in(item, prop, inner))
+        return found
+
+    def _unknown_in(self, value: Any, prop: PropertyDefinition, path: str) -> list[str]:
+        type_def = self.get_type_definition(prop) if prop.ref else None
+        if type_def is not None and not type_def.enum:
+            return self._unknown_keys(value, type_def.properties, path)
+        if prop.items is not None and isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            return [
+                p for i, item in enumerate(value) for p in self._unknown_in(item, prop.items, f"{path}[{i}]")
+            ]
+        if prop.additional_properties is not None and isinstance(value, Mapping):
+            extra = prop.additional_properties
+            return [p for k, item in value.items() for p in self._unknown_in(item, extra, f"{path}.{k}")]
+        return []
+
+    def _value(self, value: Any, prop: PropertyDefinition | None) -> Any:
+        """`value` as a Python program would write it, following the schema property `prop`."""
+        if isinstance(value, Output):
+            return value.apply(lambda inner: self._value(inner, prop))
+        if isinstance(value, Enum):
+            return value.value
+        type_def = self.get_type_definition(prop) if prop is not None and prop.ref else None
+        if type_def is not None and not type_def.enum:
+            return self._object(value, type_def.properties, type_def.properties_mapping)
+        if isinstance(value, Mapping):
+            inner = prop.additional_properties if prop is not None else None
+            return {key: self._value(item, inner) for key, item in value.items()}
+        if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+            inner = prop.items if prop is not None else None
+            return [self._value(item, inner) for item in value]
+        if prop is not None and prop.type == PropertyType.INTEGER:
+            return _integer(value)
+        return value
 
 
 def package_schema(version: str = __version__) -> dict[str, Any]:

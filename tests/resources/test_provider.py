@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,8 @@ import yaml
 import aim_pulumi
 from aim_pulumi.provider import PACKAGE, AIMComponentProvider, package_schema
 from aim_pulumi.resources import COMPONENTS
+
+from .provider_engine import ProviderSession, provider_session
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -109,27 +111,64 @@ def test_the_plugin_manifest_runs_the_python_entry_module() -> None:
     assert "aim_pulumi.provider import main" in (ROOT / "__main__.py").read_text()
 
 
-def test_the_provider_serves_its_schema_over_grpc(schema: dict[str, Any]) -> None:
-    """What `pulumi package get-schema` does: start the plugin, read its port, call GetSchema."""
-    import grpc
-    from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
+@pytest.fixture(scope="module")
+def session() -> Iterator[ProviderSession]:
+    with provider_session() as started:
+        yield started
 
-    plugin = subprocess.Popen(
-        [sys.executable, str(ROOT / "__main__.py"), "127.0.0.1:1"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
+
+def test_the_provider_serves_its_schema_over_grpc(session: ProviderSession, schema: dict[str, Any]) -> None:
+    """What `pulumi package get-schema` does: start the plugin, read its port, call GetSchema."""
+    assert json.loads(session.get_schema()) == schema
+
+
+MODEL = {
+    "namespace": "ml-team",
+    "spec": {
+        "modelId": "Qwen/Qwen3-8B",
+        "accelerator": {"vendor": "nvidia", "count": 1},
+        "source": {"size": "17Gi"},
+    },
+}
+
+
+def test_a_model_constructed_for_another_language_is_declared(session: ProviderSession) -> None:
+    """Numbers cross the wire as floats; `accelerator.count` must still reach the model as 1."""
+    state = session.construct("aim:index:AIMModel", "qwen3-8b", MODEL)
+
+    assert state["modelName"] == "qwen3-8b"
+    assert state["spec"]["accelerator"] == {"vendor": "nvidia", "count": 1}
+    assert state["status"]["status"] == "Ready"
+    assert [p.startswith("qwen3-8b-nvidia-vllm-") for p in state["status"]["generatedProfiles"]] == [True]
+
+
+def test_an_unknown_key_fails_the_construct_naming_its_path(session: ProviderSession) -> None:
+    import grpc
+
+    misspelt = {"namespace": "ml-team", "spec": {**MODEL["spec"], "sourse": {"size": "1Gi"}}}
+    with pytest.raises(grpc.RpcError) as failure:
+        session.construct("aim:index:AIMModel", "typo", misspelt)
+
+    assert failure.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "spec.sourse" in (failure.value.details() or "")
+    assert "typo" not in [r.name for r in session.monitor.registrations]
+
+
+def test_a_stack_construct_resolves_its_services_and_registers_the_binding(session: ProviderSession) -> None:
+    """One Construct call holds a whole catalog: the service resolves against the model beside it.
+
+    Its sticky binding is the Python dynamic resource, registered by the provider process.
+    """
+    state = session.construct(
+        "aim:index:AIMStack", "platform", {"path": str(ROOT / "examples" / "yaml-manifests" / "manifests")}
     )
-    try:
-        assert plugin.stdout is not None
-        port = int(plugin.stdout.readline().decode().strip())
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-            stub = provider_pb2_grpc.ResourceProviderStub(channel)
-            response = stub.GetSchema(provider_pb2.GetSchemaRequest(version=0), timeout=60)
-    finally:
-        plugin.kill()
-        plugin.wait(timeout=10)
-    assert json.loads(response.schema) == schema
+
+    assert state["objects"] == ["AIMModel/ml-team/qwen3-8b", "AIMService/ml-team/qwen-chat"]
+    bindings = [
+        r for r in session.monitor.registrations if r.name == "platform-aimservice-ml-team-qwen-chat-binding"
+    ]
+    assert [(b.type, b.custom) for b in bindings] == [("pulumi-python:dynamic/aim:Binding", True)]
+    assert bindings[0].inputs["winner"].startswith("AIMProfile/ml-team/qwen3-8b-nvidia-vllm-")
 
 
 def test_field_descriptions_come_from_the_model_docstrings(schema: dict[str, Any]) -> None:
