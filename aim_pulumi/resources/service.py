@@ -143,7 +143,7 @@ class AIMServiceArgs(TypedDict, total=False):
     """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
     waitFor: str
     """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
-    gatewayProvider: str
+    gatewayProvider: inputs.GatewayProvider
     """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
     forceRebind: bool
     """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""

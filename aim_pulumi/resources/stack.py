@@ -22,6 +22,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.api.sources import read_manifest_set
 from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resources import inputs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
@@ -66,7 +67,7 @@ class AIMStackArgs(TypedDict, total=False):
     """Wait for no child of any service to become ready."""
     waitFor: str
     """`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); empty removes it."""
-    gatewayProvider: str
+    gatewayProvider: inputs.GatewayProvider
     """envoyGateway, kgateway, custom or none, for every service."""
     waitForCache: bool
     """Make InferenceServices wait for their caches (default true)."""
