@@ -120,6 +120,17 @@ class AIMKind(AIMBase):
     api_version: str
     metadata: ObjectMeta
 
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded(cls, data: Any) -> Any:
+        """Depth, text and integer bounds first, so no later rule meets a value it cannot handle."""
+        from aim_pulumi.api.limits import value_problem
+
+        problem = value_problem(data)
+        if problem is not None:
+            raise problem
+        return data
+
     @field_validator("api_version")
     @classmethod
     def _served(cls, value: str) -> str:

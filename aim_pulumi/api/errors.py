@@ -2,6 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
+# Characters that would let one message print as several lines or repaint the terminal: C0/C1
+# controls, DEL, line and paragraph separators, bidirectional and zero-width formatting, BOM,
+# and lone surrogates (which cannot even be written to a UTF-8 stream).
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def escape(text: object) -> str:
+    """User text made safe for one line of a log: control characters shown as `\\n`, `\\x1b`, ..."""
+    return _UNSAFE.sub(_escaped, str(text))
+
 
 def join_path(*parts: str | int) -> str:
     """Join path parts into the dotted camelCase form users see (`spec.env[0].name`).
@@ -83,7 +104,7 @@ class AIMValidationError(ValueError):
         if self.file is not None:
             where = self.file if self.document is None else f"{self.file}:{self.document}"
         parts = [p for p in (where, self.object_ref, self.field, self.reason, self.message) if p]
-        return ": ".join(parts)
+        return ": ".join(escape(p) for p in parts)
 
     def __repr__(self) -> str:
         return f"AIMValidationError(field={self.field!r}, reason={self.reason!r}, message={self.message!r})"

@@ -18,7 +18,8 @@ import yaml
 from pydantic import ValidationError
 
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
-from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
@@ -169,16 +170,6 @@ def manifest_ref(obj: Any) -> str:
 # --- YAML ------------------------------------------------------------------------------------
 
 
-class _Loader(yaml.SafeLoader):
-    """Safe YAML without timestamp conversion: Kubernetes sees unquoted dates as strings."""
-
-
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
-
 @dataclass(frozen=True)
 class ManifestDocument:
     """One non-empty YAML document and where it came from."""
@@ -196,25 +187,56 @@ def iter_documents(text: str, file: str) -> Iterator[ManifestDocument]:
     """Yield the non-empty documents of a YAML text; a syntax error raises `InvalidYAML`."""
     index = 0
     try:
-        for data in yaml.load_all(text, Loader=_Loader):
+        for data in load_yaml_documents(text):
             index += 1
             if data is not None:
                 yield ManifestDocument(file, index, data)
+    except AIMValidationError as err:
+        raise err.located(file=file, document=index + 1) from None
     except yaml.YAMLError as exc:
         raise AIMValidationError(
             ROOT, "InvalidYAML", " ".join(str(exc).split()), file=file, document=index + 1
         ) from None
 
 
-def manifest_files(path: str | os.PathLike[str]) -> list[Path]:
-    """A file itself, or every `*.yaml`/`*.yml` under a directory, sorted by relative path."""
+def manifest_files(path: str | os.PathLike[str], skipped: list[str] | None = None) -> list[Path]:
+    """A file itself, or every `*.yaml`/`*.yml` under a directory, sorted by relative path.
+
+    Only regular files are read: a FIFO, socket or device named `*.yaml` would block the reader
+    or never end, so it is left out and, when `skipped` is given, noted there.
+    """
     root = Path(path)
     if root.is_dir():
-        found = [p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
+        found = []
+        for p in root.rglob("*"):
+            if p.suffix.lower() not in YAML_SUFFIXES:
+                continue
+            if p.is_file():
+                found.append(p)
+            elif skipped is not None and p.exists() and not p.is_dir():
+                skipped.append(f"{escape(str(p))}: skipped, not a regular file")
         return sorted(found, key=lambda p: p.relative_to(root).as_posix())
     if root.is_file():
         return [root]
+    if root.exists():
+        raise FileNotFoundError(f"not a regular file or directory: {root}")
     raise FileNotFoundError(f"no such file or directory: {root}")
+
+
+def read_text(file: Path) -> str:
+    """A manifest file's text, refused before reading when it is larger than any manifest can be."""
+    try:
+        size = file.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise AIMValidationError(
+                ROOT,
+                "InputTooLarge",
+                f"{size} bytes is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB",
+                file=str(file),
+            )
+        return file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AIMValidationError(ROOT, "InvalidYAML", f"cannot read: {exc}", file=str(file)) from None
 
 
 def read_documents(source: str | os.PathLike[str] | IO[str]) -> list[ManifestDocument]:
@@ -222,15 +244,11 @@ def read_documents(source: str | os.PathLike[str] | IO[str]) -> list[ManifestDoc
     if isinstance(source, str | os.PathLike):
         docs: list[ManifestDocument] = []
         for file in manifest_files(source):
-            try:
-                text = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise AIMValidationError(ROOT, "InvalidYAML", f"cannot read: {exc}", file=str(file)) from None
-            docs.extend(iter_documents(text, str(file)))
+            docs.extend(iter_documents(read_text(file), str(file)))
         return docs
     name = getattr(source, "name", None)
     label = name if isinstance(name, str) else "<stream>"
-    return list(iter_documents(source.read(), label))
+    return list(iter_documents(source.read(MAX_FILE_BYTES + 1), label))
 
 
 def load_manifests(source: str | os.PathLike[str] | IO[str]) -> list[AIMObject]:

@@ -7,6 +7,7 @@ import contextlib
 import difflib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 from aim_pulumi.cli import completion, explain, migrate, plan, validate, version
@@ -84,13 +85,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.func(args)
         sys.stdout.flush()
+    except KeyboardInterrupt:
+        return 130
     except BrokenPipeError:
         # The reader went away (`aim-pulumi plan . | head`): stop quietly, as other tools do. Standard
         # output is pointed at /dev/null so the interpreter's final flush does not fail again.
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except (Exception, RecursionError, MemoryError) as exc:
+        # No input reaches the user as a traceback: one escaped line, the traceback on --debug.
+        if getattr(args, "debug", False):
+            traceback.print_exception(exc, file=sys.stderr)
+        print(f"aim-pulumi {args.command}: error: {internal_error_line(exc)}", file=sys.stderr)
+        return 1
     return code
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """An unexpected failure as one line: its type and escaped message, never a traceback."""
+    from aim_pulumi.api.errors import escape
+
+    if isinstance(exc, RecursionError):
+        return "InputTooLarge: the input is nested too deeply to process"
+    if isinstance(exc, MemoryError):
+        return "InputTooLarge: the input needs more memory than is available"
+    text = str(exc)
+    return escape(f"{type(exc).__name__}: {text}" if text else type(exc).__name__)
 
 
 if __name__ == "__main__":

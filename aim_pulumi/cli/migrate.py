@@ -56,6 +56,7 @@ def register(subparsers: Any) -> None:
         default="text",
         help="text: converted YAML on stdout, problems on stderr (default); json: one report on stdout",
     )
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
     parser.set_defaults(func=run)
 
 

@@ -457,7 +457,10 @@ def _program_body(program: Program) -> Any:
 
 
 def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
+    """User-supplied text inside a message, on one line with its control characters escaped."""
+    from aim_pulumi.api.errors import escape
+
+    return escape(str(text).strip())
 
 
 def _program_location(tb: TracebackType | None, program: Program) -> str | None:
@@ -588,9 +591,9 @@ def resource_label(r: RecordedResource) -> str:
     """How a resource is named in the tree: its Kubernetes identity, else `Class pulumi-name`."""
     identity = kubernetes_identity(r)
     if identity is not None:
-        return identity
+        return _one_line(identity)
     short = r.type.rsplit(":", 1)[-1].rsplit("/", 1)[-1]
-    return f"{short} {r.name}"
+    return _one_line(f"{short} {r.name}")
 
 
 def _reveal(value: Any, show_secrets: bool) -> Any:
@@ -817,7 +820,7 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
         record = by_isvc.get(str(outputs.get("inferenceServiceName")))
         status = redact_secrets(outputs.get("status") or {})
         if record is not None and record.plan is not None:
-            title = f"AIMService {record.key}"
+            title = f"AIMService {_one_line(record.key)}"
             parts = [
                 _choice_text(record),
                 f"runtime config {runtime_config_text(record.plan)}",
@@ -826,9 +829,9 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
                 _cache_text(record.plan),
             ]
         else:
-            title = f"AIMService {resource.name}"
+            title = f"AIMService {_one_line(resource.name)}"
             parts = [f"status {status.get('status', '?')}"]
-        lines.append(f"{palette.bold(title)}: " + "; ".join(parts))
+        lines.append(f"{palette.bold(title)}: " + _one_line("; ".join(parts)))
         for log in recording.logs:
             if log.urn == resource.urn and log.severity in _PROBLEM_SEVERITIES:
                 lines.append("  " + palette.warning(f"{log.severity}: {_one_line(log.message)}"))

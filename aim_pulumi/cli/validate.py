@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref
+from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref, read_text
+from aim_pulumi.api.limits import MAX_FILE_BYTES
 from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
 
 EXIT_OK = 0
@@ -41,6 +42,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--output", choices=("text", "json"), default="text", help="text lines (default) or one JSON document"
     )
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
     parser.set_defaults(func=run)
 
 
@@ -49,7 +51,8 @@ def format_problem(err: AIMValidationError) -> str:
     where = err.file or "<input>"
     if err.document is not None:
         where = f"{where}:{err.document}"
-    return f"{where}: {err.object_ref or '?'}: {err.field or '(root)'}: {err.reason}: {err.message}"
+    parts = (where, err.object_ref or "?", err.field or "(root)", err.reason, err.message)
+    return ": ".join(escape(p) for p in parts)
 
 
 @dataclass
@@ -120,24 +123,24 @@ def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, 
             sources.append(("<stdin>", None))
             continue
         try:
-            sources.extend((str(file), str(file)) for file in manifest_files(path))
-        except FileNotFoundError:
-            print(f"aim-pulumi validate: error: no such file or directory: {path}", file=stderr)
+            skipped: list[str] = []
+            sources.extend((str(file), str(file)) for file in manifest_files(path, skipped))
+            report.notes.extend(skipped)
+        except FileNotFoundError as exc:
+            print(f"aim-pulumi validate: error: {escape(exc)}", file=stderr)
             return EXIT_USAGE, report
     for label, file in sources:
         if file is None:
-            _check_text(stdin.read(), label, report)
+            _check_text(stdin.read(MAX_FILE_BYTES + 1), label, report)
             continue
         reason = skip_reason(Path(file))
         if reason is not None:
             report.notes.append(f"{file}: skipped: {reason}")
             continue
         try:
-            text = Path(file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            report.problems.append(
-                AIMValidationError("(root)", "InvalidYAML", f"cannot read: {exc}", file=file, object_ref="?")
-            )
+            text = read_text(Path(file))
+        except AIMValidationError as exc:
+            report.problems.append(exc.located(object_ref="?"))
             continue
         _check_text(text, label, report)
     if report.documents == 0 and not report.problems:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from aim_pulumi.api.errors import escape
+
 
 class AIMResolutionError(Exception):
     """A decision the operator would report as a failed condition; here it stops the program.
@@ -19,4 +21,4 @@ class AIMResolutionError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.object_ref, self.field, self.reason, self.message) if p]
-        return ": ".join(parts)
+        return ": ".join(escape(p) for p in parts)

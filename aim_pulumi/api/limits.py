@@ -1,0 +1,228 @@
+"""Bounds on user input, so hostile manifests end in a clean error instead of a hang or a crash.
+
+A YAML file is parsed into a node graph first; that graph is checked before any Python value is
+built from it, because aliases make the graph small and its expansion huge ("billion laughs"), and
+a self-referencing alias makes it infinite. The same value checks (depth, lone surrogates, integer
+range) apply to manifests handed to the Python API as dicts, walked iteratively so that depth can
+never exhaust the interpreter's stack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import yaml
+
+from aim_pulumi.api.errors import AIMValidationError, join_path
+
+# A Kubernetes object is a few kilobytes and a dozen levels deep; these leave room for any real
+# catalog file while keeping the worst case to well under a second and a few megabytes.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+# Kubernetes integer fields are int32 or int64; nothing beyond int64 can reach a child.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+def _lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class BoundedLoader(yaml.SafeLoader):
+    """Safe YAML with bounded depth, no timestamps (Kubernetes reads unquoted dates as strings)."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        # The composer recurses once per nesting level: bound it before Python's stack is.
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise AIMValidationError(
+                    "(root)",
+                    "InputTooLarge",
+                    f"nesting deeper than {MAX_DEPTH} levels at line {mark.line + 1}",
+                )
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+BoundedLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _key_text(node: yaml.Node) -> str:
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else "<complex key>"
+
+
+def check_node(root: yaml.Node) -> None:
+    """Refuse a composed document that is cyclic, expands too far, repeats a key or holds bad text.
+
+    Expansion counts a node once per place it appears (aliases included), memoised per node, so
+    the walk itself stays linear in the size of the file.
+    """
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    # Iterative post-order walk: (node, path, children-pushed?)
+    stack: list[tuple[yaml.Node, str, bool]] = [(root, "", False)]
+    while stack:
+        node, path, expanded = stack.pop()
+        key = id(node)
+        if expanded:
+            on_path.discard(key)
+            size = 1
+            for child in _children(node):
+                size += sizes[id(child)]
+            if size > MAX_NODES:
+                raise AIMValidationError(
+                    path or "(root)",
+                    "InputTooLarge",
+                    f"the document expands to more than {MAX_NODES} values (aliases included) "
+                    f"at line {node.start_mark.line + 1}",
+                )
+            sizes[key] = size
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise AIMValidationError(
+                path or "(root)",
+                "InvalidSpec",
+                f"cyclic alias at line {node.start_mark.line + 1}: a node contains itself",
+            )
+        if isinstance(node, yaml.ScalarNode):
+            if isinstance(node.value, str) and _lone_surrogate(node.value):
+                raise AIMValidationError(
+                    path or "(root)",
+                    "InvalidSpec",
+                    f"a lone surrogate is not valid text (line {node.start_mark.line + 1})",
+                )
+            sizes[key] = 1
+            continue
+        on_path.add(key)
+        stack.append((node, path, True))
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                name = _key_text(key_node)
+                line = key_node.start_mark.line + 1
+                if isinstance(key_node, yaml.ScalarNode) and name != "<<":
+                    if name in seen:
+                        raise AIMValidationError(
+                            join_path(path, name),
+                            "InvalidSpec",
+                            f"duplicate key {name!r} at line {line} (first at line {seen[name]})",
+                        )
+                    seen[name] = line
+                stack.append((key_node, path, False))
+                stack.append((value_node, join_path(path, name), False))
+        elif isinstance(node, yaml.SequenceNode):
+            for position, item in enumerate(node.value):
+                stack.append((item, join_path(path, position) if path else f"[{position}]", False))
+
+
+def _children(node: yaml.Node) -> Iterator[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            yield key_node
+            yield value_node
+    elif isinstance(node, yaml.SequenceNode):
+        yield from node.value
+
+
+def load_yaml_documents(text: str) -> Iterator[Any]:
+    """Every document of a YAML text (None for empty ones), each checked before it is built.
+
+    Raises AIMValidationError (`InputTooLarge`, `InvalidSpec`) for a bound it breaks and lets
+    `yaml.YAMLError` through for syntax errors.
+    """
+    if len(text) > MAX_FILE_BYTES:
+        raise AIMValidationError(
+            "(root)", "InputTooLarge", f"the input is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+        )
+    loader = BoundedLoader(text)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:
+                yield None
+                continue
+            check_node(node)
+            yield loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+def value_problem(value: Any, path: str = "") -> AIMValidationError | None:
+    """The first bound a Python value breaks (too deep, lone surrogate, integer beyond int64).
+
+    Used for manifests that never went through YAML (the Python API), walked iteratively.
+    """
+    seen: set[int] = set()
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        field = where or "(root)"
+        if depth > MAX_DEPTH:
+            return AIMValidationError(field, "InputTooLarge", f"nesting deeper than {MAX_DEPTH} levels")
+        if isinstance(item, str):
+            if _lone_surrogate(item):
+                return AIMValidationError(field, "InvalidSpec", "a lone surrogate is not valid text")
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if not INT64_MIN <= item <= INT64_MAX:
+                return AIMValidationError(
+                    field, "InvalidSpec", "integer out of range (Kubernetes integers are at most 64-bit)"
+                )
+        elif isinstance(item, Mapping | list | tuple):
+            if id(item) in seen:
+                # Shared (aliased) values are fine; a value that contains itself is not.
+                if _contains(item, item):
+                    return AIMValidationError(field, "InvalidSpec", "a value contains itself")
+                continue
+            seen.add(id(item))
+            if isinstance(item, Mapping):
+                for key, child in item.items():
+                    if isinstance(key, str) and _lone_surrogate(key):
+                        return AIMValidationError(field, "InvalidSpec", "a lone surrogate is not valid text")
+                    stack.append((child, join_path(where, str(key)), depth + 1))
+            else:
+                for position, child in enumerate(item):
+                    stack.append((child, join_path(where, position) if where else f"[{position}]", depth + 1))
+    return None
+
+
+def _contains(container: Any, target: Any) -> bool:
+    """Whether `target` is reachable from the children of `container` (bounded by MAX_DEPTH)."""
+    stack: list[tuple[Any, int]] = [(c, 1) for c in _values(container)]
+    visited: set[int] = set()
+    while stack:
+        item, depth = stack.pop()
+        if item is target:
+            return True
+        if depth > MAX_DEPTH or id(item) in visited or not isinstance(item, Mapping | list | tuple):
+            continue
+        visited.add(id(item))
+        stack.extend((c, depth + 1) for c in _values(item))
+    return False
+
+
+def _values(item: Any) -> list[Any]:
+    if isinstance(item, Mapping):
+        return list(item.values())
+    if isinstance(item, list | tuple):
+        return list(item)
+    return []
