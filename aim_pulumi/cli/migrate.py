@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from aim_pulumi.api.io import manifest_files, manifest_ref
+from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
+from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write, check_target
+from aim_pulumi.cli.validate import format_problem
 from aim_pulumi.resolve.migration import migrate_objects
 
 EXIT_OK = 0
@@ -97,9 +100,12 @@ def _yaml(indent: tuple[int, int, int]) -> YAML:
 
 def _read(file: _File, errors: list[str]) -> None:
     try:
-        text = file.path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        errors.append(f"{file.path}: ?: (root): InvalidYAML: cannot read: {exc}")
+        text = read_text(file.path)
+        # The round-trip loader has no bounds of its own: the bounded loader vets the text first.
+        for _ in iter_documents(text, str(file.path)):
+            pass
+    except AIMValidationError as exc:
+        errors.append(format_problem(exc.located(object_ref="?")))
         file.readable = False
         return
     file.indent = _guess_indent(text)
@@ -109,7 +115,9 @@ def _read(file: _File, errors: list[str]) -> None:
         file.documents = list(_yaml(file.indent).load_all(text))
     except YAMLError as exc:
         errors.append(
-            f"{file.path}:{len(file.documents) + 1}: ?: (root): InvalidYAML: {' '.join(str(exc).split())}"
+            escape(
+                f"{file.path}:{len(file.documents) + 1}: ?: (root): InvalidYAML: {' '.join(str(exc).split())}"
+            )
         )
         file.readable = False
 
@@ -156,10 +164,13 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         return EXIT_USAGE
     source = Path(args.path)
     output_dir = Path(args.output_dir) if args.output_dir else None
+    if output_dir is not None and output_dir.exists() and not output_dir.is_dir():
+        print(f"aim-pulumi migrate: error: -o {escape(output_dir)} exists and is not a directory", file=err)
+        return EXIT_USAGE
     try:
         files = _files(source, output_dir)
-    except FileNotFoundError:
-        print(f"aim-pulumi migrate: error: no such file or directory: {source}", file=err)
+    except FileNotFoundError as exc:
+        print(f"aim-pulumi migrate: error: {escape(exc)}", file=err)
         return EXIT_USAGE
     if not files:
         print(f"aim-pulumi migrate: error: no *.yaml or *.yml file in {source}", file=err)
@@ -186,9 +197,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     for problem in result.problems:
         file, number = located[problem.index]
         ref = manifest_ref(documents[problem.index])
-        reports.append(
-            f"{file.path}:{number}: {ref}: {problem.field or '(root)'}: {problem.reason}: {problem.message}"
-        )
+        parts = (f"{file.path}:{number}", ref, problem.field or "(root)", problem.reason, problem.message)
+        reports.append(": ".join(escape(p) for p in parts))
     for (file, number), converted in zip(located, result.objects, strict=True):
         file.documents[number - 1] = converted
 
@@ -196,17 +206,29 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         id(file) for (file, _), changed in zip(located, result.converted, strict=True) if changed
     }
     readable = [f for f in files if f.readable]
+    root: Path | None
     if output_dir is not None:
-        for file in readable:
-            target = output_dir / file.relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(_dump(file.documents, file.indent), encoding="utf-8")
+        writes = [(output_dir / f.relative, f) for f in readable]
+        root = output_dir
     elif args.in_place:
-        for file in readable:
-            if id(file) in changed_files:
-                file.path.write_text(_dump(file.documents, file.indent), encoding="utf-8")
-    elif args.output != "json":
+        writes = [(f.path, f) for f in readable if id(f) in changed_files]
+        root = source if source.is_dir() else source.parent
+    else:
+        writes = []
+        root = None
+    if output_dir is None and not args.in_place and args.output != "json":
         out.write("---\n".join(_dump(f.documents, f.indent) for f in readable if any(f.documents)))
+    try:
+        # Every target is checked before the first is written, so a refusal changes nothing.
+        for target, _ in writes:
+            check_target(target, root)
+        for target, file in writes:
+            atomic_write(target, _dump(file.documents, file.indent), root=root)
+    except (WriteRefused, WriteFailed) as exc:
+        for line in reports:
+            print(line, file=err)
+        print(f"aim-pulumi migrate: error: {exc}", file=err)
+        return EXIT_NOT_CONVERTIBLE
 
     total = len(documents)
     if args.output == "json":

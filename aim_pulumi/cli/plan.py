@@ -20,7 +20,7 @@ import logging
 import re
 import sys
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -993,16 +993,52 @@ def register(subparsers: Any) -> None:
 STDOUT = "-"
 
 
-def _write(path: str, text: str, out: TextIO) -> None:
-    if path == STDOUT:
-        out.write(text)
-        return
-    target = Path(path)
+def _check_outputs(args: argparse.Namespace) -> list[Path]:
+    """The plan files to write, refused before anything runs when writing them would harm input.
+
+    A plan file that is PROGRAM, inside the planned directory (the next plan would read it as
+    AIM YAML), a `--catalog` path, a symlink or not a regular file is a usage error.
+    """
+    from aim_pulumi.api.errors import escape
+    from aim_pulumi.cli.files import WriteRefused, check_target, same_or_inside
+
+    targets = [Path(p) for p in (args.json, args.yaml) if p and p != STDOUT]
+    if len(targets) == 2 and targets[0].resolve() == targets[1].resolve():
+        raise UsageError(f"--json and --yaml name the same file {escape(targets[0])}")
+    for target in targets:
+        for source in [args.program, *args.catalog]:
+            if source != STDOUT and Path(source).exists() and same_or_inside(target, Path(source)):
+                raise UsageError(
+                    f"{escape(target)} is {escape(source)} or inside it; write the plan elsewhere"
+                )
+        try:
+            check_target(target)
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
+    return targets
+
+
+def _write_plan_files(files: list[tuple[str, str]], out: TextIO, *, secret: bool) -> None:
+    """Write every plan file atomically (`-` is standard output); plaintext secrets only for the owner."""
+    from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write
+
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        for target, text in files:
+            if target == STDOUT:
+                out.write(text)
+            else:
+                atomic_write(Path(target), text, mode=0o600 if secret else None)
+    except (WriteFailed, WriteRefused) as exc:
+        _remove_stale(Path(target) for target, _ in files if target != STDOUT)
+        raise UsageError(str(exc)) from None
+
+
+def _remove_stale(targets: Iterable[Path]) -> None:
+    """A failed plan leaves no plan file that could be mistaken for its result."""
+    for target in targets:
+        if target.is_file() and not target.is_symlink():
+            with contextlib.suppress(OSError):
+                target.unlink()
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -1036,20 +1072,25 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             old_plan = load_plan(args.diff, stdin=sys.stdin)
         with program_path(args.program, sys.stdin) as path:
             program = load_program(path, stack=args.stack, config=args.config)
+            targets = _check_outputs(args)
             with Progress(err, enabled=not quiet and not args.debug):
                 outcome = execute(program, catalogs=args.catalog, debug=args.debug)
         if outcome.error is not None:
+            _remove_stale(targets)
             if args.debug:
                 traceback.print_exception(outcome.error.cause, file=err)
             print(err_palette.error("error: ") + outcome.error.line, file=err)
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None
-        document = plan_document(recording, show_secrets=args.show_secrets)
+        files: list[tuple[str, str]] = []
         if args.json:
-            _write(args.json, json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n", out)
+            document = plan_document(recording, show_secrets=args.show_secrets)
+            text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+            files.append((args.json, text))
         if args.yaml:
-            _write(args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets), out)
+            files.append((args.yaml, manifests_yaml(recording, show_secrets=args.show_secrets)))
+        _write_plan_files(files, out, secret=args.show_secrets)
     except UsageError as exc:
         print(f"aim-pulumi plan: error: {exc}", file=err)
         return EXIT_USAGE
