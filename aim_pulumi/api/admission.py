@@ -52,8 +52,8 @@ def _set(value: str | None) -> bool:
 
 
 def metadata_rules(obj: AIMKind) -> Problems:
-    """A23 (Kubernetes names), cluster kinds carry no namespace, A22 for services."""
-    out: Problems = []
+    """A23 (Kubernetes names), cluster kinds carry no namespace, A22 for services, label syntax."""
+    out: Problems = [*_label_rules(obj), *_service_name_rules(obj)]
     name = obj.metadata.name
     if len(name) > 253 or not _DNS1123_SUBDOMAIN.match(name):
         out.append(
@@ -89,6 +89,68 @@ def metadata_rules(obj: AIMKind) -> Problems:
                 )
             )
     return out
+
+
+def _label_rules(obj: AIMKind) -> Problems:
+    """Labels and annotation keys as the API server checks them: labels propagate to children.
+
+    A label the API server would refuse on a child would fail half-way through a deployment; it
+    is refused here, with the AIM field that holds it.
+    """
+    from aim_pulumi.api.limits import UNRESOLVED_VALUE
+    from aim_pulumi.schemas.metadata import label_value_errors, qualified_name_errors
+
+    out: Problems = []
+    for key, value in obj.metadata.labels.items():
+        for message in qualified_name_errors(key):
+            out.append(_problem(f"metadata.labels.{key}", f"label key {key!r}: {message}"))
+        if UNRESOLVED_VALUE.search(value):
+            continue  # known only at deploy time
+        for message in label_value_errors(value):
+            out.append(_problem(f"metadata.labels.{key}", f"label value {value!r}: {message}"))
+    for key in obj.metadata.annotations:
+        for message in qualified_name_errors(key.lower()):
+            out.append(_problem(f"metadata.annotations.{key}", f"annotation key {key!r}: {message}"))
+    return out
+
+
+def _service_name_rules(obj: AIMKind) -> Problems:
+    """KServe names an InferenceService by DNS-1035: it must start with a letter, and so the service."""
+    name = obj.metadata.name
+    if obj.KIND != "AIMService" or not name or (name[0].isascii() and name[0].isalpha()):
+        return []
+    return [
+        _problem(
+            "metadata.name",
+            f"{name!r} must start with a letter: the InferenceService named after it is a DNS-1035 label",
+        )
+    ]
+
+
+def path_segment_problems(field: str, value: str | None) -> Problems:
+    """A value that becomes part of a container path must stay below the directory it is put in.
+
+    `aimId` and model ids are joined onto mount roots; `..`, `.` or empty segments, an absolute
+    path, backslashes and control characters could point the mount anywhere in the container.
+    """
+    if not value:
+        return []
+    segments = value.split("/")
+    bad = (
+        value.startswith("/")
+        or "\\" in value
+        or any(segment in ("", ".", "..") for segment in segments)
+        or any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in value)
+    )
+    if not bad:
+        return []
+    return [
+        _problem(
+            field,
+            f"{value!r} must be a relative path of plain segments (no '..', '.', empty segments, "
+            "leading '/', backslashes or control characters): it becomes part of a container path",
+        )
+    ]
 
 
 def env_var_rules(env: EnvVar) -> Problems:
@@ -173,6 +235,7 @@ def _service_profile_rules(svc: AIMService) -> Problems:
             )
         )
     if selector is not None:
+        out.extend(path_segment_problems("spec.profile.selector.aimId", selector.aim_id))
         if selector.role is not None and selector.role != "deployable":
             out.append(
                 _problem(
@@ -322,6 +385,8 @@ def profile_rules(profile: ProfileKind) -> Problems:
     spec = profile.spec
     if not spec.aim_id.strip():
         out.append(_problem("spec.aimId", "spec.aimId must not be blank"))
+    out.extend(path_segment_problems("spec.aimId", spec.aim_id))
+    out.extend(path_segment_problems("spec.modelId", spec.model_id))
     if not spec.image.strip():
         out.append(_problem("spec.image", "spec.image must not be blank"))
     if spec.accelerator_vendor == "nvidia" and (spec.engine or "").lower() == "vllm":
@@ -362,8 +427,11 @@ def profile_rules(profile: ProfileKind) -> Problems:
 
 def model_rules(model: ModelKind) -> Problems:
     """M1 (one onboarding path), M2 (derivation unsupported)."""
-    out: Problems = []
     spec = model.spec
+    out: Problems = [
+        *path_segment_problems("spec.aimId", spec.aim_id),
+        *path_segment_problems("spec.modelId", spec.model_id),
+    ]
     if _set(spec.image) and _set(spec.model_id):
         out.append(_problem("spec.modelId", "set exactly one of spec.image and spec.modelId, not both"))
     elif not _set(spec.image) and not _set(spec.model_id):

@@ -16,6 +16,7 @@ from pydantic_core import PydanticCustomError
 from aim_pulumi.api import admission
 from aim_pulumi.api.base import AIMBase, AIMStatusBase, rename_alias
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import INT32_MAX, INT32_MIN
 
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
@@ -159,18 +160,32 @@ class ModelSource(AIMBase):
 # --- routing ---------------------------------------------------------------------------------
 
 
+# Gateway API v1 ParentReference and Hostname rules: these values are copied into the HTTPRoute,
+# so anything the HTTPRoute schema refuses is refused here, where the AIM field can be named.
+_DNS1123_LABEL = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
+GatewayGroup = Annotated[str, Field(max_length=253, pattern=rf"^$|^{_DNS1123_SUBDOMAIN}$")]
+GatewayKind = Annotated[
+    str, Field(min_length=1, max_length=63, pattern=r"^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$")
+]
+GatewayName = Annotated[str, Field(min_length=1, max_length=253, pattern=rf"^{_DNS1123_SUBDOMAIN}$")]
+GatewayNamespace = Annotated[str, Field(min_length=1, max_length=63, pattern=rf"^{_DNS1123_LABEL}$")]
+SectionName = Annotated[str, Field(min_length=1, max_length=253, pattern=rf"^{_DNS1123_SUBDOMAIN}$")]
+Hostname = Annotated[str, Field(min_length=1, max_length=253, pattern=rf"^(\*\.)?{_DNS1123_SUBDOMAIN}$")]
+
+
 class GatewayRef(AIMBase):
     """A Gateway API parentRef (A18: `name` is required)."""
 
-    group: str | None = None
-    kind: str | None = None
-    name: NonEmptyStr
+    group: GatewayGroup | None = None
+    kind: GatewayKind | None = None
+    name: GatewayName
     """The Gateway the HTTPRoute attaches to."""
-    namespace: str | None = None
+    namespace: GatewayNamespace | None = None
     """The Gateway's namespace; default the service's."""
-    section_name: str | None = None
+    section_name: SectionName | None = None
     """A listener of the Gateway."""
-    port: int | None = None
+    port: Annotated[int, Field(ge=1, le=65535)] | None = None
     """A listener port of the Gateway."""
 
 
@@ -183,7 +198,7 @@ class Routing(AIMBase):
     """Create an HTTPRoute for the service."""
     gateway_ref: GatewayRef | None = None
     """The Gateway the route attaches to."""
-    hostnames: list[str] = Field(default_factory=list)
+    hostnames: Annotated[list[Hostname], Field(max_length=16)] = Field(default_factory=list)
     """Hostnames the route matches."""
     path_template: str | None = None
     """
@@ -206,7 +221,7 @@ class DownloadFilter(AIMBase):
     """Glob patterns of files to skip."""
 
 
-HeadroomPercent = Annotated[int, Field(ge=0)]
+HeadroomPercent = Annotated[int, Field(ge=0, le=INT32_MAX)]
 
 
 class Storage(AIMBase):
@@ -315,7 +330,7 @@ class Fallback(AIMBase):
 
     name: NonEmptyStr
     """Fallbacks merge by name across namespace and cluster configs."""
-    priority: int = 0
+    priority: Annotated[int, Field(ge=INT32_MIN, le=INT32_MAX)] = 0
     """Higher wins among matching fallbacks."""
     type: ProfileType = "unoptimized"
     """Optimization tier of the generated profiles."""

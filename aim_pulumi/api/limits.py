@@ -9,6 +9,7 @@ never exhaust the interpreter's stack.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -24,6 +25,11 @@ MAX_NODES = 200_000
 # Kubernetes integer fields are int32 or int64; nothing beyond int64 can reach a child.
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+
+# What the resource layer puts in place of a Pulumi Output while planning: a value unknown until
+# deploy time, so syntax rules cannot judge it (the API server will, once it is known).
+UNRESOLVED_VALUE = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
 
 
 def _lone_surrogate(text: str) -> bool:
@@ -61,6 +67,12 @@ BoundedLoader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+# Longer than any int64 in any YAML spelling (with sign, `0x`/`0o` prefix and `_` separators);
+# converting very long digit strings is slow, and Python refuses beyond 4300 digits anyway.
+_MAX_INT_TEXT = 96
 
 
 def _key_text(node: yaml.Node) -> str:
@@ -103,6 +115,13 @@ def check_node(root: yaml.Node) -> None:
                 f"cyclic alias at line {node.start_mark.line + 1}: a node contains itself",
             )
         if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG and len(node.value) > _MAX_INT_TEXT:
+                raise AIMValidationError(
+                    path or "(root)",
+                    "InvalidSpec",
+                    f"integer out of range at line {node.start_mark.line + 1} "
+                    "(Kubernetes integers are at most 64-bit)",
+                )
             if isinstance(node.value, str) and _lone_surrogate(node.value):
                 raise AIMValidationError(
                     path or "(root)",

@@ -10,12 +10,13 @@ from aim_pulumi.api import admission
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, Scope
 from aim_pulumi.api.common import AcceleratorVendor, GenericStatus, LocalObjectReference, Quantity
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import INT32_MAX
 
 
 class ModelAccelerator(AIMBase):
     """The model's hardware shape; `count` drives the device request and tensor parallelism (M3)."""
 
-    count: Annotated[int, Field(ge=1)] = 1
+    count: Annotated[int, Field(ge=1, le=INT32_MAX)] = 1
     """Devices per replica: the device request and the engine's tensor-parallel size."""
     vendor: AcceleratorVendor | None = None
     """Narrows which fallbacks apply."""

@@ -23,6 +23,7 @@ from aim_pulumi.api.common import (
     ResourceRequirements,
 )
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import INT32_MAX
 
 # P2: used in node labels, so it must be a valid label value.
 AcceleratorModel = Annotated[str, Field(max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")]
@@ -66,7 +67,7 @@ class ProfileSpec(AIMBase):
     """Accelerator vendor."""
     accelerator_type: AcceleratorType | None = None
     """Accelerator type."""
-    accelerator_count: Annotated[int, Field(ge=0)] | None = None
+    accelerator_count: Annotated[int, Field(ge=0, le=INT32_MAX)] | None = None
     """Devices per replica."""
     accelerator_partitioning_mode: str | None = None
     """Accelerator partitioning mode."""

@@ -28,8 +28,11 @@ from aim_pulumi.api.common import (
     Storage,
 )
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import INT32_MAX
 
-NonNegativeInt = Annotated[int, Field(ge=0)]
+# The AIM CRDs declare these int32, and they reach int32 fields of the InferenceService and
+# ScaledObject: a larger number would be rejected by the API server after admission.
+NonNegativeInt = Annotated[int, Field(ge=0, le=INT32_MAX)]
 
 
 class ServiceModel(AIMBase):
@@ -157,7 +160,7 @@ class MetricTarget(AIMBase):
     type: Literal["Value", "AverageValue", "Utilization"] | None = None
     value: Quantity | None = None
     average_value: Quantity | None = None
-    average_utilization: int | None = None
+    average_utilization: NonNegativeInt | None = None
 
 
 class PodMetric(AIMBase):
@@ -228,7 +231,7 @@ class ServiceSpec(AIMBase):
     """Fixed replica count (default 1) when no autoscaling bounds are set."""
     min_replicas: NonNegativeInt | None = None
     """Lower autoscaling bound; 0 scales to zero (needs routing)."""
-    max_replicas: Annotated[int, Field(ge=1)] | None = None
+    max_replicas: Annotated[int, Field(ge=1, le=INT32_MAX)] | None = None
     """Upper autoscaling bound; setting it enables KEDA autoscaling."""
     auto_scaling: AutoScaling | None = None
     """Custom KEDA metrics (typically vLLM OpenTelemetry metrics)."""

@@ -17,6 +17,7 @@ from aim_pulumi.api.common import (
     ResourceRequirements,
 )
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import INT32_MAX
 from aim_pulumi.api.profile import ProfileCaching
 
 TemplatePrecision = Literal["auto", "fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
@@ -39,7 +40,7 @@ class StatusModelSource(TemplateModelSource):
 
 
 class GpuHardware(AIMBase):
-    requests: Annotated[int, Field(ge=0)] | None = None
+    requests: Annotated[int, Field(ge=0, le=INT32_MAX)] | None = None
     model: str | None = None
 
 

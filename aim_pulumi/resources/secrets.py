@@ -15,7 +15,6 @@ fails naming the argument.
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -23,6 +22,7 @@ from typing import Any, TypeVar
 import pulumi
 
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.errors import AIMResolutionError
 
 __all__ = [
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 OUTPUT_NOT_ALLOWED = "OutputNotAllowed"
-_PLACEHOLDER = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
+_PLACEHOLDER = UNRESOLVED_VALUE
 _METADATA_KEYS = frozenset({"name", "namespace", "labels", "annotations"})
 _PRIMARY = "Qx"
 _ALTERNATE = "aLt.Z-9~w"

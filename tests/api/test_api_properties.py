@@ -29,6 +29,11 @@ dns_label = st.from_regex(r"[a-z]([a-z0-9-]{0,14}[a-z0-9])?", fullmatch=True)
 word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_./:", min_size=1, max_size=20)
 label_key = st.from_regex(r"([a-z]{1,8}\.)?[a-z]{1,8}/?[a-z]{1,8}", fullmatch=True)
 labels = st.dictionaries(label_key, word, max_size=3)
+# aimId and model ids become parts of container paths: relative, plain segments.
+path_id = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,8}(/[A-Za-z0-9][A-Za-z0-9._-]{0,8})?", fullmatch=True)
+# Object labels are Kubernetes labels (they propagate to children); other string maps are free.
+label_value = st.from_regex(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,10}[A-Za-z0-9])?)?", fullmatch=True)
+object_labels = st.dictionaries(label_key, label_value, max_size=3)
 env_name = st.from_regex(r"[A-Z][A-Z0-9_]{0,12}", fullmatch=True)
 env_var = st.one_of(
     st.fixed_dictionaries({"name": env_name, "value": st.text(max_size=10)}),
@@ -149,7 +154,7 @@ def fallbacks(draw: st.DrawFn) -> list[dict[str, Any]]:
 
 
 def _meta(namespaced: bool) -> st.SearchStrategy[dict[str, Any]]:
-    optional: dict[str, Any] = {"labels": labels, "annotations": labels, "uid": word}
+    optional: dict[str, Any] = {"labels": object_labels, "annotations": labels, "uid": word}
     if namespaced:
         optional["namespace"] = dns_label
     return st.fixed_dictionaries({"name": dns_label}, optional=optional)
@@ -195,7 +200,7 @@ def services(draw: st.DrawFn) -> dict[str, Any]:
             )
         )
         if shape == "selector":
-            selector["aimId"] = draw(word)
+            selector["aimId"] = draw(path_id)
         spec["profile"] = {"selector": selector}
     extra = draw(
         st.fixed_dictionaries(
@@ -248,9 +253,9 @@ def profiles(draw: st.DrawFn) -> dict[str, Any]:
     cluster = draw(st.booleans())
     spec = draw(
         st.fixed_dictionaries(
-            {"aimId": word, "image": word},
+            {"aimId": path_id, "image": word},
             optional={
-                "modelId": word,
+                "modelId": path_id,
                 "engine": st.sampled_from(["vllm", "sglang"]),
                 "metric": st.sampled_from(["latency", "throughput"]),
                 "precision": st.sampled_from(["fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]),
@@ -321,13 +326,13 @@ def runtime_configs(draw: st.DrawFn) -> dict[str, Any]:
 def models(draw: st.DrawFn) -> dict[str, Any]:
     cluster = draw(st.booleans())
     anchor = draw(st.sampled_from(["image", "modelId"]))
-    spec = {anchor: draw(word)}
+    spec = {anchor: draw(path_id if anchor == "modelId" else word)}
     spec.update(
         draw(
             st.fixed_dictionaries(
                 {},
                 optional={
-                    "aimId": word,
+                    "aimId": path_id,
                     "accelerator": st.fixed_dictionaries(
                         {},
                         optional={
