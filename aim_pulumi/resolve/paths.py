@@ -44,7 +44,61 @@ def _expression(placeholder: str) -> str:
     return "$." + text
 
 
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/")
+
+
+def check_client_go_subset(placeholder: str, field: str = PATH_TEMPLATE_FIELD) -> None:
+    """Accept only what the operator's client-go JSONPath reads in a path template.
+
+    That is `$`, then field access (`.name`, with `\\.` for a dot inside a key), bracketed keys
+    (`['a.b/c']`, `["x"]`) and indexes (`[0]`). jsonpath-ng's extensions (`sub`, filters,
+    arithmetic, wildcards, recursive descent) are refused: the operator would not render them,
+    and some of them run user regexes. One left-to-right scan, so the check is linear.
+    """
+    text = placeholder.strip()
+    if text.startswith("$"):
+        text = text[1:]
+    elif not text.startswith((".", "[")):
+        text = "." + text
+    if not text:
+        raise _invalid(f"placeholder {{{placeholder}}} selects nothing", field)
+    position = 0
+
+    def refuse(detail: str) -> AIMResolutionError:
+        return _invalid(
+            f"placeholder {{{placeholder}}} {detail}; only field access (.name), bracketed keys "
+            "(['key']) and escaped dots (\\.) are supported",
+            field,
+        )
+
+    while position < len(text):
+        char = text[position]
+        if char == ".":
+            start = position = position + 1
+            while position < len(text):
+                if text[position] == "\\" and position + 1 < len(text) and text[position + 1] == ".":
+                    position += 2
+                elif text[position] in _NAME_CHARS:
+                    position += 1
+                else:
+                    break
+            if position == start:
+                raise refuse(f"has an empty or unsupported field name at offset {start}")
+        elif char == "[":
+            close = text.find("]", position)
+            if close < 0:
+                raise refuse("has an unclosed bracket")
+            inner = text[position + 1 : close]
+            quoted = len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\""
+            if not (quoted and inner[0] not in inner[1:-1]) and not inner.isdigit():
+                raise refuse(f"uses the unsupported bracket expression [{inner}]")
+            position = close + 1
+        else:
+            raise refuse(f"uses {char!r} at offset {position}")
+
+
 def _render_value(placeholder: str, service: Mapping[str, Any], field: str) -> str:
+    check_client_go_subset(placeholder, field)
     expression = _expression(placeholder)
     try:
         compiled = _compile(expression)
