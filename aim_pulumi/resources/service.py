@@ -45,6 +45,7 @@ from aim_pulumi.resources.secrets import (
     restore_outputs,
 )
 from aim_pulumi.resources.shared_cache import AIMSharedCache
+from aim_pulumi.schemas.children import check_children
 
 __all__ = [
     "AIMService",
@@ -314,7 +315,11 @@ class AIMService(pulumi.ComponentResource):
             assert isinstance(service, api.AIMService)
             plan = observed_plan(service, resolving, settings, previous_cache_sizes=previous_sizes)
             caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
-            return _Built(service, plan, tuple(build_service_manifests(plan)), caches)
+            manifests = tuple(build_service_manifests(plan))
+            check_children(
+                [*manifests, *(m for _, pvc, job in caches for m in (pvc, job))], service.object_ref
+            )
+            return _Built(service, plan, manifests, caches)
 
         # Everything that can fail does so here, before this component or any child is registered.
         first, masked = build_independent_of_outputs(document, build, _Built.render)
