@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from aim_pulumi.cli.render import Palette, as_mapping, format_value
+from aim_pulumi.api.errors import escape
+from aim_pulumi.cli.render import SECRET, Palette, as_mapping, format_value
 from aim_pulumi.cli.replacements import is_replacement
 
 __all__ = [
@@ -155,18 +156,49 @@ def _filled(path: str, value: Any, other: Mapping[str, Any]) -> bool:
     return value in ({}, []) and any(p.startswith((path + ".", path + "[")) for p in other)
 
 
-def field_changes(old: Any, new: Any) -> list[FieldChange]:
-    """Every leaf path whose value differs, in the new document's order, then removed paths."""
+def _under(path: str, prefixes: set[str]) -> bool:
+    return any(path == p or path.startswith((p + ".", p + "[")) for p in prefixes)
+
+
+# Paths of a Kubernetes Secret whose values are secret whatever either plan says about them.
+_SECRET_PATHS = {"kubernetes:core/v1:Secret": frozenset({"data", "stringData"})}
+
+
+def field_changes(
+    old: Any, new: Any, revealed: Any = None, secret_paths: frozenset[str] = frozenset()
+) -> list[FieldChange]:
+    """Every leaf path whose value differs, in the new document's order, then removed paths.
+
+    `revealed` is `new` with its secrets in plaintext, so a changed secret is found; a secret is
+    never shown. Wherever either side holds a secret (a whole property may be one), the value
+    there and everything below it is shown as `[secret]`: an old plan written with
+    `--show-secrets` holds plaintext where the new plan holds `[secret]`. `secret_paths` are
+    secret on both sides wherever they appear (a Secret's `data` and `stringData`).
+    """
     before, after = flatten(old), flatten(new)
-    changes = [
-        FieldChange(path, before.get(path, ABSENT), value)
-        for path, value in after.items()
-        if (path not in before or before[path] != value) and not _filled(path, value, before)
-    ]
+    plain = flatten(revealed) if revealed is not None else after
+    new_secrets = {path for path, value in after.items() if value == SECRET}
+    old_secrets = {path for path, value in before.items() if value == SECRET}
+    old_secrets |= {path for path in before if _under(path, set(secret_paths))}
+    new_secrets |= {path for path in after if _under(path, set(secret_paths))}
+    changes: list[FieldChange] = []
+    for path, value in after.items():
+        if path in new_secrets:
+            old_part = {k: v for k, v in before.items() if _under(k, {path})}
+            new_part = {k: v for k, v in plain.items() if _under(k, {path})} or {path: SECRET}
+            if old_part and set(old_part.values()) == {SECRET}:
+                continue  # both sides redacted: nothing to compare
+            if old_part != new_part:
+                changes.append(FieldChange(path, SECRET if old_part else ABSENT, SECRET))
+            continue
+        if (path not in before or before[path] != value) and not _filled(path, value, before):
+            shown = SECRET if _under(path, old_secrets) and path in before else before.get(path, ABSENT)
+            changes.append(FieldChange(path, shown, value))
+    secrets = new_secrets | old_secrets
     changes.extend(
-        FieldChange(path, value, ABSENT)
+        FieldChange(path, SECRET if _under(path, secrets) else value, ABSENT)
         for path, value in before.items()
-        if path not in after and not _filled(path, value, after)
+        if path not in after and not _under(path, new_secrets) and not _filled(path, value, after)
     )
     return changes
 
@@ -224,16 +256,27 @@ def identity_note(diff: PlanDiff) -> str | None:
     return note
 
 
-def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
-    """Created, updated (with field changes) and deleted resources, and changed component outputs."""
+def diff_plans(
+    old: Mapping[str, Any], new: Mapping[str, Any], revealed: Mapping[str, Any] | None = None
+) -> PlanDiff:
+    """Created, updated (with field changes) and deleted resources, and changed component outputs.
+
+    `revealed` is the new plan with secrets in plaintext (compared, never printed).
+    """
     before, after = _index(old), _index(new)
+    plain = _index(revealed) if revealed is not None else after
     result = PlanDiff(old_identity=_identity(old), new_identity=_identity(new))
     for key, entry in after.items():
         previous = before.get(key)
         if previous is None:
             result.created.append(_change("create", entry))
             continue
-        fields = field_changes(previous.get("inputs") or {}, entry.get("inputs") or {})
+        fields = field_changes(
+            previous.get("inputs") or {},
+            entry.get("inputs") or {},
+            plain.get(key, entry).get("inputs") or {},
+            _SECRET_PATHS.get(str(entry.get("type")), frozenset()),
+        )
         options = as_mapping(entry.get("options"))
         extra = [str(p) for p in options.get("replaceOnChanges") or []]
         replacing = [f.path for f in fields if is_replacement(str(entry["type"]), f.path, extra)]
@@ -248,8 +291,10 @@ def diff_plans(old: Mapping[str, Any], new: Mapping[str, Any]) -> PlanDiff:
             result.deleted.append(_change("delete", entry))
     old_outputs = as_mapping(old.get("outputs"))
     new_outputs = as_mapping(new.get("outputs"))
+    plain_outputs = as_mapping((revealed or new).get("outputs"))
     for name in sorted(set(old_outputs) | set(new_outputs)):
-        for change in field_changes(old_outputs.get(name, {}), new_outputs.get(name, {})):
+        pair = (old_outputs.get(name, {}), new_outputs.get(name, {}), plain_outputs.get(name, {}))
+        for change in field_changes(*pair):
             result.outputs.append((name, change))
     return result
 
@@ -271,14 +316,14 @@ def diff_lines(diff: PlanDiff, palette: Palette) -> list[str]:
     for change in diff.changes:
         mark, paint = marks[change.action]
         suffix = "  replace" if change.action == "replace" else ""
-        lines.append(paint(f" {mark} {change.label}  ({change.type} {change.name}){suffix}"))
+        lines.append(paint(escape(f" {mark} {change.label}  ({change.type} {change.name}){suffix}")))
         for item in change.fields:
             forces = "  (forces replacement)" if item.path in change.replacing else ""
-            lines.append(f"     {item.path}: {_show(item.old)} -> {_show(item.new)}{forces}")
+            lines.append(escape(f"     {item.path}: {_show(item.old)} -> {_show(item.new)}{forces}"))
     if diff.outputs:
         lines.append(palette.bold("Outputs:"))
         for name, item in diff.outputs:
             where = f"{name}: {item.path}" if item.path else name
-            lines.append(f"   ~ {where}: {_show(item.old)} -> {_show(item.new)}")
+            lines.append(escape(f"   ~ {where}: {_show(item.old)} -> {_show(item.new)}"))
     lines.append(palette.bold(diff.summary()))
     return lines

@@ -1098,7 +1098,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     if old_plan is not None:
         from aim_pulumi.cli.diff import diff_plans
 
-        changes = diff_plans(old_plan, plan_document(recording))
+        revealed = plan_document(recording, show_secrets=True)
+        changes = diff_plans(old_plan, plan_document(recording), revealed)
     if not quiet:
         _print_plan(args, program, outcome, changes, palette, out)
     else:

@@ -1,0 +1,200 @@
+"""Safe messages, secrets on every channel, path templates and the last check before registration."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.cli.__main__ import main
+from aim_pulumi.resolve import AIMResolutionError
+from aim_pulumi.resolve.paths import check_client_go_subset, render_path
+from aim_pulumi.schemas.children import check_children
+
+PROGRAMS = Path(__file__).resolve().parent.parent / "fixtures" / "programs"
+SECRET = "hunter2-plaintext"
+
+SERVICE = """\
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMService
+metadata:
+  name: {name}
+  namespace: ns1
+spec:
+  model: {{name: m1}}
+"""
+PROFILE = """\
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMClusterProfile
+metadata: {{name: p1}}
+spec: {{aimId: {aim_id}, image: "example/aim:1"}}
+"""
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line]
+
+
+def test_validate_escapes_control_characters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "svc.yaml"
+    path.write_text(SERVICE.format(name='"a\\r\\nb: c\\x1b[31m"'))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    (line,) = _lines(out)
+    assert "AIMService/ns1/a\\r\\nb: c\\x1b[31m: metadata.name: InvalidSpec" in line
+
+
+def test_plan_error_is_one_escaped_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "svc.yaml"
+    path.write_text(SERVICE.format(name='"a\\nb: c"'))
+    assert main(["plan", str(path)]) == 1
+    err = capsys.readouterr().err
+    (line,) = _lines(err)
+    assert "AIMService/ns1/a\\nb: c: metadata.name: InvalidSpec" in line
+
+
+def test_internal_error_is_one_line_and_traceback_only_with_debug(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import aim_pulumi.cli.validate as validate
+
+    def boom(*_args: object) -> None:
+        raise OverflowError("int too large\nto convert")
+
+    monkeypatch.setattr(validate, "check_report", boom)
+    assert main(["validate", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err == "aim-pulumi validate: error: OverflowError: int too large\\nto convert\n"
+    assert main(["validate", "--debug", str(tmp_path)]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_dotdot_aim_id_never_reaches_a_mount_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "profile.yaml"
+    path.write_text(PROFILE.format(aim_id='"../../../../../etc"'))
+    assert main(["plan", str(path), "--yaml", str(tmp_path / "out.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "AIMClusterProfile/p1: spec.aimId: InvalidSpec" in err
+    assert not (tmp_path / "out.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        ".metadata.labels.x.`sub(/^(a+)+b$/, z)`",
+        "..name",
+        ".metadata.labels[?(@.x)]",
+        ".metadata.labels[*]",
+        ".metadata.name + 1",
+        "$",
+    ],
+)
+def test_jsonpath_extensions_are_refused(placeholder: str) -> None:
+    with pytest.raises(AIMResolutionError) as info:
+        check_client_go_subset(placeholder)
+    assert info.value.reason == "PathTemplateInvalid"
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        ".metadata.name",
+        "$.metadata.namespace",
+        "metadata.name",
+        ".metadata.labels['a.b/c']",
+        ".a\\.b",
+        ".x[0]",
+    ],
+)
+def test_client_go_subset_is_accepted(placeholder: str) -> None:
+    check_client_go_subset(placeholder)
+
+
+def test_catastrophic_regex_template_fails_fast() -> None:
+    service = {"metadata": {"name": "s", "namespace": "n", "labels": {"x": "a" * 40}}}
+    with pytest.raises(AIMResolutionError) as info:
+        render_path("/{.metadata.labels.x.`sub(/^(a+)+b$/, z)`}", service)
+    assert info.value.reason == "PathTemplateInvalid"
+
+
+def test_check_children_names_owner_child_and_field() -> None:
+    bad = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "cm", "namespace": "ns1", "labels": {"k": "not valid!"}},
+        "data": {},
+    }
+    with pytest.raises(AIMValidationError) as info:
+        check_children([bad], "AIMService/ns1/svc")
+    err = info.value
+    assert (err.object_ref, err.reason, err.field) == (
+        "AIMService/ns1/svc",
+        "InvalidSpec",
+        "metadata.labels[k]",
+    )
+    assert "ConfigMap/ns1/cm" in err.message
+
+
+def test_check_children_passes_values_known_only_at_deploy_time() -> None:
+    unknown = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "cm", "namespace": "ns1", "labels": {"k": "__AIM_OUTPUT_0_Qx__"}},
+    }
+    check_children([unknown], "AIMService/ns1/svc")
+
+
+def _saved_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    old = tmp_path / "old.json"
+    assert main(["plan", str(PROGRAMS / "secret-output"), "--json", str(old), "--show-secrets"]) == 0
+    capsys.readouterr()
+    assert SECRET in old.read_text()
+    return old
+
+
+def test_diff_against_a_plaintext_plan_prints_no_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = _saved_plan(tmp_path, capsys)
+    assert main(["plan", str(PROGRAMS / "secret-output"), "--diff", str(old)]) == 0
+    out = capsys.readouterr()
+    assert SECRET not in out.out + out.err
+    assert "0 to create, 0 to update, 0 to replace, 0 to delete" in out.out
+
+
+def test_diff_shows_that_a_secret_changed_without_either_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = _saved_plan(tmp_path, capsys)
+    old.write_text(old.read_text().replace(SECRET, "previous-secret-value"))
+    assert main(["plan", str(PROGRAMS / "secret-output"), "--diff", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert SECRET not in out and "previous-secret-value" not in out
+    assert "[secret] -> [secret]" in out
+
+
+def test_diff_never_prints_removed_plaintext_under_a_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = _saved_plan(tmp_path, capsys)
+    document = json.loads(old.read_text())
+    for resource in document["resources"]:
+        if resource["type"] == "kubernetes:core/v1:Secret":
+            resource["inputs"]["stringData"]["OLD_KEY"] = "removed-" + SECRET
+    old.write_text(json.dumps(document))
+    assert main(["plan", str(PROGRAMS / "secret-output"), "--diff", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert SECRET not in out
+
+
+def test_program_copy_is_untouched_by_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    program = tmp_path / "prog"
+    shutil.copytree(PROGRAMS / "secret-output", program)
+    assert main(["plan", str(program), "--json", str(tmp_path / "p.json")]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in program.iterdir() if p.name != "__pycache__") == sorted(
+        p.name for p in (PROGRAMS / "secret-output").iterdir() if p.name != "__pycache__"
+    )
