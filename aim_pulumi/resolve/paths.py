@@ -51,7 +51,7 @@ def check_client_go_subset(placeholder: str, field: str = PATH_TEMPLATE_FIELD) -
     """Accept only what the operator's client-go JSONPath reads in a path template.
 
     That is `$`, then field access (`.name`, with `\\.` for a dot inside a key), bracketed keys
-    (`['a.b/c']`, `["x"]`) and indexes (`[0]`). jsonpath-ng's extensions (`sub`, filters,
+    (`['a.b/c']`, `["x"]`), indexes (`[0]`) and `[*]`. jsonpath-ng's extensions (`sub`, filters,
     arithmetic, wildcards, recursive descent) are refused: the operator would not render them,
     and some of them run user regexes. One left-to-right scan, so the check is linear.
     """
@@ -66,8 +66,9 @@ def check_client_go_subset(placeholder: str, field: str = PATH_TEMPLATE_FIELD) -
 
     def refuse(detail: str) -> AIMResolutionError:
         return _invalid(
-            f"placeholder {{{placeholder}}} {detail}; only field access (.name), bracketed keys "
-            "(['key']) and escaped dots (\\.) are supported",
+            f"placeholder {{{placeholder}}} is not a valid JSONPath expression for the operator: it "
+            f"{detail}; only field access (.name), bracketed keys (['key']) and escaped dots (\\.) "
+            "are supported",
             field,
         )
 
@@ -90,7 +91,7 @@ def check_client_go_subset(placeholder: str, field: str = PATH_TEMPLATE_FIELD) -
                 raise refuse("has an unclosed bracket")
             inner = text[position + 1 : close]
             quoted = len(inner) >= 2 and inner[0] == inner[-1] and inner[0] in "'\""
-            if not (quoted and inner[0] not in inner[1:-1]) and not inner.isdigit():
+            if not (quoted and inner[0] not in inner[1:-1]) and not inner.isdigit() and inner != "*":
                 raise refuse(f"uses the unsupported bracket expression [{inner}]")
             position = close + 1
         else:
