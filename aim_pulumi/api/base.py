@@ -265,6 +265,26 @@ def _known_keys(model: type[BaseModel]) -> list[str]:
     return sorted(info.alias or name for name, info in model.model_fields.items())
 
 
+# Fields that may hold credentials (env values, S3 keys, tokens): an error names the field and the
+# rule, never the value, since error lines end up in CI logs.
+_CREDENTIAL_PARTS = ("env", "token", "secret", "password", "credential", "accesskey", "apikey")
+
+
+def may_hold_credentials(loc: tuple[int | str, ...]) -> bool:
+    """Whether a field path lies in a place that may hold credentials."""
+    return any(
+        isinstance(part, str) and any(word in part.lower() for word in _CREDENTIAL_PARTS) for part in loc
+    )
+
+
+def _shown(value: Any, loc: tuple[int | str, ...]) -> str:
+    return (
+        "value not shown: the field may hold credentials"
+        if may_hold_credentials(loc)
+        else f"got {_short(value)}"
+    )
+
+
 def _short(value: Any, limit: int = 60) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -307,9 +327,9 @@ def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[
             continue
         message = str(err.get("msg", "invalid value"))
         if "input" in err and etype not in ("model_type", "model_attributes_type"):
-            message += f" (got {_short(err['input'])})"
+            message += f" ({_shown(err['input'], loc)})"
         elif etype in ("model_type", "model_attributes_type"):
-            message = f"expected a mapping (got {_short(err.get('input'))})"
+            message = f"expected a mapping ({_shown(err.get('input'), loc)})"
         out.append(AIMValidationError(field, "InvalidSpec", message))
     if not out:
         out.append(AIMValidationError("(root)", "InvalidSpec", str(exc)))

@@ -16,14 +16,31 @@ from pydantic_core import PydanticCustomError
 from aim_pulumi.api import admission
 from aim_pulumi.api.base import AIMBase, AIMStatusBase, rename_alias
 from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.limits import INT32_MAX, INT32_MIN
+from aim_pulumi.api.limits import INT32_MAX, INT32_MIN, INT64_MAX
 
 NonEmptyStr = Annotated[str, Field(min_length=1)]
 
 
 def _quantity(value: Any) -> str | int | float:
+    """A quantity that reaches a child must be one the API server parses (`UPPER` is not)."""
+    from aim_pulumi.api.limits import UNRESOLVED_VALUE
+    from aim_pulumi.schemas.quantity import parse_quantity
+
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise PydanticCustomError("quantity_type", "Input should be a Kubernetes quantity (string or number)")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise PydanticCustomError("quantity_value", "a Kubernetes quantity must be a finite number")
+    if isinstance(value, str) and UNRESOLVED_VALUE.fullmatch(value):
+        return value
+    parsed = parse_quantity(value)
+    if parsed is None:
+        raise PydanticCustomError(
+            "quantity_value", "Input should be a Kubernetes quantity such as 500m, 2, 1.5Gi or 64Gi"
+        )
+    if abs(parsed) > INT64_MAX:
+        # Kubernetes reads a quantity as int64; sizes beyond it also lose precision in Pulumi's
+        # state, whose numbers are doubles.
+        raise PydanticCustomError("quantity_value", "a Kubernetes quantity must be less than 8Ei (2^63)")
     return value
 
 

@@ -99,3 +99,34 @@ def test_in_range_values_are_admitted() -> None:
     assert svc.spec.replicas == 2**31 - 1
     labelled = parse(_set(SERVICE, "metadata.labels", {"example.com/team": "a.b_c-d", "empty": ""}))
     assert labelled.metadata.labels["empty"] == ""
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        pytest.param("spec.resources", {"requests": {"cpu": "UPPER"}}, id="cpu-word"),
+        pytest.param("spec.resources", {"limits": {"memory": "../../etc/passwd"}}, id="memory-path"),
+        pytest.param("spec.resources", {"requests": {"cpu": "99999999999999999999999Ei"}}, id="beyond-int64"),
+        pytest.param("spec.resources", {"requests": {"cpu": float("inf")}}, id="infinite"),
+    ],
+)
+def test_quantities_follow_the_kubernetes_grammar(path: str, value: Any) -> None:
+    with pytest.raises(AIMValidationError) as info:
+        parse(_set(SERVICE, path, value))
+    assert info.value.reason == "InvalidSpec"
+    assert info.value.field.startswith("spec.resources.")
+
+
+def test_model_size_beyond_int64_is_refused() -> None:
+    with pytest.raises(AIMValidationError) as info:
+        parse(_set(MODEL, "spec.source", {"size": "9" * 40}))
+    assert info.value.field == "spec.source.size"
+
+
+def test_errors_never_echo_credential_values() -> None:
+    env = [{"name": "HF_TOKEN", "value": ["hf_abcdefsecret"]}]
+    with pytest.raises(AIMValidationError) as info:
+        parse(_set(SERVICE, "spec.env", env))
+    assert info.value.field == "spec.env[0].value"
+    assert "hf_abcdefsecret" not in str(info.value)
+    assert "value not shown" in info.value.message
