@@ -91,6 +91,7 @@ def _check_text(text: str, label: str, report: Report) -> None:
         add_documents(found, text, label)
     except AIMValidationError as err:
         report.problems.append(err.located(object_ref="?"))
+        report.documents += 1  # the document that could not be read is one of those checked
     report.notes.extend(s.line for s in found.skipped)
     aim = {id(doc) for doc in found.aim}
     for doc in sorted([*found.aim, *found.kubernetes], key=lambda d: d.document):
@@ -141,6 +142,7 @@ def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, 
             text = read_text(Path(file))
         except AIMValidationError as exc:
             report.problems.append(exc.located(object_ref="?"))
+            report.documents += 1
             continue
         _check_text(text, label, report)
     if report.documents == 0 and not report.problems:
