@@ -326,7 +326,7 @@ class Artifact(AIMBase):
 
 class FallbackMatch(AIMBase):
     accelerator_vendor: NonEmptyStr
-    accelerator_type: NonEmptyStr
+    accelerator_type: AcceleratorType  # the generated profile's rule, reported where it is written
     accelerator_model: str | None = None
     accelerator_partitioning_mode: str | None = None
 

@@ -504,7 +504,12 @@ def _component_in(tb: TracebackType | None) -> str | None:
         ):
             kind = type(owner).__name__
             args = as_mapping(frame.f_locals.get("args"))
-            metadata = {"name": args.get("name") or name, "namespace": args.get("namespace")}
+            # Args are either the Python shorthand (`name`, `namespace`) or a whole manifest.
+            written = as_mapping(args.get("metadata"))
+            metadata = {
+                "name": args.get("name") or written.get("name") or name,
+                "namespace": args.get("namespace") or written.get("namespace"),
+            }
             ref = manifest_ref({"kind": kind, "metadata": metadata})
             found = ref if kind in KINDS and "?" not in ref.split("/") else f"{kind} {name}"
     return found

@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, parse, to_manifest
+from aim_pulumi.api import (
+    AIMClusterModel,
+    AIMClusterProfile,
+    AIMModel,
+    AIMProfile,
+    AIMValidationError,
+    parse,
+    to_manifest,
+)
+from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.names import generated_profile_name
 
@@ -200,8 +209,19 @@ def generated_profiles(
     best = min(pool, key=lambda p: (-_priority(p[0]), -specificity(p[0]), _text(p[0].get("name"))))
     best[1]["spec"]["primary"] = True
     out: list[AnyProfile] = []
-    for _fallback, manifest, _present in produced:
-        profile = parse(manifest)
+    for fallback, manifest, _present in produced:
+        try:
+            profile = parse(manifest)
+        except AIMValidationError as err:
+            # The bad value was written in a runtime config's fallback (or the model), not in the
+            # generated profile nobody wrote: say so instead of naming a profile that does not exist.
+            raise AIMResolutionError(
+                "InvalidSpec",
+                f"the profile generated for this model from runtime config fallback "
+                f"{_text(fallback.get('name'))!r} is invalid: {err.field}: {err.message}",
+                field="spec.modelId",
+                object_ref=model.object_ref,
+            ) from None
         assert isinstance(profile, AIMProfile | AIMClusterProfile)
         out.append(profile)
     return out

@@ -197,3 +197,49 @@ def test_program_copy_is_untouched_by_plan(tmp_path: Path, capsys: pytest.Captur
     assert sorted(p.name for p in program.iterdir() if p.name != "__pycache__") == sorted(
         p.name for p in (PROGRAMS / "secret-output").iterdir() if p.name != "__pycache__"
     )
+
+
+FALLBACK_STACK = """\
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMClusterRuntimeConfig
+metadata: {{name: default}}
+spec:
+  model:
+    profileGeneration:
+      fallbacks:
+      - name: weird
+        match: {{acceleratorVendor: nvidia, acceleratorType: {type}}}
+        runtime: {{image: "vllm/vllm-openai:v0.1", engine: vllm, engineArgs: {args}}}
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMModel
+metadata: {{name: m1, namespace: ns1}}
+spec:
+  modelId: Qwen/Qwen3-0.6B
+  accelerator: {{vendor: nvidia, count: 1}}
+  source: {{size: 2Gi}}
+"""
+
+
+def test_fallback_accelerator_type_is_reported_where_it_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "stack.yaml"
+    path.write_text(FALLBACK_STACK.format(type="TPU", args="{}"))
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "AIMClusterRuntimeConfig/default: spec.model.profileGeneration.fallbacks[0].match.acceleratorType: "
+        "InvalidSpec" in out
+    )
+
+
+def test_bad_generated_profile_names_the_model_and_the_fallback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "stack.yaml"
+    path.write_text(FALLBACK_STACK.format(type="gpu", args="{port: 9000}"))
+    assert main(["plan", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "error: AIMModel/ns1/m1: spec.modelId: InvalidSpec: the profile generated for this model" in err
+    assert "fallback 'weird'" in err
