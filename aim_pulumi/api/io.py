@@ -18,7 +18,7 @@ import yaml
 from pydantic import ValidationError
 
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
-from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
@@ -199,7 +199,7 @@ def iter_documents(text: str, file: str) -> Iterator[ManifestDocument]:
         ) from None
 
 
-def manifest_files(path: str | os.PathLike[str], skipped: list[str] | None = None) -> list[Path]:
+def manifest_files(path: str | os.PathLike[str], skipped: list[Path] | None = None) -> list[Path]:
     """A file itself, or every `*.yaml`/`*.yml` under a directory, sorted by relative path.
 
     Only regular files are read: a FIFO, socket or device named `*.yaml` would block the reader
@@ -214,7 +214,7 @@ def manifest_files(path: str | os.PathLike[str], skipped: list[str] | None = Non
             if p.is_file():
                 found.append(p)
             elif skipped is not None and p.exists() and not p.is_dir():
-                skipped.append(f"{escape(str(p))}: skipped, not a regular file")
+                skipped.append(p)
         return sorted(found, key=lambda p: p.relative_to(root).as_posix())
     if root.is_file():
         return [root]

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from aim_pulumi.api.base import AIM_GROUP
-from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.io import KINDS, ManifestDocument, iter_documents, manifest_files
+from aim_pulumi.api.io import KINDS, ManifestDocument, iter_documents, manifest_files, read_text
 
 __all__ = [
     "ManifestSet",
@@ -108,14 +107,12 @@ def add_documents(result: ManifestSet, text: str, file: str) -> None:
 def read_manifest_set(path: str | os.PathLike[str]) -> ManifestSet:
     """Every document of a file or directory tree (sorted), split into AIM, Kubernetes and skipped."""
     result = ManifestSet()
-    for file in manifest_files(path):
+    special: list[Path] = []
+    for file in manifest_files(path, special):
         reason = skip_reason(file)
         if reason is not None:
             result.skipped.append(Skipped(str(file), reason))
             continue
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise AIMValidationError("(root)", "InvalidYAML", f"cannot read: {exc}", file=str(file)) from None
-        add_documents(result, text, str(file))
+        add_documents(result, read_text(file), str(file))
+    result.skipped.extend(Skipped(str(p), "not a regular file (a FIFO, socket or device)") for p in special)
     return result

@@ -124,9 +124,11 @@ def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, 
             sources.append(("<stdin>", None))
             continue
         try:
-            skipped: list[str] = []
+            skipped: list[Path] = []
             sources.extend((str(file), str(file)) for file in manifest_files(path, skipped))
-            report.notes.extend(skipped)
+            report.notes.extend(
+                f"{p}: skipped: not a regular file (a FIFO, socket or device)" for p in skipped
+            )
         except FileNotFoundError as exc:
             print(f"aim-pulumi validate: error: {escape(exc)}", file=stderr)
             return EXIT_USAGE, report
@@ -147,7 +149,7 @@ def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, 
         _check_text(text, label, report)
     if report.documents == 0 and not report.problems:
         for note in report.notes:
-            print(f"note: {note}", file=stderr)
+            print(f"note: {escape(note)}", file=stderr)
         print(f"aim-pulumi validate: error: no manifests found in {' '.join(paths)}", file=stderr)
         return EXIT_USAGE, report
     return (EXIT_PROBLEMS if report.problems else EXIT_OK), report
@@ -181,7 +183,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         print(json.dumps(document, indent=2, sort_keys=True), file=out)
         return code
     for note in report.notes:
-        print(f"note: {note}", file=err)
+        print(f"note: {escape(note)}", file=err)
     for problem in report.problems:
         print(format_problem(problem), file=out)
     if report.problems:
