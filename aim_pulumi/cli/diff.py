@@ -101,7 +101,9 @@ def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
     except FileNotFoundError:
         raise UsageError(f"--diff {path}: no such file") from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(f"--diff {path}: not a plan written by --json: {exc}") from None
+        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: {escape(exc)}") from None
+    except RecursionError:
+        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: nested too deeply") from None
     resources = data.get("resources") if isinstance(data, Mapping) else None
     if not isinstance(resources, list) or not all(
         isinstance(r, Mapping) and isinstance(r.get("type"), str) and isinstance(r.get("name"), str)

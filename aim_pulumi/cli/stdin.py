@@ -26,5 +26,16 @@ def program_path(program: str, stdin: TextIO) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="aim-pulumi-") as scratch:
         directory = Path(scratch) / "stdin"
         directory.mkdir()
-        (directory / "manifests.yaml").write_text(stdin.read(), encoding="utf-8")
+        (directory / "manifests.yaml").write_bytes(_bounded_bytes(stdin))
         yield str(directory)
+
+
+def _bounded_bytes(stdin: TextIO) -> bytes:
+    """At most one byte more than the reader accepts, undecoded: the reader reports size and encoding."""
+    from aim_pulumi.api.limits import MAX_FILE_BYTES
+
+    raw = getattr(stdin, "buffer", None)
+    if raw is not None:
+        data: bytes = raw.read(MAX_FILE_BYTES + 1)
+        return data
+    return stdin.read(MAX_FILE_BYTES + 1).encode("utf-8", errors="surrogatepass")

@@ -134,7 +134,16 @@ def check_report(paths: list[str], stdin: TextIO, stderr: TextIO) -> tuple[int, 
             return EXIT_USAGE, report
     for label, file in sources:
         if file is None:
-            _check_text(stdin.read(MAX_FILE_BYTES + 1), label, report)
+            try:
+                text = stdin.read(MAX_FILE_BYTES + 1)
+            except UnicodeDecodeError as exc:
+                report.problems.append(
+                    AIMValidationError(
+                        "(root)", "InvalidYAML", f"cannot read: {exc}", file=label, object_ref="?"
+                    )
+                )
+                continue
+            _check_text(text, label, report)
             continue
         reason = skip_reason(Path(file))
         if reason is not None:

@@ -243,3 +243,25 @@ def test_bad_generated_profile_names_the_model_and_the_fallback(
     err = capsys.readouterr().err
     assert "error: AIMModel/ns1/m1: spec.modelId: InvalidSpec: the profile generated for this model" in err
     assert "fallback 'weird'" in err
+
+
+def test_plan_of_non_utf8_stdin_is_a_clean_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import sys
+
+    raw = io.BytesIO(b'apiVersion: aim.eai.amd.com/v1alpha2\nkind: AIMModel\nmetadata: {name: "caf\xe9"}\n')
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(raw, encoding="utf-8"))
+    assert main(["plan", "-"]) == 1
+    err = capsys.readouterr().err
+    assert "InvalidYAML: cannot read" in err and "Traceback" not in err
+
+
+def test_diff_against_deeply_nested_json_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.json"
+    old.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["plan", str(PROGRAMS / "secret-output"), "--diff", str(old)]) == 2
+    assert "nested too deeply" in capsys.readouterr().err
