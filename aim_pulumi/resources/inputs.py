@@ -632,7 +632,7 @@ class AIMModelSpec(TypedDict, total=False):
 
 class FallbackMatch(TypedDict, total=False):
     acceleratorVendor: Required[pulumi.Input[str]]
-    acceleratorType: Required[pulumi.Input[str]]
+    acceleratorType: Required[pulumi.Input[AcceleratorType]]
     acceleratorModel: pulumi.Input[str]
     acceleratorPartitioningMode: pulumi.Input[str]
 
