@@ -1,8 +1,9 @@
 """Profile versions: where they come from and how two of them compare (behaviour §4.5 tier 4).
 
 Published AIM images carry their release in the image tag, so a profile without `status.version`
-still ranks by release. Versions are compared as versions (10.0.0 beats 9.0.0), and tags that are
-not PEP 440 versions (`0.17.1-cu130`) still order sensibly by their numeric runs.
+still ranks by release. Two SemVer 2.0 versions compare as the operator compares them (a pre-release
+such as `0.17.1-cu130` sorts before `0.17.1`, build metadata `+build2` is ignored); otherwise two PEP 440
+versions compare by `packaging` (`1.0` equals `1.0.0`), and anything else by its numeric runs.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import semver
 from packaging.version import InvalidVersion, Version
 
 # Separators (`.`, `-`, `_`, `+`) only delimit runs; they are not compared themselves.
@@ -59,6 +61,7 @@ class VersionKey:
     text: str | None
     parsed: Version | None
     tokens: tuple[Token, ...]
+    semantic: semver.Version | None = None
 
     @classmethod
     def of(cls, text: str | None) -> VersionKey:
@@ -68,7 +71,11 @@ class VersionKey:
             parsed: Version | None = Version(text)
         except InvalidVersion:
             parsed = None
-        return cls(text, parsed, version_tokens(text))
+        try:
+            semantic: semver.Version | None = semver.Version.parse(text)
+        except ValueError:
+            semantic = None
+        return cls(text, parsed, version_tokens(text), semantic)
 
 
 NO_VERSION = VersionKey(None, None, ())
@@ -77,10 +84,13 @@ NO_VERSION = VersionKey(None, None, ())
 def compare_versions(a: VersionKey, b: VersionKey) -> int:
     """Negative when `a` is older than `b`, zero when equal, positive when newer.
 
-    Any version beats none. Both PEP 440 → `packaging` order; otherwise the token lists compare.
+    Any version beats none. Both SemVer → SemVer precedence; else both PEP 440 → `packaging` order;
+    otherwise the token lists compare.
     """
     if a.text is None or b.text is None:
         return (a.text is not None) - (b.text is not None)
+    if a.semantic is not None and b.semantic is not None:
+        return a.semantic.compare(b.semantic)
     if a.parsed is not None and b.parsed is not None:
         return (a.parsed > b.parsed) - (a.parsed < b.parsed)
     return (a.tokens > b.tokens) - (a.tokens < b.tokens)

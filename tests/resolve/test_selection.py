@@ -854,6 +854,15 @@ VERSION_ORDER = [
     pytest.param("0.17.1-cu130", "0.9.1-cu130", 1, id="token-fallback-numeric-runs"),
     pytest.param("1.2.x", "1.2.3", -1, id="token-number-beats-text"),
     pytest.param("0.0.1", None, 1, id="version-beats-none"),
+    pytest.param("0.17.1-cu130", "0.17.1", -1, id="operator-semver-pre-release-before-release"),
+    pytest.param("0.8.5+build2", "0.8.5", 0, id="operator-semver-build-metadata-ignored"),
+    pytest.param("0.8.5+build2", "0.8.5+build9", 0, id="operator-semver-build-metadata-never-ranks"),
+    pytest.param("1.0.0-alpha.2", "1.0.0-alpha.10", -1, id="operator-semver-numeric-pre-release-ids"),
+    pytest.param("1.0.0-alpha", "1.0.0-alpha.1", -1, id="operator-semver-shorter-pre-release-first"),
+    pytest.param("1.0.0-beta", "1.0.0-alpha.9", 1, id="operator-semver-pre-release-ascii-order"),
+    pytest.param("0.10.0", "0.9.9", 1, id="operator-semver-numeric-minor"),
+    pytest.param("0.8", "0.8.0", 0, id="not-semver-falls-back-to-pep440"),
+    pytest.param("2024.10-rocm", "2024.9-rocm", 1, id="not-semver-falls-back-to-numeric-runs"),
 ]
 
 
