@@ -35,8 +35,74 @@ def _compile(expression: str) -> Any:
     return jsonpath_parse(expression)
 
 
+_PLAIN_FIELD = re.compile(r"^(?:[A-Za-z_@][A-Za-z0-9_@-]*|\*)?$")
+
+
+def _bracket_escaped_fields(text: str) -> str:
+    """Rewrite kubectl field names into the bracket form the JSONPath parser reads.
+
+    kubectl and client-go accept `.labels.app\\.kubernetes\\.io/name` (a backslash keeps a dot inside
+    one field name, and `/` is an ordinary field character); the parser only reads such names as
+    `['app.kubernetes.io/name']`. Brackets and filter expressions are copied as written.
+    """
+    out: list[str] = []
+    field: list[str] = []
+    in_field = False
+    index = 0
+
+    def close_field() -> None:
+        name = "".join(field)
+        field.clear()
+        if _PLAIN_FIELD.match(name):
+            out.append("." + name)
+        else:
+            out.append("['" + name.replace("\\", "\\\\").replace("'", "\\'") + "']")
+
+    while index < len(text):
+        char = text[index]
+        if in_field and char == "\\" and index + 1 < len(text):
+            field.append(text[index + 1])
+            index += 2
+            continue
+        if char == "." or char == "[":
+            if in_field:
+                close_field()
+                in_field = False
+            if char == ".":
+                in_field = True
+                index += 1
+                continue
+            depth, quote_char, start = 0, "", index
+            while index < len(text):
+                inner = text[index]
+                if quote_char:
+                    quote_char = "" if inner == quote_char else quote_char
+                elif inner in "'\"":
+                    quote_char = inner
+                elif inner == "[":
+                    depth += 1
+                elif inner == "]":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                index += 1
+            out.append(text[start : index + 1])
+            index += 1
+            continue
+        if in_field:
+            field.append(char)
+        else:
+            out.append(char)
+        index += 1
+    if in_field:
+        close_field()
+    return "".join(out)
+
+
 def _expression(placeholder: str) -> str:
     text = placeholder.strip()
+    if "\\" in text:
+        text = _bracket_escaped_fields(text)
     if text.startswith("$"):
         return text
     if text.startswith("."):

@@ -61,6 +61,26 @@ def service(labels: dict[str, str] | None = None, **spec: Any) -> dict[str, Any]
         pytest.param("/{.spec.replicas}/{.spec.enabled}", "/3/true", id="number-and-boolean"),
         pytest.param("/{.spec.ratio}", "/0.5", id="float-as-json"),
         pytest.param("/a/{.metadata.labels.empty}/b", "/a/b", id="empty-value-drops-segment"),
+        pytest.param(
+            r"/{.metadata.labels.app\.kubernetes\.io/name}",
+            "/qwen",
+            id="kubectl-jsonpath-escaped-dots-in-label-key",
+        ),
+        pytest.param(
+            "/{.metadata.labels['app.kubernetes.io/name']}",
+            "/qwen",
+            id="kubectl-jsonpath-bracket-form-same-label",
+        ),
+        pytest.param(
+            r"/{$.metadata.labels.app\.kubernetes\.io/name}/{.metadata.name}",
+            "/qwen/qwen-chat",
+            id="kubectl-jsonpath-escaped-dots-after-dollar-root",
+        ),
+        pytest.param(
+            r"/{.metadata.annotations.example\.com/owner}",
+            "/ops%20team",
+            id="kubectl-jsonpath-escaped-dots-in-annotation-key",
+        ),
     ],
 )
 def test_render_path(template: str | None, expected: str) -> None:
@@ -73,6 +93,7 @@ def test_render_path(template: str | None, expected: str) -> None:
             "reserved": "a#b?c%d&e",
             "unreserved": "A-B.c_d~e",
             "empty": "",
+            "app.kubernetes.io/name": "Qwen",
         },
         replicas=3,
         enabled=True,
