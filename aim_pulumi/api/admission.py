@@ -8,11 +8,11 @@ sub-models shared by several kinds return paths relative to that sub-model.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.schemas.metadata import is_dns1123_label, is_dns1123_subdomain
 
 if TYPE_CHECKING:
     from aim_pulumi.api.base import AIMKind
@@ -24,9 +24,6 @@ if TYPE_CHECKING:
     from aim_pulumi.api.template import TemplateKind
 
 Problems = list[AIMValidationError]
-
-_DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 # KServe names the predictor host `<isvc>-predictor-<namespace>` within 63 characters; the
 # InferenceService name keeps at least 10 characters after `-predictor-` and the namespace.
@@ -55,7 +52,7 @@ def metadata_rules(obj: AIMKind) -> Problems:
     """A23 (Kubernetes names), cluster kinds carry no namespace, A22 for services, label syntax."""
     out: Problems = [*_label_rules(obj), *_service_name_rules(obj)]
     name = obj.metadata.name
-    if len(name) > 253 or not _DNS1123_SUBDOMAIN.match(name):
+    if not is_dns1123_subdomain(name):
         out.append(
             _problem(
                 "metadata.name",
@@ -68,7 +65,7 @@ def metadata_rules(obj: AIMKind) -> Problems:
         if namespace is not None:
             out.append(_problem("metadata.namespace", f"{obj.KIND} is cluster-scoped and has no namespace"))
         return out
-    if namespace is not None and (len(namespace) > 63 or not _DNS1123_LABEL.match(namespace)):
+    if namespace is not None and not is_dns1123_label(namespace):
         out.append(
             _problem(
                 "metadata.namespace",

@@ -15,10 +15,11 @@ from typing import Any
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.names import http_route_name as route_name_for
 from aim_pulumi.resolve.names import predictor_name
-from aim_pulumi.resolve.quantity import parse_quantity, to_gi_floor
+from aim_pulumi.resolve.quantity import to_gi_floor
 from aim_pulumi.resolve.routing import effective_routing
 from aim_pulumi.resolve.settings import DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY, Settings
 from aim_pulumi.resolve.types import Condition, Diagnostic, ScaledObjectPlan, ScalingPlan
+from aim_pulumi.schemas.quantity import parse_quantity
 
 ACTIVATION_QUERY_INVALID = "ActivationMetricQueryInvalid"
 ACTIVATION_TEMPLATE_FIELD = "spec.scaleFromZero.activationMetricQueryTemplate"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.schemas.metadata import is_dns1123_label
 
 DEFAULT_DOWNLOAD_IMAGE = "ghcr.io/silogen/aim-artifact-downloader:0.2.0"
 DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY = 5
@@ -23,8 +24,6 @@ CONFIG_NAMESPACE = "aim"
 DEPLOYMENT_MODES = ("Standard", "RawDeployment")
 ACCESS_MODES = ("ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices"})
-
-_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,7 @@ def _choice(options: tuple[str, ...]) -> Callable[[str, Any], str]:
 
 def _parse_namespace(key: str, value: Any) -> str:
     text = _parse_text(key, value)
-    if len(text) > 63 or not _DNS_LABEL.match(text):
+    if not is_dns1123_label(text):
         raise _invalid(key, f"{text!r} is not a valid namespace name (RFC 1123 label)")
     return text
 

@@ -14,7 +14,7 @@ from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.quantity import parse_quantity
+from aim_pulumi.schemas.quantity import parse_quantity
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.client import S3Client

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aim_pulumi.schemas.metadata import APISERVER_TAG, annotation_errors, dns1123_label_errors, label_errors
-from aim_pulumi.schemas.quantity import parse_quantity
+from aim_pulumi.schemas.quantity import quantity_value
 
 BuiltinRule = Callable[[Mapping[str, Any]], list[str]]
 
@@ -93,7 +93,7 @@ def pvc_storage_request(obj: Mapping[str, Any]) -> list[str]:
     storage = _mapping(_mapping(_spec(obj).get("resources")).get("requests")).get("storage")
     if storage is None:
         return [f"spec.resources[storage]: Required value {APISERVER}"]
-    amount = parse_quantity(storage)
+    amount = quantity_value(storage)
     if amount is not None and amount <= 0:
         return [
             f"spec.resources[storage]: Invalid value: {_quoted(storage)}: must be greater than zero "

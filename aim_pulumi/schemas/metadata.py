@@ -29,6 +29,18 @@ _QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE = f"({_QUALIFIED_NAME})?"
 
 _QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME}$")
+_DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL}$")
+_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN}$")
+
+
+def is_dns1123_label(value: str) -> bool:
+    """The one DNS-1123 label rule (namespaces, container names): at most 63, `[a-z0-9-]`, alnum ends."""
+    return len(value) <= DNS1123_LABEL_MAX_LENGTH and _DNS1123_LABEL_RE.match(value) is not None
+
+
+def is_dns1123_subdomain(value: str) -> bool:
+    """The one DNS-1123 subdomain rule (object names): at most 253, dot-separated labels."""
+    return len(value) <= DNS1123_SUBDOMAIN_MAX_LENGTH and _DNS1123_SUBDOMAIN_RE.match(value) is not None
 
 
 def _quoted(value: str) -> str:

@@ -1,55 +1,82 @@
-"""Kubernetes resource quantities (k8s.io/apimachinery/pkg/api/resource).
+"""Kubernetes resource quantities, parsed the way `resource.ParseQuantity` in apimachinery parses them.
 
-CRDs carry the quantity grammar as a `pattern`; the core swagger schemas do not, so the same
-pattern is added to their `Quantity` definition. The numeric value is needed for the API server
-rules that compare quantities (a PVC's storage request must be greater than zero).
+This is the one quantity parser of the project: the validator checks every quantity field with it, and
+cache sizes and the scale-to-zero cooldown are computed from its exact values. It follows Go's parser,
+not the looser pattern controller-gen writes into CRDs: no surrounding spaces (`" 17Gi "` is refused),
+an integer exponent only (`1e1.5` is refused; Go reads the exponent with `strconv.ParseInt`), and the
+three suffix families: binary SI (`Ki`..`Ei`), decimal SI (`n`, `u`, `m`, none, `k`, `M`, `G`, `T`, `P`,
+`E`) and decimal exponents (`1e3`). Values are Decimals, so `0.1` and `100m` are equal and the same input
+always yields the same PVC size.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 QUANTITY_PATTERN = (
     r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
     r"([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
 )
-"""The exact pattern controller-gen writes into CRDs for `resource.Quantity` fields."""
+"""The pattern controller-gen writes into CRDs for `resource.Quantity` fields (looser than Go's parser)."""
 
-_DECIMAL_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
-_PARSED = re.compile(
-    rf"^(?P<number>{_DECIMAL_NUMBER})"
-    rf"(?:(?P<binary>[KMGTPE]i)|(?P<decimal>[numkMGTPE])|[eE](?P<exponent>{_DECIMAL_NUMBER}))?$"
+_GO_QUANTITY = re.compile(
+    r"^(?P<number>[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))"
+    r"(?:(?P<binary>[KMGTPE]i)|(?P<decimal>[numkMGTPE])|[eE](?P<exponent>[+-]?[0-9]+))?$"
 )
-
 _BINARY_SUFFIXES = {"Ki": 1, "Mi": 2, "Gi": 3, "Ti": 4, "Pi": 5, "Ei": 6}
 _DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
+# Go accepts any int64 exponent; past this no quantity means anything, and refusing keeps later
+# integer maths (whole bytes, whole GiB) cheap. The one place this parser is stricter than Go's.
+MAX_EXPONENT = 1000
+_PRECISION = 100
 
 
-def parse_quantity(value: object) -> Decimal | None:
-    """The exact value of a quantity, or None when it is not one.
+def parse_quantity(value: str | int | float) -> Decimal:
+    """The exact value of a quantity in base units (bytes for memory and storage).
 
-    Decimal keeps `0.1` and `100m` equal and never rounds a tiny positive value to zero.
+    Raises ValueError naming what is wrong, so a typo in a size is reported instead of guessed.
     """
     if isinstance(value, bool):
-        return None
+        raise ValueError(f"quantity must be a number or a string, not {value!r}")
     if isinstance(value, int):
         return Decimal(value)
     if isinstance(value, float):
-        return Decimal(repr(value))
+        number = Decimal(repr(value))
+        if not number.is_finite():
+            raise ValueError(f"quantity {value!r} is not finite")
+        return number
     if not isinstance(value, str):
-        return None
-    match = _PARSED.match(value)
+        raise ValueError(f"quantity must be a number or a string, not {type(value).__name__}")
+    match = _GO_QUANTITY.match(value)
     if match is None:
+        raise ValueError(
+            f"{value!r} is not a Kubernetes quantity (a number with an optional Ki..Ei, n..E or "
+            "integer e<exponent> suffix, no spaces)"
+        )
+    with localcontext() as ctx:
+        ctx.prec = _PRECISION
+        number = Decimal(match["number"])
+        if match["binary"]:
+            return number * (Decimal(1024) ** _BINARY_SUFFIXES[match["binary"]])
+        if match["decimal"]:
+            return number.scaleb(_DECIMAL_SUFFIXES[match["decimal"]])
+        if match["exponent"] is not None:
+            power = int(match["exponent"])
+            if abs(power) > MAX_EXPONENT:
+                raise ValueError(f"{value!r} is out of range")
+            return number.scaleb(power)
+        return number
+
+
+def quantity_value(value: object) -> Decimal | None:
+    """The value of a quantity, or None when `value` is not one (for rules that only compare)."""
+    try:
+        return parse_quantity(value)  # type: ignore[arg-type]
+    except ValueError:
         return None
-    number = Decimal(match["number"])
-    if match["binary"]:
-        return number * (Decimal(1024) ** _BINARY_SUFFIXES[match["binary"]])
-    if match["decimal"]:
-        return number.scaleb(_DECIMAL_SUFFIXES[match["decimal"]])
-    if match["exponent"] is not None:
-        try:
-            return number * (Decimal(10) ** Decimal(match["exponent"]))
-        except ArithmeticError:
-            return None
-    return number
+
+
+def is_quantity(value: object) -> bool:
+    """True when Go's parser would accept `value` (numbers always are quantities)."""
+    return quantity_value(value) is not None

@@ -5,7 +5,8 @@
   manifest would quietly drop a setting. CRD schemas get `additionalProperties: false` on every
   object that is not `x-kubernetes-preserve-unknown-fields`; the core schemas ship that way.
 * `x-kubernetes-list-type: set|map` lists must not repeat an item or a map key.
-* Core `Quantity` values must follow the quantity grammar, as CRD quantities already do.
+* Quantities (the CRDs' controller-gen pattern, and core `Quantity`) are checked with Go's parser
+  (`aim_pulumi.schemas.quantity`): the pattern admits fractional exponents `ParseQuantity` refuses.
 * Messages use the API server's words (Required value, Unsupported value, Duplicate value...)
   and its path style, so a failure reads like the `kubectl apply` error it stands in for.
 """
@@ -21,7 +22,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from aim_pulumi.schemas.paths import PathStep, child, format_path, steps_from_schema_error
-from aim_pulumi.schemas.quantity import QUANTITY_PATTERN
+from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, is_quantity
 from aim_pulumi.schemas.registry import SchemaDocument, schema_document
 
 CORE_QUANTITY_DEFINITION = "io.k8s.apimachinery.pkg.api.resource.Quantity"
@@ -30,6 +31,8 @@ _SCHEMA_VALUES = frozenset({"items", "additionalProperties", "not", "additionalI
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
 _EMBEDDED_RESOURCE_FIELDS = ("apiVersion", "kind", "metadata")
 _QUANTITY_HINT = "must be a Kubernetes quantity such as 500m, 2, 1.5Gi or 64Gi"
+QUANTITY_KEYWORD = "x-aim-quantity"
+"""Stands in for the controller-gen quantity `pattern`, so values are checked by Go's grammar."""
 
 
 # --------------------------------------------------------------------------- schema preparation
@@ -70,6 +73,8 @@ def _prepared_node(node: Any, *, strict_objects: bool) -> Any:
             prepared[keyword] = _prepared_node(value, strict_objects=strict_objects)
         elif keyword in _SCHEMA_LISTS and isinstance(value, list):
             prepared[keyword] = [_prepared_node(sub, strict_objects=strict_objects) for sub in value]
+        elif keyword == "pattern" and value == QUANTITY_PATTERN:
+            prepared[QUANTITY_KEYWORD] = True
         else:
             prepared[keyword] = value
     if strict_objects:
@@ -86,9 +91,7 @@ def prepare_schema(document: SchemaDocument) -> dict[str, Any]:
         properties["metadata"] = {"type": "object"}
     definitions = schema.get("$defs")
     if isinstance(definitions, dict) and CORE_QUANTITY_DEFINITION in definitions:
-        definitions[CORE_QUANTITY_DEFINITION] = {
-            "anyOf": [{"type": "string", "pattern": QUANTITY_PATTERN}, {"type": "number"}]
-        }
+        definitions[CORE_QUANTITY_DEFINITION] = {"type": ["string", "number"], QUANTITY_KEYWORD: True}
     return schema
 
 
@@ -159,11 +162,17 @@ def _list_type(validator: Any, list_type: Any, instance: Any, schema: Any) -> It
                 seen_keys[identity] = index
 
 
+def _quantity(validator: Any, enabled: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if enabled and isinstance(instance, str) and not is_quantity(instance):
+        yield jsonschema.ValidationError(_QUANTITY_HINT)
+
+
 _PLAIN_ADDITIONAL_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
 _EXTRA_KEYWORDS = {
     "required": _required,
     "additionalProperties": _unknown_fields,
     "x-kubernetes-list-type": _list_type,
+    QUANTITY_KEYWORD: _quantity,
 }
 
 
@@ -197,14 +206,7 @@ def _shown(value: Any) -> str:
 
 
 def _is_quantity_check(error: Any) -> bool:
-    if error.validator == "pattern":
-        return bool(error.validator_value == QUANTITY_PATTERN)
-    if error.validator in ("anyOf", "oneOf"):
-        return any(
-            isinstance(option, Mapping) and option.get("pattern") == QUANTITY_PATTERN
-            for option in error.validator_value
-        )
-    return False
+    return bool(error.validator == QUANTITY_KEYWORD)
 
 
 def _expected_types(declared: Any) -> str:

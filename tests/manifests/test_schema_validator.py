@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from aim_pulumi.schemas import (
@@ -30,9 +30,16 @@ from aim_pulumi.schemas import (
 )
 from aim_pulumi.schemas.cel import build_rule_index, cel_errors, escape_property_name
 from aim_pulumi.schemas.defaulting import apply_defaults
-from aim_pulumi.schemas.metadata import label_value_errors, qualified_name_errors
+from aim_pulumi.schemas.metadata import (
+    dns1123_label_errors,
+    dns1123_subdomain_errors,
+    is_dns1123_label,
+    is_dns1123_subdomain,
+    label_value_errors,
+    qualified_name_errors,
+)
 from aim_pulumi.schemas.paths import MapKey, format_path
-from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, parse_quantity
+from aim_pulumi.schemas.quantity import MAX_EXPONENT, QUANTITY_PATTERN, quantity_value
 from aim_pulumi.schemas.structural import schema_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "schemas"
@@ -157,6 +164,20 @@ INVALID_CASES = [
         lambda isvc: isvc["spec"]["predictor"]["model"]["resources"]["limits"].update({"amd.com/gpu": "one"}),
         'spec.predictor.model.resources.limits[amd.com/gpu]: Invalid value: "one"',
         id="bad-quantity-crd-map-key-in-brackets",
+    ),
+    pytest.param(
+        "InferenceService",
+        lambda isvc: isvc["spec"]["predictor"]["model"]["resources"]["limits"].update({"memory": "1e1.5"}),
+        'spec.predictor.model.resources.limits[memory]: Invalid value: "1e1.5": must be a Kubernetes '
+        "quantity",
+        id="go-parse-quantity-refuses-fractional-exponent-the-crd-pattern-admits",
+    ),
+    pytest.param(
+        "Job",
+        _set("spec.template.spec.containers[0].resources.limits.memory", " 17Gi "),
+        'spec.template.spec.containers[0].resources.limits[memory]: Invalid value: " 17Gi ": must be a '
+        "Kubernetes quantity",
+        id="go-parse-quantity-refuses-surrounding-space",
     ),
     pytest.param(
         "PersistentVolumeClaim",
@@ -685,14 +706,18 @@ def test_schema_without_rules_has_no_rule_index() -> None:
         pytest.param(True, None, id="bool"),
     ],
 )
-def test_parse_quantity(text: object, value: Decimal | None) -> None:
-    assert parse_quantity(text) == value
+def test_quantity_value(text: object, value: Decimal | None) -> None:
+    assert quantity_value(text) == value
 
 
 @given(st.text(alphabet="0123456789.+-eEKMGTPinumk ", max_size=8))
 @settings(max_examples=200)
-def test_quantity_parser_accepts_exactly_the_crd_pattern(text: str) -> None:
-    assert (parse_quantity(text) is not None) == (re.match(QUANTITY_PATTERN, text) is not None)
+def test_go_quantity_grammar_is_the_crd_pattern_without_fractional_exponents(text: str) -> None:
+    crd = re.match(QUANTITY_PATTERN, text) is not None
+    fractional_exponent = re.search(r"[eE][+-]?[0-9]*\.", text) is not None
+    exponent = re.search(r"[eE]([+-]?[0-9]+)$", text)
+    assume(exponent is None or abs(int(exponent[1])) <= MAX_EXPONENT)
+    assert (quantity_value(text) is not None) == (crd and not fractional_exponent)
 
 
 @pytest.mark.parametrize(
@@ -801,3 +826,23 @@ def test_core_kinds_beside_the_emitted_ones_are_validated(
     assert len(errors) == len(expected)
     for error, start in zip(errors, expected, strict=True):
         assert error.startswith(start), error
+
+
+@pytest.mark.parametrize(
+    ("value", "label", "subdomain"),
+    [
+        pytest.param("ml-team", True, True, id="apimachinery-label-and-subdomain"),
+        pytest.param("a.b", False, True, id="apimachinery-dots-only-in-subdomains"),
+        pytest.param("-a", False, False, id="apimachinery-alphanumeric-start"),
+        pytest.param("a-", False, False, id="apimachinery-alphanumeric-end"),
+        pytest.param("A", False, False, id="apimachinery-lowercase-only"),
+        pytest.param("a" * 63, True, True, id="apimachinery-label-63"),
+        pytest.param("a" * 64, False, True, id="apimachinery-label-max-63"),
+        pytest.param(".".join(["a" * 63] * 4), False, False, id="apimachinery-subdomain-max-253"),
+    ],
+)
+def test_one_dns1123_rule(value: str, label: bool, subdomain: bool) -> None:
+    assert is_dns1123_label(value) is label
+    assert is_dns1123_subdomain(value) is subdomain
+    assert (dns1123_label_errors(value) == []) is label
+    assert (dns1123_subdomain_errors(value) == []) is subdomain
