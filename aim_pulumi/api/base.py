@@ -157,7 +157,17 @@ class AIMKind(AIMBase):
         return self
 
     def admission_problems(self) -> list[AIMValidationError]:
-        """Every admission rule this object breaks, in rule order (empty when admitted)."""
+        """Every admission rule this object breaks, in rule order (empty when admitted).
+
+        The AIM CRD (schema and CEL) comes first, as on the API server; the project's own rules follow
+        (`aim_pulumi.api.crd.merge_problems` says how the two are combined).
+        """
+        from aim_pulumi.api.crd import crd_problems, merge_problems
+
+        return merge_problems(crd_problems(self), self.own_rules())
+
+    def own_rules(self) -> list[AIMValidationError]:
+        """The project's own rules (names, cross-field rules), in rule order; kinds add theirs."""
         from aim_pulumi.api import admission
 
         return admission.metadata_rules(self)

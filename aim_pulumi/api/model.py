@@ -63,8 +63,8 @@ class ModelKind(AIMKind):
     spec: ModelSpec
     status: GenericStatus | None = None
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.model_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.model_rules(self)]
 
 
 class AIMModel(ModelKind):

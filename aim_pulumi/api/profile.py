@@ -102,8 +102,8 @@ class ProfileKind(AIMKind):
     spec: ProfileSpec
     status: ProfileStatus | None = None
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.profile_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.profile_rules(self)]
 
 
 class AIMProfile(ProfileKind):

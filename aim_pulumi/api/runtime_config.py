@@ -31,8 +31,8 @@ class AIMRuntimeConfig(AIMKind):
     spec: RuntimeConfigSpec = Field(default_factory=RuntimeConfigSpec)
     status: GenericStatus | None = None
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.runtime_config_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.runtime_config_rules(self)]
 
 
 class AIMClusterRuntimeConfig(AIMKind):
@@ -45,5 +45,5 @@ class AIMClusterRuntimeConfig(AIMKind):
     spec: ClusterRuntimeConfigSpec = Field(default_factory=ClusterRuntimeConfigSpec)
     status: GenericStatus | None = None
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.runtime_config_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.runtime_config_rules(self)]

@@ -332,5 +332,5 @@ class AIMService(AIMKind):
     def is_legacy(self) -> bool:
         return self.api_version.endswith("/v1alpha1")
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.service_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.service_rules(self)]

@@ -78,8 +78,8 @@ class TemplateKind(AIMKind):
     spec: TemplateSpec
     status: TemplateStatus | None = None
 
-    def admission_problems(self) -> list[AIMValidationError]:
-        return [*super().admission_problems(), *admission.template_rules(self)]
+    def own_rules(self) -> list[AIMValidationError]:
+        return [*super().own_rules(), *admission.template_rules(self)]
 
 
 class AIMServiceTemplate(TemplateKind):

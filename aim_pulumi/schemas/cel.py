@@ -12,6 +12,9 @@ timeouts) in CEL, so a manifest that passes the JSON Schema can still be rejecte
   compiles, at about half a millisecond per rule.
 * The schema is indexed once into a tree holding only the branches that lead to rules, so objects
   of kinds without rules (InferenceService) cost nothing here.
+* A rule that reads `self` only through field chains (`self.spec.acceleratorType`,
+  `has(self.spec.modelSources)`) sees, and is memoised by, just those fields: a root rule of an AIM
+  kind then costs one evaluation per distinct combination of the fields it reads, not per object.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ CEL_RESERVED_WORDS = frozenset(
 _ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
 _OLD_SELF = re.compile(r"\boldSelf\b")
 _OUTCOME_CACHE_SIZE = 16384
+_SELF_CHAIN = re.compile(r"\bself((?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
+_WHOLE = "__whole__"
+
+SelfPaths = tuple[tuple[str, ...], ...]
 CEL_TAG = "[CEL x-kubernetes-validations]"
 
 
@@ -87,6 +94,46 @@ def to_cel_data(value: Any, schema: Mapping[str, Any]) -> Any:
 # --------------------------------------------------------------------------- rule index
 
 
+def self_paths(*expressions: str | None) -> SelfPaths | None:
+    """The field chains of `self` the expressions read, or None when one reads `self` as a whole.
+
+    A chain ending in a call (`self.spec.modelSources.all(...)`, `.size()`) keeps the value before
+    the call whole; `size(self)`, `self[...]`, `self.?x` or a bare `self` disable the projection.
+    """
+    paths: list[tuple[str, ...]] = []
+    for expression in expressions:
+        if not expression:
+            continue
+        for match in _SELF_CHAIN.finditer(expression):
+            steps = tuple(match.group(1).split(".")[1:])
+            if match.end() < len(expression) and expression[match.end()] == "(":
+                steps = steps[:-1]
+            if not steps:
+                return None
+            paths.append(steps)
+    return tuple(paths)
+
+
+def _trie(paths: SelfPaths) -> dict[str, Any]:
+    root: dict[str, Any] = {}
+    for path in paths:
+        node = root
+        for step in path[:-1]:
+            existing = node.setdefault(step, {})
+            if existing == _WHOLE:
+                break
+            node = existing
+        else:
+            node[path[-1]] = _WHOLE
+    return root
+
+
+def _project(value: Any, trie: Mapping[str, Any] | str) -> Any:
+    if trie == _WHOLE or not isinstance(value, Mapping) or not isinstance(trie, Mapping):
+        return value
+    return {name: _project(value[name], sub) for name, sub in trie.items() if name in value}
+
+
 @dataclass(frozen=True)
 class CelRule:
     """One `x-kubernetes-validations` entry."""
@@ -95,6 +142,12 @@ class CelRule:
     message: str | None = None
     message_expression: str | None = None
     field_path: str = ""
+
+    @functools.cached_property
+    def reads(self) -> Mapping[str, Any] | None:
+        """The fields of `self` the rule and its message read (a trie), or None for all of `self`."""
+        paths = self_paths(self.expression, self.message_expression)
+        return None if paths is None else _trie(paths)
 
     @property
     def is_transition_rule(self) -> bool:
@@ -203,11 +256,16 @@ def _failure_message(rule: CelRule, self_json: str) -> str:
 
 def _check_rules(node: RuleNode, value: Any, path: str, report_evaluation_errors: bool) -> list[str]:
     errors: list[str] = []
-    # default=str only matters for values the schema already rejected (e.g. YAML timestamps).
-    self_json = json.dumps(
-        to_cel_data(value, node.schema), sort_keys=True, separators=(",", ":"), default=str
-    )
+    data = to_cel_data(value, node.schema)
     for rule in node.rules:
+        reads = rule.reads
+        # default=str only matters for values the schema already rejected (e.g. YAML timestamps).
+        self_json = json.dumps(
+            data if reads is None else _project(data, reads),
+            sort_keys=True,
+            separators=(",", ":"),
+            default=str,
+        )
         where = (path + rule.field_path).lstrip(".") or "."
         outcome = _rule_outcome(rule.expression, self_json)
         if isinstance(outcome, str):

@@ -33,6 +33,12 @@ class SchemaDocument:
         source = self.schema.get("x-source", {})
         return isinstance(source, Mapping) and "crd" in source
 
+    @property
+    def group_version_kinds(self) -> list[GroupVersionKind]:
+        return [
+            (_api_version(gvk), gvk["kind"]) for gvk in self.schema.get("x-kubernetes-group-version-kind", [])
+        ]
+
 
 def _api_version(gvk: Mapping[str, str]) -> str:
     group = gvk.get("group", "")

@@ -24,6 +24,7 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 from aim_pulumi.schemas.paths import PathStep, child, format_path, steps_from_schema_error
 from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, is_quantity
 from aim_pulumi.schemas.registry import SchemaDocument, schema_document
+from aim_pulumi.schemas.seed_overlays import apply_overlays
 
 CORE_QUANTITY_DEFINITION = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
@@ -92,6 +93,7 @@ def prepare_schema(document: SchemaDocument) -> dict[str, Any]:
     definitions = schema.get("$defs")
     if isinstance(definitions, dict) and CORE_QUANTITY_DEFINITION in definitions:
         definitions[CORE_QUANTITY_DEFINITION] = {"type": ["string", "number"], QUANTITY_KEYWORD: True}
+    apply_overlays(schema, document.group_version_kinds)
     return schema
 
 

@@ -8,6 +8,7 @@ is cluster-dependent: whether a StorageClass, ServingRuntime, Gateway or Service
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,6 +70,30 @@ def validate_manifest(obj: Mapping[str, Any], *, cel: bool = True) -> list[str]:
         )
     errors += builtin_errors(defaulted)
     return errors
+
+
+@functools.lru_cache(maxsize=4096)
+def _custom_resource_errors(api_version: str, kind: str, body_json: str) -> tuple[str, ...]:
+    defaulted = apply_defaults(json.loads(body_json), schema_for(api_version, kind) or {})
+    errors = validate_structure(api_version, kind, defaulted)
+    errors += cel_errors(defaulted, _rule_index(api_version, kind), report_evaluation_errors=not errors)
+    return tuple(errors)
+
+
+def custom_resource_errors(obj: Mapping[str, Any]) -> list[str] | None:
+    """The CRD schema and CEL errors of a custom resource's body, or None when no CRD is vendored.
+
+    Unlike `validate_manifest`, ObjectMeta and the Go-coded rules are left to the caller, which has
+    its own words for them (AIM admission names `NameTooLong`), and `status` is not checked: with the
+    status subresource the API server ignores it on create. The result is cached by content, so the
+    same object declared twice, or planned twice, is checked once.
+    """
+    api_version, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
+    if schema_for(api_version, kind) is None:
+        return None
+    body = {key: value for key, value in obj.items() if key not in ("metadata", "status")}
+    body_json = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return list(_custom_resource_errors(api_version, kind, body_json))
 
 
 def manifest_identity(obj: object) -> str:

@@ -46,6 +46,42 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ("A3-neither-model-nor-profile", service({"replicas": 1}), "spec", "InvalidSpec"),
     ("A3-empty-spec", service({}), "spec", "InvalidSpec"),
     ("A3-empty-profile-block", service({"profile": {}}), "spec.profile", "InvalidSpec"),
+    (
+        "crd-profile-block-beside-model-must-set-name-or-selector",
+        service({"model": MODEL, "profile": {}}),
+        "spec.profile",
+        "InvalidSpec",
+    ),
+    (
+        "crd-quantity-pattern-refuses-surrounding-space",
+        profile({"modelSources": [{"modelId": "org/m", "sourceUri": "hf://org/m", "size": " 17Gi "}]}),
+        "spec.modelSources[0].size",
+        "InvalidSpec",
+    ),
+    (
+        "crd-quantity-go-parser-refuses-fractional-exponent",
+        profile({"modelSources": [{"modelId": "org/m", "sourceUri": "hf://org/m", "size": "1e1.5"}]}),
+        "spec.modelSources[0].size",
+        "InvalidSpec",
+    ),
+    (
+        "crd-model-source-needs-model-id",
+        service({**BY_NAME, "profileOverrides": {"modelSources": [{"sourceUri": "s3://bucket/weights"}]}}),
+        "spec.profileOverrides.modelSources[0].modelId",
+        "InvalidSpec",
+    ),
+    (
+        "crd-model-source-uri-must-be-hf-or-s3",
+        profile({"modelSources": [{"modelId": "org/m", "sourceUri": "gs://b/m"}]}),
+        "spec.modelSources[0].sourceUri",
+        "InvalidSpec",
+    ),
+    (
+        "crd-template-cpu-needs-requests",
+        template({"hardware": {"cpu": {"cores": 8}}}),
+        "spec.hardware.cpu.cores",
+        "UnknownField",
+    ),
     ("A3-profile-with-empty-name-only", service({"profile": {"name": ""}}), "spec.profile", "InvalidSpec"),
     (
         "A4-profile-and-template-v1alpha1",
@@ -66,9 +102,9 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "InvalidSpec",
     ),
     (
-        "A5-overrides-with-empty-name",
+        "A5-overrides-with-empty-name-crd-profile-needs-name-or-selector",
         service({"model": MODEL, "profile": {"name": ""}, "profileOverrides": {}}),
-        "spec.profileOverrides",
+        "spec.profile",
         "InvalidSpec",
     ),
     (
@@ -346,7 +382,7 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ),
     (
         "A24-model-source-env",
-        profile({"modelSources": [{"modelId": "m", "env": [{"value": "1"}]}]}),
+        profile({"modelSources": [{"modelId": "org/m", "sourceUri": "hf://org/m", "env": [{"value": "1"}]}]}),
         "spec.modelSources[0].env[0].name",
         "InvalidSpec",
     ),
@@ -475,19 +511,19 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ),
     (
         "M2-profiles",
-        model({"modelId": "m", "profiles": {"derivedFrom": "x"}}),
+        model({"modelId": "org/m", "profiles": {"derivedFrom": {"name": "x"}}}),
         "spec.profiles",
         "Unsupported",
     ),
     (
         "M3-accelerator-count-zero",
-        model({"modelId": "m", "accelerator": {"count": 0}}),
+        model({"modelId": "org/m", "accelerator": {"count": 0}}),
         "spec.accelerator.count",
         "InvalidSpec",
     ),
     (
         "M3-accelerator-vendor",
-        model({"modelId": "m", "accelerator": {"vendor": "intel"}}, version=V1),
+        model({"modelId": "org/m", "accelerator": {"vendor": "intel"}}, version=V1),
         "spec.accelerator.vendor",
         "InvalidSpec",
     ),
@@ -626,7 +662,7 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
     ),
     (
         "T4-gpu-and-cpu",
-        template({"hardware": {"gpu": {"requests": 1}, "cpu": {"cores": 8}}}),
+        template({"hardware": {"gpu": {"requests": 1}, "cpu": {"requests": 8}}}),
         "spec.hardware",
         "InvalidSpec",
     ),
@@ -641,7 +677,6 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     ("A3-profile-only", service(BY_NAME)),
     ("A3-model-only", service({"model": MODEL})),
-    ("A3-empty-profile-block-beside-model", service({"model": MODEL, "profile": {}})),
     ("A4-profile-only-v1alpha1", service({"profile": {"name": "p"}}, version=V1)),
     ("A5-overrides-with-profile-name", service({**BY_NAME, "profileOverrides": {"acceleratorCount": 2}})),
     ("A6-role-deployable", service({"model": MODEL, "profile": {"selector": {"role": "deployable"}}})),
@@ -754,7 +789,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ("M1-model-id-only-cluster", model({"modelId": "Qwen/Qwen3-32B"}, cluster=True)),
     (
         "M3-accelerator-shape",
-        model({"modelId": "m", "accelerator": {"count": 4, "vendor": "nvidia", "model": "H100"}}),
+        model({"modelId": "org/m", "accelerator": {"count": 4, "vendor": "nvidia", "model": "H100"}}),
     ),
     (
         "R1-two-fallbacks",
@@ -781,13 +816,16 @@ VALID: list[tuple[str, dict[str, Any]]] = [
         ),
     ),
     ("R5-insecure-only", s3_rc({"tls": {"insecureSkipVerify": True}})),
-    ("RC-cluster-artifact-storage-quota", runtime_config({"artifactStorageQuota": "1Ti"}, cluster=True)),
+    (
+        "RC-cluster-artifact-storage-quota",
+        runtime_config({"artifactStorageQuota": {"clusterLimit": "1Ti"}}, cluster=True),
+    ),
     ("T2-precision-auto", template({"precision": "auto", "metric": "latency"})),
     (
         "T3-namespace-template-env-and-caching",
         template({"env": [{"name": "A", "value": "1"}], "caching": {"enabled": True}}),
     ),
-    ("T4-cpu-only", template({"hardware": {"cpu": {"cores": 8}}}, cluster=True)),
+    ("T4-cpu-only", template({"hardware": {"cpu": {"requests": 8}}}, cluster=True)),
 ]
 
 

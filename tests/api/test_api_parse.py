@@ -90,7 +90,7 @@ UNKNOWN = [
     ),
     (
         "namespace-rc-has-no-quota",
-        runtime_config({"artifactStorageQuota": "1Ti"}),
+        runtime_config({"artifactStorageQuota": {"clusterLimit": "1Ti"}}),
         "spec.artifactStorageQuota",
         None,
     ),
@@ -383,32 +383,32 @@ ALIASES = [
     ),
     (
         "source-uri-upper",
-        profile({"modelSources": [{"modelId": "m", "sourceURI": "hf://m"}]}),
+        profile({"modelSources": [{"modelId": "org/m", "sourceURI": "hf://org/m"}]}),
         ["spec", "modelSources"],
-        [{"modelId": "m", "sourceUri": "hf://m"}],
+        [{"modelId": "org/m", "sourceUri": "hf://org/m"}],
     ),
     (
         "source-name-as-model-id",
-        profile({"modelSources": [{"name": "m", "sourceUri": "hf://m"}]}),
+        profile({"modelSources": [{"name": "org/m", "sourceUri": "hf://org/m"}]}),
         ["spec", "modelSources"],
-        [{"modelId": "m", "sourceUri": "hf://m"}],
+        [{"modelId": "org/m", "sourceUri": "hf://org/m"}],
     ),
     (
         "override-source-uri",
         service(
             {
                 "profile": {"name": "p"},
-                "profileOverrides": {"modelSources": [{"name": "m", "sourceURI": "s3://b/m"}]},
+                "profileOverrides": {"modelSources": [{"name": "org/m", "sourceURI": "s3://b/m"}]},
             }
         ),
         ["spec", "profileOverrides", "modelSources"],
-        [{"modelId": "m", "sourceUri": "s3://b/m"}],
+        [{"modelId": "org/m", "sourceUri": "s3://b/m"}],
     ),
     (
         "template-source-lower",
-        template({"modelSources": [{"name": "m", "sourceUri": "hf://m"}]}),
+        template({"modelSources": [{"name": "org/m", "sourceUri": "hf://org/m"}]}),
         ["spec", "modelSources"],
-        [{"name": "m", "sourceURI": "hf://m"}],
+        [{"name": "org/m", "sourceURI": "hf://org/m"}],
     ),
     (
         "cache-model",

@@ -27,6 +27,9 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 dns_label = st.from_regex(r"[a-z]([a-z0-9-]{0,14}[a-z0-9])?", fullmatch=True)
 word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_./:", min_size=1, max_size=20)
+# The AIM CRDs pattern model IDs as `org/name` and source URIs as hf:// or s3:// URIs.
+model_id = st.from_regex(r"[a-z0-9_-]{1,8}/[a-z0-9._-]{1,10}", fullmatch=True)
+source_uri = st.from_regex(r"(hf|s3)://[a-z0-9/._-]{1,16}", fullmatch=True)
 label_key = st.from_regex(r"([a-z]{1,8}\.)?[a-z]{1,8}/?[a-z]{1,8}", fullmatch=True)
 labels = st.dictionaries(label_key, word, max_size=3)
 # aimId and model ids become parts of container paths: relative, plain segments.
@@ -47,7 +50,8 @@ env_var = st.one_of(
     ),
     st.fixed_dictionaries({"name": env_name}),
 )
-env_list = st.lists(env_var, max_size=3)
+# The AIM CRDs key env lists by name (x-kubernetes-list-type: map), so names are unique.
+env_list = st.lists(env_var, max_size=3, unique_by=lambda env: str(env["name"]))
 json_leaf = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 10_000), st.floats(0, 1, allow_nan=False), word
 )
@@ -107,7 +111,11 @@ s3 = st.fixed_dictionaries(
             st.fixed_dictionaries(
                 {
                     "caBundleRef": st.fixed_dictionaries(
-                        {"kind": st.sampled_from(["ConfigMap", "Secret"]), "name": dns_label}
+                        {
+                            "kind": st.sampled_from(["ConfigMap", "Secret"]),
+                            "name": dns_label,
+                            "key": dns_label,
+                        }
                     )
                 }
             ),
@@ -176,7 +184,7 @@ def services(draw: st.DrawFn) -> dict[str, Any]:
                     {},
                     optional={
                         "modelSources": st.lists(
-                            st.fixed_dictionaries({"modelId": word, "sourceUri": word}), max_size=2
+                            st.fixed_dictionaries({"modelId": model_id, "sourceUri": source_uri}), max_size=2
                         ),
                         "acceleratorCount": st.integers(0, 8),
                         "containerEnv": env_list,
@@ -255,7 +263,7 @@ def profiles(draw: st.DrawFn) -> dict[str, Any]:
         st.fixed_dictionaries(
             {"aimId": path_id, "image": word},
             optional={
-                "modelId": path_id,
+                "modelId": model_id,
                 "engine": st.sampled_from(["vllm", "sglang"]),
                 "metric": st.sampled_from(["latency", "throughput"]),
                 "precision": st.sampled_from(["fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]),
@@ -273,7 +281,8 @@ def profiles(draw: st.DrawFn) -> dict[str, Any]:
                 "resources": resources,
                 "modelSources": st.lists(
                     st.fixed_dictionaries(
-                        {"modelId": word}, optional={"sourceUri": word, "size": quantity, "env": env_list}
+                        {"modelId": model_id, "sourceUri": source_uri},
+                        optional={"size": quantity, "env": env_list},
                     ),
                     max_size=2,
                 ),
@@ -326,29 +335,30 @@ def runtime_configs(draw: st.DrawFn) -> dict[str, Any]:
 def models(draw: st.DrawFn) -> dict[str, Any]:
     cluster = draw(st.booleans())
     anchor = draw(st.sampled_from(["image", "modelId"]))
-    spec = {anchor: draw(path_id if anchor == "modelId" else word)}
-    spec.update(
-        draw(
-            st.fixed_dictionaries(
-                {},
-                optional={
-                    "aimId": path_id,
-                    "accelerator": st.fixed_dictionaries(
-                        {},
-                        optional={
-                            "count": st.integers(1, 8),
-                            "vendor": st.sampled_from(["amd", "nvidia"]),
-                            "model": word,
-                        },
-                    ),
-                    "source": st.fixed_dictionaries(
-                        {}, optional={"uri": word, "size": quantity, "precision": word}
-                    ),
-                    "runtimeConfigName": dns_label,
-                },
-            )
-        )
-    )
+    spec = {anchor: draw(word if anchor == "image" else model_id)}
+    # The AIMModel CRD admits accelerator and source only beside modelId.
+    id_only: dict[str, Any] = {
+        "accelerator": st.fixed_dictionaries(
+            {},
+            optional={
+                "count": st.integers(1, 8),
+                "vendor": st.sampled_from(["amd", "nvidia"]),
+                "model": st.from_regex(r"[A-Z0-9]([A-Za-z0-9._-]{0,10}[A-Za-z0-9])?", fullmatch=True),
+            },
+        ),
+        "source": st.fixed_dictionaries(
+            {},
+            optional={
+                "uri": source_uri,
+                "size": quantity,
+                "precision": st.sampled_from(["fp8", "fp16", "bf16", "int8"]),
+            },
+        ),
+    }
+    optional: dict[str, Any] = {"aimId": path_id, "runtimeConfigName": dns_label}
+    if anchor == "modelId":
+        optional.update(id_only)
+    spec.update(draw(st.fixed_dictionaries({}, optional=optional)))
     version = draw(st.sampled_from(["v1alpha1", "v1alpha2"]))
     kind = "AIMClusterModel" if cluster else "AIMModel"
     return {
@@ -377,11 +387,13 @@ def templates(draw: st.DrawFn) -> dict[str, Any]:
                             )
                         }
                     ),
-                    st.fixed_dictionaries({"cpu": st.just({"cores": 4})}),
+                    st.fixed_dictionaries({"cpu": st.just({"requests": 4})}),
                 ),
                 "resources": resources,
                 "modelSources": st.lists(
-                    st.fixed_dictionaries({"name": word}, optional={"sourceURI": word, "size": quantity}),
+                    st.fixed_dictionaries(
+                        {"name": model_id}, optional={"sourceURI": source_uri, "size": quantity}
+                    ),
                     max_size=2,
                 ),
             },

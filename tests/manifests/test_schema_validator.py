@@ -28,7 +28,7 @@ from aim_pulumi.schemas import (
     validate_manifest,
     validate_yaml_stream,
 )
-from aim_pulumi.schemas.cel import build_rule_index, cel_errors, escape_property_name
+from aim_pulumi.schemas.cel import build_rule_index, cel_errors, escape_property_name, self_paths
 from aim_pulumi.schemas.defaulting import apply_defaults
 from aim_pulumi.schemas.metadata import (
     dns1123_label_errors,
@@ -601,6 +601,16 @@ def test_manifest_identity(obj: object, expected: str) -> None:
 
 def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
     assert known_kinds() == [
+        ("aim.eai.amd.com/v1alpha1", "AIMClusterRuntimeConfig"),
+        ("aim.eai.amd.com/v1alpha1", "AIMClusterServiceTemplate"),
+        ("aim.eai.amd.com/v1alpha1", "AIMRuntimeConfig"),
+        ("aim.eai.amd.com/v1alpha1", "AIMService"),
+        ("aim.eai.amd.com/v1alpha1", "AIMServiceTemplate"),
+        ("aim.eai.amd.com/v1alpha2", "AIMClusterModel"),
+        ("aim.eai.amd.com/v1alpha2", "AIMClusterProfile"),
+        ("aim.eai.amd.com/v1alpha2", "AIMModel"),
+        ("aim.eai.amd.com/v1alpha2", "AIMProfile"),
+        ("aim.eai.amd.com/v1alpha2", "AIMService"),
         ("batch/v1", "Job"),
         ("gateway.networking.k8s.io/v1", "HTTPRoute"),
         ("keda.sh/v1alpha1", "ScaledObject"),
@@ -617,11 +627,14 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
 def test_every_vendored_schema_ships_as_package_data_with_its_source() -> None:
     package = resources.files("aim_pulumi.schemas")
     files = sorted((f for f in package.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
-    assert len(files) == 11
+    assert len(files) == 21
     for entry in files:
         schema = json.loads(entry.read_text(encoding="utf-8"))
         assert schema["x-source"]["descriptions"] == "stripped", entry.name
         assert schema["x-kubernetes-group-version-kind"], entry.name
+        if entry.name.startswith("aim.eai.amd.com_"):
+            assert schema["x-source"]["repo"] and len(schema["x-source"]["commit"]) == 40, entry.name
+            assert schema["x-source"]["fork_of"] == "amd-enterprise-ai/aim-engine", entry.name
 
 
 def test_cel_module_names_the_missing_package(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -846,3 +859,29 @@ def test_one_dns1123_rule(value: str, label: bool, subdomain: bool) -> None:
     assert is_dns1123_subdomain(value) is subdomain
     assert (dns1123_label_errors(value) == []) is label
     assert (dns1123_subdomain_errors(value) == []) is subdomain
+
+
+@pytest.mark.parametrize(
+    ("expression", "paths"),
+    [
+        pytest.param(
+            "has(self.spec.aimId) && self.spec.x == 1", (("spec", "aimId"), ("spec", "x")), id="chains"
+        ),
+        pytest.param("self.items.all(i, i > 0)", (("items",),), id="macro-keeps-the-receiver-whole"),
+        pytest.param("size(self) > 0", None, id="bare-self-reads-everything"),
+        pytest.param("self == oldSelf", None, id="whole-self-comparison"),
+        pytest.param("self.?a.orValue(1) > 0", None, id="optional-field-reads-everything"),
+    ],
+)
+def test_cel_rule_reads_only_its_self_chains(
+    expression: str, paths: tuple[tuple[str, ...], ...] | None
+) -> None:
+    assert self_paths(expression) == paths
+
+
+def test_projected_cel_rules_give_the_same_outcome_as_whole_objects() -> None:
+    rule = {"rule": "!has(self.spec.a) || self.spec.a == 'x'", "message": "a must be x"}
+    index = build_rule_index({"type": "object", "x-kubernetes-validations": [rule]})
+    assert cel_errors({"spec": {"a": "x", "b": 1}}, index) == []
+    assert cel_errors({"spec": {"b": 2}}, index) == []
+    assert cel_errors({"spec": {"a": "y", "b": 3}}, index) == [f".: Invalid value: a must be x {CEL_TAG}"]

@@ -357,7 +357,7 @@ def test_v1alpha2_service_is_unchanged() -> None:
             id="gpu-hardware",
         ),
         pytest.param(
-            tmpl(hardware={"cpu": {"cores": 4}}),
+            tmpl(hardware={"cpu": {"requests": 4}}),
             [model()],
             {"aimId": "qwen", "image": IMAGE, "acceleratorType": "cpu"},
             id="cpu-hardware",

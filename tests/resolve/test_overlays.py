@@ -105,11 +105,6 @@ EFFECTS = [
         id="model-sources-replace-and-set-model-id-keep-image",
     ),
     pytest.param(
-        {"modelSources": [{"sourceUri": "s3://bucket/weights"}]},
-        {"modelSources": [{"sourceUri": "s3://bucket/weights"}], "modelId": "Qwen/Qwen3-32B"},
-        id="model-sources-without-model-id-keep-model-id",
-    ),
-    pytest.param(
         {"acceleratorModel": "MI325X"}, {"acceleratorModel": "MI325X"}, id="accelerator-model-replaced"
     ),
     pytest.param(

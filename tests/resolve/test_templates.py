@@ -289,7 +289,10 @@ MI300X_POOL = [{"vendor": "amd", "type": "gpu", "model": "MI300X", "devices": 8}
         ),
         pytest.param(
             BY_MODEL,
-            [template("a", gpu={"model": "MI325X", "requests": 1}), template("b", hardware={"cpu": {}})],
+            [
+                template("a", gpu={"model": "MI325X", "requests": 1}),
+                template("b", hardware={"cpu": {"requests": 4}}),
+            ],
             MI300X_POOL,
             "b",
             id="inventory-keeps-cpu-template",

@@ -1,0 +1,115 @@
+"""Where the AIM documentation (the seeds) wins over the vendored AIM CRDs.
+
+The AIM CRD schemas are checked as vendored, with exactly these relaxations: each one is a field or
+shape a seed documents that the CRD lacks (or a rule the project decided against), so a manifest
+written from the documentation is not refused by the schema the documentation describes. Nothing is
+ever tightened here, and the typed models still check the shape of what an overlay admits. The
+README's "Where it differs from the operator" lists the same entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from aim_pulumi.schemas.registry import GroupVersionKind
+
+_ANY: Mapping[str, Any] = {"x-kubernetes-preserve-unknown-fields": True}
+_V1 = "aim.eai.amd.com/v1alpha1"
+_V2 = "aim.eai.amd.com/v1alpha2"
+_MODEL_ID = "^[a-zA-Z0-9_-]+/[a-zA-Z0-9._-]+$"
+_SOURCE_URI = "^(hf|s3)://[^ \\t\\r\\n]+$"
+
+
+@dataclass(frozen=True)
+class SeedOverlay:
+    """One relaxation of a CRD node: the node is reached by property names (`[]` = list items)."""
+
+    kinds: tuple[GroupVersionKind, ...]
+    path: tuple[str, ...]
+    why: str
+    add_properties: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    optional: tuple[str, ...] = ()
+    drop_rules: tuple[str, ...] = ()
+
+
+OVERLAYS: tuple[SeedOverlay, ...] = (
+    SeedOverlay(
+        kinds=((_V1, "AIMService"), (_V2, "AIMService")),
+        path=("spec",),
+        add_properties={"runtimeConfig": _ANY},
+        why="seed 000: a service may carry an inline runtimeConfig block on its spec",
+    ),
+    SeedOverlay(
+        kinds=((_V1, "AIMService"),),
+        path=("spec", "template"),
+        add_properties={"selectionCriteria": _ANY},
+        why="seed 002: v1alpha1 services select a template by spec.template.selectionCriteria",
+    ),
+    SeedOverlay(
+        kinds=((_V1, "AIMService"),),
+        path=("spec", "overrides"),
+        add_properties={"env": _ANY, "engineArgs": _ANY, "gpuSelector": _ANY},
+        why="seed 002: spec.overrides carries env, engineArgs and gpuSelector",
+    ),
+    SeedOverlay(
+        kinds=((_V1, "AIMServiceTemplate"), (_V1, "AIMClusterServiceTemplate")),
+        path=("spec", "modelSources", "[]"),
+        add_properties={
+            "name": {"type": "string", "pattern": _MODEL_ID},
+            "sourceURI": {"type": "string", "pattern": _SOURCE_URI},
+        },
+        optional=("modelId", "sourceUri"),
+        why=(
+            "seed 003: template model sources are written {name, sourceURI, size}; the two spellings "
+            "keep the patterns of the CRD's modelId and sourceUri"
+        ),
+    ),
+    SeedOverlay(
+        kinds=((_V2, "AIMProfile"), (_V2, "AIMClusterProfile")),
+        path=("spec",),
+        add_properties={"runtimeConfigName": {"type": "string"}, "storageClassName": {"type": "string"}},
+        why=(
+            "seed 000: services, profiles, models and caches all name their runtime config "
+            "(runtimeConfigName), and profiles may set spec.storageClassName directly"
+        ),
+    ),
+    SeedOverlay(
+        kinds=((_V2, "AIMProfile"), (_V2, "AIMClusterProfile")),
+        path=(),
+        drop_rules=(
+            "spec.aimId and spec.modelSources must both be set (deployable profile) or both be empty "
+            "(base profile)",
+        ),
+        why=(
+            "AIM images carry their model, so a profile with an aimId and no modelSources is "
+            "deployable (behaviour §16.13); a profile with neither is a base profile either way"
+        ),
+    ),
+)
+
+
+def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    node = schema
+    for step in path:
+        node = node["items"] if step == "[]" else node["properties"][step]
+    return node
+
+
+def apply_overlays(schema: dict[str, Any], gvks: list[GroupVersionKind]) -> None:
+    """Relax a prepared CRD schema of one of `gvks` in place, as `OVERLAYS` says."""
+    for overlay in OVERLAYS:
+        if not any(gvk in overlay.kinds for gvk in gvks):
+            continue
+        node = _node(schema, overlay.path)
+        if overlay.add_properties:
+            node.setdefault("properties", {}).update(overlay.add_properties)
+        if overlay.optional and "required" in node:
+            node["required"] = [name for name in node["required"] if name not in overlay.optional]
+        if overlay.drop_rules and "x-kubernetes-validations" in node:
+            node["x-kubernetes-validations"] = [
+                rule
+                for rule in node["x-kubernetes-validations"]
+                if rule.get("message") not in overlay.drop_rules
+            ]
