@@ -380,8 +380,16 @@ def profile_rules(profile: ProfileKind) -> Problems:
     """P1 (non-empty anchors), P4 (engine args), P5 (cluster caching), P6 (role label)."""
     out: Problems = []
     spec = profile.spec
-    if not spec.aim_id.strip():
-        out.append(_problem("spec.aimId", "spec.aimId must not be blank"))
+    if spec.aim_id is not None and not spec.aim_id.strip():
+        out.append(_problem("spec.aimId", "spec.aimId must not be blank; omit it only on a base profile"))
+    elif spec.aim_id is None and spec.model_sources:
+        out.append(
+            _problem(
+                "spec.aimId",
+                "spec.modelSources needs spec.aimId: a deployable profile names its model; a base "
+                "profile sets neither",
+            )
+        )
     out.extend(path_segment_problems("spec.aimId", spec.aim_id))
     out.extend(path_segment_problems("spec.modelId", spec.model_id))
     if not spec.image.strip():

@@ -37,8 +37,10 @@ class ProfileCaching(AIMBase):
 
 
 class ProfileSpec(AIMBase):
-    aim_id: NonEmptyStr
-    """The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match."""
+    aim_id: str | None = None
+    """The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match; unset together with
+    `modelSources` on a base (skeleton) profile, which the catalog keeps but no service can bind
+    (behaviour §4.9, reason `BaseProfile`)."""
     image: NonEmptyStr
     """The serving image."""
     model_id: str | None = None

@@ -197,6 +197,11 @@ TEXT_FIELDS = (
 )
 
 
+def is_base_spec(spec: Mapping[str, Any]) -> bool:
+    """A profile with neither `aimId` nor `modelSources` is a base (skeleton) profile, as upstream marks it."""
+    return not text(spec.get("aimId")) and not spec.get("modelSources")
+
+
 @dataclass(frozen=True, slots=True)
 class ProfileEntry:
     """A profile prepared for selection: the object plus its selection-relevant facts.
@@ -243,7 +248,7 @@ class ProfileEntry:
         labels = dict(obj.metadata.labels or {})
         annotations = obj.metadata.annotations or {}
         role = labels.get(PROFILE_ROLE_LABEL) or (
-            "base" if status.get("deployable") is False else "deployable"
+            "base" if status.get("deployable") is False or is_base_spec(spec) else "deployable"
         )
         key = object_key(obj)
         texts = {name: text(spec.get(name)) for name in TEXT_FIELDS}

@@ -393,7 +393,13 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "InvalidSpec",
     ),
     ("P1-blank-aim-id", profile({"aimId": " "}), "spec.aimId", "InvalidSpec"),
-    ("P1-missing-aim-id", profile() | {"spec": {"image": "i:1"}}, "spec.aimId", "InvalidSpec"),
+    (
+        "P1-operator-model-sources-need-an-aim-id",
+        profile()
+        | {"spec": {"image": "i:1", "modelSources": [{"modelId": "org/m", "sourceUri": "hf://org/m"}]}},
+        "spec.aimId",
+        "InvalidSpec",
+    ),
     ("P1-empty-image", profile({"image": ""}), "spec.image", "InvalidSpec"),
     (
         "P2-accelerator-model-bad-char",
@@ -825,6 +831,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
         "T3-namespace-template-env-and-caching",
         template({"env": [{"name": "A", "value": "1"}], "caching": {"enabled": True}}),
     ),
+    ("P1-operator-base-profile-without-aim-id-and-model-sources", profile() | {"spec": {"image": "i:1"}}),
     ("T4-cpu-only", template({"hardware": {"cpu": {"requests": 8}}}, cluster=True)),
 ]
 

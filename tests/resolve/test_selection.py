@@ -1113,6 +1113,14 @@ ERRORS = [
         id="by-name-status-not-deployable",
     ),
     pytest.param(
+        service(profile_name="skeleton"),
+        worked_catalog(profile("skeleton", aimId=None)),
+        "BaseProfile",
+        "spec.profile.name",
+        ["skeleton", "base profile"],
+        id="operator-marks-a-profile-without-aim-id-and-model-sources-base",
+    ),
+    pytest.param(
         service(image="img:2.0"),
         worked_catalog(),
         "ProfileNotFound",
@@ -1211,6 +1219,21 @@ def test_errors(svc: AIMService, catalog: Catalog, reason: str, field: str, frag
     assert (err.reason, err.field, err.object_ref) == (reason, field, f"AIMService/{NS}/chat")
     for fragment in fragments:
         assert fragment in err.message
+
+
+@pytest.mark.parametrize(
+    "svc",
+    [
+        pytest.param(service(model="m"), id="by-model"),
+        pytest.param(service(selector={"aimId": "qwen/qwen3-32b"}), id="by-selector"),
+    ],
+)
+def test_a_base_profile_is_catalogued_and_never_fails_the_plan(svc: AIMService) -> None:
+    skeleton = profile("skeleton", model="m", type="optimized", primary=True, aimId=None)
+    catalog = Catalog([skeleton, profile("real", model="m", type="optimized")], embed_default=False)
+    entry = catalog.profile_entry("AIMProfile", NS, "skeleton")
+    assert entry is not None and entry.role == "base"
+    assert select_profile(svc, catalog).profile.metadata.name == "real"
 
 
 def test_floor_count_excludes_overlays_and_other_filters() -> None:
