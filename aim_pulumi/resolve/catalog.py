@@ -198,7 +198,7 @@ TEXT_FIELDS = (
 
 
 def is_base_spec(spec: Mapping[str, Any]) -> bool:
-    """A profile with neither `aimId` nor `modelSources` is a base (skeleton) profile, as upstream marks it."""
+    """Neither `aimId` nor `modelSources`: a base (skeleton) profile, as upstream marks it."""
     return not text(spec.get("aimId")) and not spec.get("modelSources")
 
 

@@ -147,9 +147,15 @@ def test_a_namespaced_runtime_config_exports_its_merge_over_the_cluster_config(r
     ("declare", "field"),
     [
         pytest.param(
-            lambda: AIMProfile("p", {"namespace": NS, "spec": {"image": "x"}}),
+            lambda: AIMProfile(
+                "p",
+                {
+                    "namespace": NS,
+                    "spec": {"image": "x", "modelSources": [{"modelId": "org/m", "sourceUri": "hf://org/m"}]},
+                },
+            ),
             "spec.aimId",
-            id="missing-aim-id",
+            id="model-sources-without-aim-id",
         ),
         pytest.param(
             lambda: AIMClusterProfile("p", {"namespace": NS, "spec": profile_spec()}),  # type: ignore[typeddict-unknown-key]
