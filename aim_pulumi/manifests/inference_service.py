@@ -19,11 +19,13 @@ PROFILE_HASH = "aim.eai.amd.com/profile-hash"
 
 
 def isvc_annotations(plan: ServicePlan) -> dict[str, str]:
-    """Await annotations per §13.4: a predictor held at zero replicas is never Ready, so no waitFor."""
-    notes = {
-        AUTOSCALER_CLASS: plan.scaling.autoscaler_class,
-        DEPLOYMENT_MODE: plan.deployment_mode,
-    }
+    """Control and await annotations per §13.4 over the plan's propagated ones (controls win).
+
+    A predictor held at zero replicas is never Ready, so it gets no waitFor.
+    """
+    notes = dict(plan.isvc_annotations)
+    notes[AUTOSCALER_CLASS] = plan.scaling.autoscaler_class
+    notes[DEPLOYMENT_MODE] = plan.deployment_mode
     wait = plan.wait
     if not wait.skip_await and wait.wait_for and plan.scaling.min_replicas > 0:
         notes[WAIT_FOR] = wait.wait_for

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMKind, AIMService, to_manifest
+from aim_pulumi.resolve.annotations import isvc_extra_annotations
 from aim_pulumi.resolve.caching import (
     CacheSettings,
     SizeOf,
@@ -299,6 +300,9 @@ def _plan(
         scaling=scaling,
         isvc_labels=isvc_labels,
         deployment_mode=settings.deployment_mode,
+        isvc_annotations=isvc_extra_annotations(
+            service.metadata.annotations or {}, profile_spec, scaling, predictor
+        ),
         wait=wait,
         profile_config=profile_config,
         route=route,

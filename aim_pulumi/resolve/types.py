@@ -192,6 +192,8 @@ class ServicePlan:
     scaling: ScalingPlan
     isvc_labels: Mapping[str, str]
     deployment_mode: str = "Standard"
+    # Propagated service annotations, model id and metrics annotations (resolve/annotations.py).
+    isvc_annotations: Mapping[str, str] = field(default_factory=dict)
     wait: AwaitPlan = field(default_factory=AwaitPlan)
     profile_config: ProfileConfigPlan | None = None
     route: RoutePlan | None = None
