@@ -391,6 +391,45 @@ def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
     return fields
 
 
+# The operator's container for a template service (behaviour §10.3, §7.2): metrics on, the template's
+# metric and precision announced to the AIM runtime, and per-GPU resources when the template sets none.
+TEMPLATE_METRICS_ENV = ("VLLM_ENABLE_METRICS", "true")
+CPU_PER_GPU = 4
+MEMORY_REQUEST_GI_PER_GPU = 32
+MEMORY_LIMIT_GI_PER_GPU = 48
+
+
+def template_default_resources(gpus: int) -> dict[str, Any]:
+    """The operator's default resources of a template service: per GPU, 4 CPU, 32Gi (limit 48Gi)."""
+    return {
+        "requests": {"cpu": str(CPU_PER_GPU * gpus), "memory": f"{MEMORY_REQUEST_GI_PER_GPU * gpus}Gi"},
+        "limits": {"memory": f"{MEMORY_LIMIT_GI_PER_GPU * gpus}Gi"},
+    }
+
+
+def _template_container_defaults(spec: MutableMapping[str, Any], metric: str, precision: str) -> None:
+    """Write the operator's template env and default resources as explicit profile fields.
+
+    Explicit, so that the profile `aim-pulumi migrate` writes plans the container the operator runs
+    for the template, and migrating changes no child. The template's own env wins per name.
+    """
+    framework = [TEMPLATE_METRICS_ENV]
+    if metric:
+        framework.append(("AIM_METRIC", metric))
+    if precision:
+        framework.append(("AIM_PRECISION", precision))
+    own = spec.get("containerEnv")
+    own_list = list(own) if isinstance(own, list) else []
+    named = {_text(item.get("name")) for item in own_list if isinstance(item, Mapping)}
+    spec["containerEnv"] = [
+        *({"name": name, "value": value} for name, value in framework if name not in named),
+        *own_list,
+    ]
+    gpus = spec.get("acceleratorCount")
+    if "resources" not in spec and isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 0:
+        spec["resources"] = template_default_resources(gpus)
+
+
 def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, Any] | None) -> dict[str, Any]:
     """The AIMProfile / AIMClusterProfile manifest a template becomes, given the model it names.
 
@@ -446,7 +485,8 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     else:
         for offset, (key, value) in enumerate(head):
             _insert(spec, offset, key, value)
-    if _text(spec.get("precision")) == "auto":
+    template_precision = _text(spec.get("precision"))
+    if template_precision == "auto":
         _delete(spec, "precision")
     if "hardware" in spec:
         hardware = spec["hardware"]
@@ -456,6 +496,7 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
         _carry(gpu, "requests", spec, "acceleratorCount")
     if "env" in spec:
         _rename(spec, "env", "containerEnv")
+    _template_container_defaults(spec, _text(spec.get("metric")), template_precision)
     carried = _carried_status(status)
     if carried:
         _replace(doc, "status", [("status", _like(doc, **carried))])

@@ -22,6 +22,9 @@ MARKER = "aim.eai.amd.com/reconciler-pipeline"
 IMAGE = "amdenterpriseai/aim-qwen-qwen3-32b:0.8.5"
 
 
+METRICS_ON = {"name": "VLLM_ENABLE_METRICS", "value": "true"}
+
+
 def svc(spec: dict[str, Any], annotations: dict[str, str] | None = None) -> dict[str, Any]:
     metadata: dict[str, Any] = {"name": "chat", "namespace": "ml-team"}
     if annotations is not None:
@@ -338,11 +341,29 @@ def test_v1alpha2_service_is_unchanged() -> None:
         pytest.param(
             tmpl(metric="latency", precision="fp8", profileId="p1"),
             [model()],
-            {"aimId": "qwen", "image": IMAGE, "metric": "latency", "precision": "fp8", "profileId": "p1"},
-            id="metric-precision-profile-id-kept",
+            {
+                "aimId": "qwen",
+                "image": IMAGE,
+                "metric": "latency",
+                "precision": "fp8",
+                "profileId": "p1",
+                "containerEnv": [
+                    METRICS_ON,
+                    {"name": "AIM_METRIC", "value": "latency"},
+                    {"name": "AIM_PRECISION", "value": "fp8"},
+                ],
+            },
+            id="operator-template-env-announces-metric-and-precision",
         ),
         pytest.param(
-            tmpl(precision="auto"), [model()], {"aimId": "qwen", "image": IMAGE}, id="precision-auto-dropped"
+            tmpl(precision="auto"),
+            [model()],
+            {
+                "aimId": "qwen",
+                "image": IMAGE,
+                "containerEnv": [METRICS_ON, {"name": "AIM_PRECISION", "value": "auto"}],
+            },
+            id="precision-auto-dropped-from-the-spec-kept-in-the-operator-env",
         ),
         pytest.param(
             tmpl(hardware={"gpu": {"requests": 2, "model": "MI300X"}}),
@@ -353,8 +374,9 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "acceleratorType": "gpu",
                 "acceleratorModel": "MI300X",
                 "acceleratorCount": 2,
+                "resources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
             },
-            id="gpu-hardware",
+            id="gpu-hardware-gets-the-operator-default-resources-per-gpu",
         ),
         pytest.param(
             tmpl(hardware={"cpu": {"requests": 4}}),
@@ -369,7 +391,8 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "aimId": "qwen",
                 "image": IMAGE,
                 "containerEnv": [
-                    {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}
+                    METRICS_ON,
+                    {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}},
                 ],
             },
             id="env-to-container-env",
@@ -420,8 +443,60 @@ def test_template_rows(doc: dict[str, Any], context: list[dict[str, Any]], expec
         "aim.eai.amd.com/profile-role": "deployable",
         "aim.eai.amd.com/profile-origin": "user-authored",
     }
+    if "containerEnv" not in expected:
+        expected = {**expected, "containerEnv": [METRICS_ON]}
     assert out["spec"] == expected
     assert "status" not in out
+
+
+OPERATOR_TEMPLATE_CONTAINER = [
+    pytest.param(
+        {"requests": 4, "model": "MI300X"},
+        None,
+        [],
+        {"cpu": "16", "memory": "128Gi"},
+        "192Gi",
+        id="operator-4-gpu-template-16-cpu-128gi-limit-192gi",
+    ),
+    pytest.param(
+        {"requests": 1}, None, [], {"cpu": "4", "memory": "32Gi"}, "48Gi", id="operator-1-gpu-template"
+    ),
+    pytest.param(
+        {"requests": 2},
+        {"limits": {"memory": "10Gi"}},
+        [],
+        None,
+        "10Gi",
+        id="operator-template-resources-replace-the-default",
+    ),
+    pytest.param(
+        {"requests": 1},
+        None,
+        [{"name": "VLLM_ENABLE_METRICS", "value": "false"}],
+        {"cpu": "4", "memory": "32Gi"},
+        "48Gi",
+        id="operator-template-env-wins-over-the-metrics-default",
+    ),
+]
+
+
+@pytest.mark.parametrize(("gpu", "resources", "env", "requests", "limit"), OPERATOR_TEMPLATE_CONTAINER)
+def test_operator_template_container(
+    gpu: dict[str, Any], resources: Any, env: list[dict[str, str]], requests: Any, limit: str
+) -> None:
+    extra: dict[str, Any] = {"hardware": {"gpu": gpu}, "metric": "latency"}
+    if resources is not None:
+        extra["resources"] = resources
+    if env:
+        extra["env"] = env
+    spec = one(tmpl(**extra), model())["spec"]
+    assert spec["resources"].get("requests") == requests
+    assert spec["resources"]["limits"]["memory"] == limit
+    names = [item["name"] for item in spec["containerEnv"]]
+    assert names.count("VLLM_ENABLE_METRICS") == 1
+    assert {"name": "AIM_METRIC", "value": "latency"} in spec["containerEnv"]
+    metrics = next(item for item in spec["containerEnv"] if item["name"] == "VLLM_ENABLE_METRICS")
+    assert metrics["value"] == (env[0]["value"] if env else "true")
 
 
 DISCOVERED = {
@@ -463,7 +538,7 @@ def test_converted_fields_keep_a_readable_order() -> None:
     assert list(one(doc)["spec"]) == ["model", "profile", "caching", "replicas"]
     status = {"profile": {"metadata": {"primary": True, "type": "optimized", "engine": "vllm"}}}
     out = one(tmpl(metric="latency", status=status), model())
-    assert list(out["spec"]) == ["aimId", "image", "engine", "type", "primary", "metric"]
+    assert list(out["spec"]) == ["aimId", "image", "engine", "type", "primary", "metric", "containerEnv"]
 
 
 def test_template_labels_are_added_to_existing_ones() -> None:
@@ -650,9 +725,16 @@ def test_seed_template_reference() -> None:
         "acceleratorModel": "MI300X",
         "acceleratorCount": 2,
         "containerEnv": [
-            {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "huggingface-creds", "key": "token"}}}
+            METRICS_ON,
+            {"name": "AIM_METRIC", "value": "throughput"},
+            {"name": "AIM_PRECISION", "value": "fp8"},
+            {
+                "name": "HF_TOKEN",
+                "valueFrom": {"secretKeyRef": {"name": "huggingface-creds", "key": "token"}},
+            },
         ],
         "imagePullSecrets": [{"name": "registry-credentials"}],
+        "resources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     }
 
 
