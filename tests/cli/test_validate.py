@@ -161,3 +161,18 @@ def test_validate_path_imports_no_pulumi() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_validate_applies_the_aim_crd(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    profile = (
+        "apiVersion: aim.eai.amd.com/v1alpha2\nkind: AIMProfile\nmetadata:\n  name: p\n  namespace: ml-team\n"
+        "spec:\n  aimId: org/m\n  image: r/m:1\n  modelSources:\n"
+        "    - {modelId: org/m, sourceUri: 'hf://org/m', size: ' 17Gi '}\n"
+    )
+    file = _write(tmp_path / "p.yaml", profile)
+    code, lines, _ = _run(capsys, str(file))
+    assert code == 1
+    match = LINE.match(lines[0])
+    assert match is not None
+    assert (match["field"], match["reason"]) == ("spec.modelSources[0].size", "InvalidSpec")
+    assert "(AIM CRD)" in match["message"]
