@@ -24,7 +24,7 @@ NonEmptyStr = Annotated[str, Field(min_length=1)]
 def _quantity(value: Any) -> str | int | float:
     """A quantity that reaches a child must be one the API server parses (`UPPER` is not)."""
     from aim_pulumi.api.limits import UNRESOLVED_VALUE
-    from aim_pulumi.schemas.quantity import parse_quantity
+    from aim_pulumi.schemas.quantity import quantity_value
 
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         raise PydanticCustomError("quantity_type", "Input should be a Kubernetes quantity (string or number)")
@@ -32,7 +32,7 @@ def _quantity(value: Any) -> str | int | float:
         raise PydanticCustomError("quantity_value", "a Kubernetes quantity must be a finite number")
     if isinstance(value, str) and UNRESOLVED_VALUE.fullmatch(value):
         return value
-    parsed = parse_quantity(value)
+    parsed = quantity_value(value)
     if parsed is None:
         raise PydanticCustomError(
             "quantity_value", "Input should be a Kubernetes quantity such as 500m, 2, 1.5Gi or 64Gi"

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from aim_pulumi.schemas.quantity import parse_quantity
+
+__all__ = ["GI", "parse_quantity", "to_gi_ceil", "to_gi_floor"]
+
 GI = 1024**3
 
 

@@ -533,8 +533,12 @@ class ProfileCaching(TypedDict, total=False):
 class AIMProfileSpec(TypedDict, total=False):
     """The `spec` of AIMProfile and AIMClusterProfile (camelCase, as in the CRD)."""
 
-    aimId: Required[pulumi.Input[str]]
-    """The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match."""
+    aimId: pulumi.Input[str]
+    """
+    The AIM id (e.g. `qwen/qwen3-32b`) selectors and models match; unset together with `modelSources` on a
+    base (skeleton) profile, which the catalog keeps but no service can bind (behaviour §4.9, reason
+    `BaseProfile`).
+    """
     image: Required[pulumi.Input[str]]
     """The serving image."""
     modelId: pulumi.Input[str]

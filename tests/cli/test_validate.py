@@ -163,7 +163,9 @@ def test_validate_path_imports_no_pulumi() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_validate_applies_the_aim_crd(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_refuses_what_go_parse_quantity_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     profile = (
         "apiVersion: aim.eai.amd.com/v1alpha2\nkind: AIMProfile\nmetadata:\n  name: p\n  namespace: ml-team\n"
         "spec:\n  aimId: org/m\n  image: r/m:1\n  modelSources:\n"
@@ -175,4 +177,4 @@ def test_validate_applies_the_aim_crd(tmp_path: Path, capsys: pytest.CaptureFixt
     match = LINE.match(lines[0])
     assert match is not None
     assert (match["field"], match["reason"]) == ("spec.modelSources[0].size", "InvalidSpec")
-    assert "(AIM CRD)" in match["message"]
+    assert "Kubernetes quantity" in match["message"]
