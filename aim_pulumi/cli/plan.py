@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import yaml
 
+from aim_pulumi.cli.pulumi_yaml import declaration_problem, environment_imports
 from aim_pulumi.cli.render import Palette, as_mapping, mark_unknowns, palette_for, redact_secrets
 
 if TYPE_CHECKING:
@@ -118,6 +119,8 @@ class Program:
     stack: str
     config: Mapping[str, str]
     secret_keys: tuple[str, ...] = ()
+    # What the offline plan leaves out that `pulumi preview` would use, printed as warnings.
+    warnings: tuple[str, ...] = ()
 
     @property
     def main(self) -> Path | None:
@@ -168,6 +171,9 @@ def _config_section(
             secrets.append(key)
             continue
         if declarations and isinstance(raw, Mapping) and raw and set(raw) <= _DECLARATION_KEYS:
+            problem = declaration_problem(project, str(raw_key), raw)
+            if problem is not None:
+                raise UsageError(f"{source}: {problem}")
             if "value" in raw:
                 value = raw["value"]
             elif "default" in raw:
@@ -277,10 +283,16 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
                 f"--stack {stack}: no Pulumi.{stack}.yaml in {_stack_config_dir(root, data, project_file)} "
                 f"(stacks: {known}); create it, or pass its values with --config"
             )
+        warnings: list[str] = []
         if stack_file is not None:
-            stack_values, stack_secrets = _config_section(
-                _read_yaml(stack_file), stack_file, project, declarations=False
-            )
+            stack_data = _read_yaml(stack_file)
+            stack_values, stack_secrets = _config_section(stack_data, stack_file, project, declarations=False)
+            imports = environment_imports(stack_data)
+            if imports:
+                warnings.append(
+                    f"{stack_file}: Pulumi ESC environments are not resolved offline ({', '.join(imports)}): "
+                    "config they provide is missing from this plan"
+                )
             values.update(stack_values)
             secrets.extend(stack_secrets)
         kind: Literal["pulumi", "manifests"] = "pulumi"
@@ -292,6 +304,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
         chosen = stack or "dev"
         values, secrets = {}, []
+        warnings = []
         directory = root
         kind = "manifests"
     for item in config:
@@ -306,6 +319,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         stack=chosen,
         config=dict(sorted(values.items())),
         secret_keys=tuple(sorted(set(secrets))),
+        warnings=tuple(warnings),
     )
 
 
@@ -1078,6 +1092,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         with program_path(args.program, sys.stdin) as path:
             program = load_program(path, stack=args.stack, config=args.config)
             targets = _check_outputs(args)
+            for warning in program.warnings:
+                print(err_palette.warning("warning: ") + warning, file=err)
             with Progress(err, enabled=not quiet and not args.debug):
                 outcome = execute(program, catalogs=args.catalog, debug=args.debug)
         if outcome.error is not None:
