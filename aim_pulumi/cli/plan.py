@@ -71,6 +71,7 @@ EXIT_USAGE = 2
 EXIT_CHANGES = 3
 
 STACK_TYPE = "pulumi:pulumi:Stack"
+DYNAMIC_PREFIX = "pulumi-python:dynamic"
 SERVICE_TYPE = "aim:index:AIMService"
 KUBERNETES_PREFIX = "kubernetes:"
 PROVIDER_INPUT = "__provider"
@@ -387,8 +388,16 @@ def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
     return objects
 
 
-def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = False) -> PlanRun:
+def execute(
+    program: Program,
+    *,
+    catalogs: Sequence[str] = (),
+    debug: bool = False,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+) -> PlanRun:
     """Run PROGRAM under the recording mock engine; a failure is kept in `PlanRun.error`.
+
+    `previous` is the dynamic resources' state after an earlier run, by name (`previous_state`).
 
     Raises UsageError for unusable `--catalog` paths. Catalog objects are added to the stack
     catalog before the program starts, as if declared first.
@@ -422,6 +431,7 @@ def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = Fal
                 stack=program.stack,
                 config=program.config,
                 secret_config_keys=program.secret_keys,
+                previous=previous,
                 logger=_engine_logger(debug),
             )
     except Exception as exc:
@@ -700,12 +710,26 @@ def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> di
         registered = recording.outputs.get(r.urn)
         if registered:
             entry["outputs"] = _reveal(registered, show_secrets)
+        if r.type.startswith(DYNAMIC_PREFIX):
+            # What `check` decided (the sticky binding): `--diff` against this plan starts from it,
+            # as `pulumi preview` starts from the state `pulumi up` left.
+            state = {k: v for k, v in r.outputs.items() if k != PROVIDER_INPUT}
+            entry["state"] = _reveal(state, show_secrets)
         resources.append(entry)
     return {
         "project": recording.project,
         "stack": recording.stack,
         "resources": resources,
         "outputs": _reveal(recording.stack_outputs(), show_secrets),
+    }
+
+
+def previous_state(plan: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The dynamic resources' state recorded in a `--json` plan, by name, for `execute(previous=...)`."""
+    return {
+        str(r["name"]): dict(r["state"])
+        for r in plan.get("resources") or []
+        if isinstance(r, Mapping) and isinstance(r.get("state"), Mapping)
     }
 
 
@@ -1095,7 +1119,12 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             for warning in program.warnings:
                 print(err_palette.warning("warning: ") + warning, file=err)
             with Progress(err, enabled=not quiet and not args.debug):
-                outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+                outcome = execute(
+                    program,
+                    catalogs=args.catalog,
+                    debug=args.debug,
+                    previous=previous_state(old_plan) if old_plan is not None else None,
+                )
         if outcome.error is not None:
             _remove_stale(targets)
             if args.debug:
