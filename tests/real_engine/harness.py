@@ -154,23 +154,22 @@ def manifest_key(doc: Mapping[str, Any]) -> tuple[str, str, str, str]:
     return (doc["apiVersion"], doc["kind"], metadata.get("namespace", ""), metadata["name"])
 
 
-def preview_resources(preview: Mapping[str, Any]) -> set[tuple[str, str, str | None]]:
-    """(type, name, parent name) of every program resource a preview shows."""
-    found: set[tuple[str, str, str | None]] = set()
+def preview_resources(preview: Mapping[str, Any]) -> set[tuple[str, str | None]]:
+    """(URN, parent URN) of every program resource a preview shows; None for a child of the stack."""
+    found: set[tuple[str, str | None]] = set()
     for step in preview.get("steps", []):
         urn = step["urn"]
-        type_ = urn_type(urn)
-        if type_.startswith(_INFRA_TYPES):
+        if urn_type(urn).startswith(_INFRA_TYPES):
             continue
         state = step.get("newState") or step.get("oldState") or {}
-        parent = state.get("parent") or ""
-        parent_name = None if not parent or urn_type(parent) == "pulumi:pulumi:Stack" else urn_name(parent)
-        found.add((type_, urn_name(urn), parent_name))
+        parent = state.get("parent") or None
+        found.add((urn, None if parent is None or urn_type(parent) == "pulumi:pulumi:Stack" else parent))
     return found
 
 
-def plan_resources(plan: Mapping[str, Any]) -> set[tuple[str, str, str | None]]:
-    return {(r["type"], r["name"], r.get("parent")) for r in plan["resources"]}
+def plan_resources(plan: Mapping[str, Any]) -> set[tuple[str, str | None]]:
+    """(URN, parent URN) of every resource of an offline plan (`plan --json`)."""
+    return {(r["urn"], r.get("parentUrn")) for r in plan["resources"]}
 
 
 def changed_steps(preview: Mapping[str, Any]) -> dict[tuple[str, str], str]:

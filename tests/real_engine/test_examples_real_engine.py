@@ -58,9 +58,18 @@ def test_destroy_keeps_only_the_shared_cache_pvcs(stack: RealStack) -> None:
         for r in stack.state_resources()
         if r["type"].startswith("kubernetes:") and r.get("retainOnDelete")
     }
-    expected = {key for key in stack.offline_manifests() if key[1] == "PersistentVolumeClaim"}
-    shared = {key for key in expected if "-cache-" in key[3]}
-    assert retained == shared
+    plan = stack.offline_plan()
+    types = {r["urn"]: r["type"] for r in plan["resources"]}
+    shared_cache_pvcs = {
+        manifest_key(r["inputs"])
+        for r in plan["resources"]
+        if r["type"] == "kubernetes:core/v1:PersistentVolumeClaim"
+        and types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+    }
+    assert retained == shared_cache_pvcs
+    resources = plan["resources"]
+    offline_retained = {manifest_key(r["inputs"]) for r in resources if r["options"]["retainOnDelete"]}
+    assert offline_retained == retained
     stack.destroy()
     assert not [r for r in stack.state_resources() if not r["type"].startswith("pulumi:")]
     assert set(stack.rendered()) == retained
