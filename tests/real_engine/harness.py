@@ -74,6 +74,9 @@ class RealStack:
         self.pulumi("stack", "init", stack)
         self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(self.render_dir))
         self.deployed = False
+        self._offline_result: (
+            tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]] | None
+        ) = None
 
     def pulumi(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -126,17 +129,27 @@ class RealStack:
                     found[manifest_key(doc)] = doc
         return found
 
-    def offline_plan(self, *extra: str) -> dict[str, Any]:
-        """`aim-pulumi plan --json` of the same program and stack config, as a user would run it."""
-        out = self.dir.parent / "offline-plan.json"
-        run_cli("plan", str(self.dir), "--stack", self.stack, "--json", str(out), "--show-secrets", *extra)
-        plan: dict[str, Any] = json.loads(out.read_text())
-        return plan
+    def _offline(self) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:
+        """`aim-pulumi plan --json --yaml` of the same program and stack config, as a user would run it.
+
+        Run once per stack: the steps that read it do not change the program or its config.
+        """
+        if self._offline_result is None:
+            plan_file = self.dir.parent / "offline-plan.json"
+            yaml_file = self.dir.parent / "offline-plan.yaml"
+            run_cli(
+                "plan", str(self.dir), "--stack", self.stack, "--quiet", "--show-secrets",
+                "--json", str(plan_file), "--yaml", str(yaml_file),
+            )  # fmt: skip
+            manifests = {manifest_key(d): d for d in yaml.safe_load_all(yaml_file.read_text()) if d}
+            self._offline_result = (json.loads(plan_file.read_text()), manifests)
+        return self._offline_result
+
+    def offline_plan(self) -> dict[str, Any]:
+        return self._offline()[0]
 
     def offline_manifests(self) -> dict[tuple[str, str, str, str], dict[str, Any]]:
-        out = self.dir.parent / "offline-plan.yaml"
-        run_cli("plan", str(self.dir), "--stack", self.stack, "--yaml", str(out), "--show-secrets", "--quiet")
-        return {manifest_key(doc): doc for doc in yaml.safe_load_all(out.read_text()) if doc}
+        return self._offline()[1]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
