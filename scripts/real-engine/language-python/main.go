@@ -132,7 +132,12 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, err
 	}
-	config, err := json.Marshal(req.GetConfig())
+	configMap := req.GetConfig()
+	if configMap == nil {
+		// The exec script reads PULUMI_CONFIG as a JSON object; a stack without config is an empty one.
+		configMap = map[string]string{}
+	}
+	config, err := json.Marshal(configMap)
 	if err != nil {
 		return nil, err
 	}
