@@ -326,6 +326,15 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
         self._own_callbacks: dict[str, list[Any]] = {}
         self._parents: dict[str, str] = {}
 
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        """The URN the Pulumi engine gives: the root stack is no part of its children's type chain.
+
+        The SDK's mock prefixes every parent's type, the stack's too (`pulumi:pulumi:Stack$aim:...`).
+        """
+        if parent and parent.split("::")[2].rsplit("$", 1)[-1] == "pulumi:pulumi:Stack":
+            parent = ""
+        return str(super().make_urn(parent, type_, name))
+
     def RegisterStackTransform(self, request: Any) -> Any:
         with self._lock:
             self._stack_callbacks.append(callback_pb2.Callback(token=request.token, target=request.target))
