@@ -327,13 +327,17 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
         self._parents: dict[str, str] = {}
 
     def make_urn(self, parent: str, type_: str, name: str) -> str:
-        """The URN the Pulumi engine gives: the root stack is no part of its children's type chain.
+        """The URN the Pulumi engine gives: the parent's whole type chain, without the root stack.
 
-        The SDK's mock prefixes every parent's type, the stack's too (`pulumi:pulumi:Stack$aim:...`).
+        The SDK's mock keeps only the parent's own type, and prefixes the stack's too
+        (`pulumi:pulumi:Stack$aim:...`), so grandchildren and top-level resources got other URNs.
         """
-        if parent and parent.split("::")[2].rsplit("$", 1)[-1] == "pulumi:pulumi:Stack":
-            parent = ""
-        return str(super().make_urn(parent, type_, name))
+        if parent:
+            chain = parent.split("::")[2]
+            if chain != "pulumi:pulumi:Stack":
+                type_ = f"{chain}${type_}"
+        stack, project = pulumi_settings.get_stack(), pulumi_settings.get_project()
+        return f"urn:pulumi:{stack}::{project}::{type_}::{name}"
 
     def RegisterStackTransform(self, request: Any) -> Any:
         with self._lock:

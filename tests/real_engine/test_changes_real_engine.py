@@ -41,12 +41,13 @@ def offline_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> di
 
 
 def predicted(old: dict[str, Any], new: dict[str, Any]) -> dict[tuple[str, str], str]:
-    """What `plan --diff` says changes, for the resources the engine diffs (components carry no state)."""
+    """What `plan --diff` says changes. Components have no inputs in the engine's state, so only their
+    creation and deletion are steps; updates count for the resources a provider diffs."""
     diff = diff_plans(old, new)
     return {
         (c.type, c.name): c.action
         for c in diff.changes
-        if c.type.startswith(("kubernetes:", "pulumi-python:dynamic"))
+        if c.action in ("create", "delete") or c.type.startswith(("kubernetes:", "pulumi-python:dynamic"))
     }
 
 
