@@ -198,7 +198,8 @@ def changed_steps(preview: Mapping[str, Any]) -> dict[tuple[str, str], str]:
 
 
 def examples() -> Iterator[Path]:
-    yield from sorted(p for p in (REPO / "examples").iterdir() if (p / "Pulumi.yaml").is_file())
+    """The Python examples: the offline plan, which every step compares with, runs Python programs."""
+    yield from sorted(p for p in (REPO / "examples").iterdir() if (p / "__main__.py").is_file())
 
 
 def names(paths: Sequence[Path]) -> list[str]:
