@@ -33,8 +33,9 @@ from pulumi.dynamic.dynamic import PROVIDER_KEY, ResourceProvider
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime._callbacks import _CallbackServicer
 from pulumi.runtime.config import set_all_config
-from pulumi.runtime.proto import engine_pb2
+from pulumi.runtime.proto import callback_pb2, engine_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, run_pulumi_func
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
@@ -248,17 +249,141 @@ def _deterministic_id(name: str, inputs: Mapping[str, Any]) -> str:
     return f"{name}-id"
 
 
+# RegisterResourceRequest fields a transform may change, by TransformResourceOptions field. The scalar
+# ones are copied, the repeated ones replaced; custom timeouts, providers and aliases are handled apart.
+_TRANSFORM_SCALARS = {
+    "protect": "protect",
+    "retain_on_delete": "retainOnDelete",
+    "delete_before_replace": "deleteBeforeReplace",
+    "provider": "provider",
+    "version": "version",
+    "plugin_download_url": "pluginDownloadURL",
+    "deleted_with": "deletedWith",
+}
+_TRANSFORM_LISTS = {
+    "depends_on": "dependencies",
+    "ignore_changes": "ignoreChanges",
+    "replace_on_changes": "replaceOnChanges",
+    "additional_secret_outputs": "additionalSecretOutputs",
+}
+
+
+def _transform_options(request: Any) -> Any:
+    options = resource_pb2.TransformResourceOptions()
+    for option, field_name in _TRANSFORM_SCALARS.items():
+        value = getattr(request, field_name)
+        if value:
+            setattr(options, option, value)
+    for option, field_name in _TRANSFORM_LISTS.items():
+        getattr(options, option).extend(getattr(request, field_name))
+    if request.HasField("customTimeouts"):
+        options.custom_timeouts.CopyFrom(request.customTimeouts)
+    options.providers.update(request.providers)
+    options.aliases.extend(request.aliases)
+    return options
+
+
+def _apply_transform_options(request: Any, options: Any) -> None:
+    for option, field_name in _TRANSFORM_SCALARS.items():
+        setattr(request, field_name, getattr(options, option))
+    if options.HasField("delete_before_replace"):
+        request.deleteBeforeReplaceDefined = True
+    for option, field_name in _TRANSFORM_LISTS.items():
+        del getattr(request, field_name)[:]
+        getattr(request, field_name).extend(getattr(options, option))
+    request.ClearField("customTimeouts")
+    if options.HasField("custom_timeouts"):
+        request.customTimeouts.CopyFrom(options.custom_timeouts)
+    request.providers.clear()
+    request.providers.update(options.providers)
+    del request.aliases[:]
+    request.aliases.extend(options.aliases)
+
+
+def _callback(token: str) -> Callable[[bytes], Any]:
+    for servicer in _CallbackServicer._servicers:
+        found = servicer._callbacks.get(token)
+        if found is not None:
+            return found
+    raise KeyError(f"transform callback {token} is not registered")
+
+
 class RecordingMonitor(pulumi_mocks.MockMonitor):
-    """A mock resource monitor that writes down every registration and every registered output."""
+    """A mock resource monitor that writes down every registration and every registered output.
+
+    It runs transforms as the Pulumi engine does (the SDK's mock monitor does not): a resource's own
+    `ResourceOptions.transforms` first, then those of each ancestor, then the stack transforms
+    (`pulumi.runtime.register_resource_transform`), each seeing the previous one's result, before the
+    registration is recorded.
+    """
 
     def __init__(self, mocks: pulumi_mocks.Mocks) -> None:
         super().__init__(mocks)
         self.recorded: list[RecordedResource] = []
         self.registered_outputs: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
+        self._stack_callbacks: list[Any] = []
+        self._own_callbacks: dict[str, list[Any]] = {}
+        self._parents: dict[str, str] = {}
+
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        """The URN the Pulumi engine gives: the parent's whole type chain, without the root stack.
+
+        The SDK's mock keeps only the parent's own type, and prefixes the stack's too
+        (`pulumi:pulumi:Stack$aim:...`), so grandchildren and top-level resources got other URNs.
+        """
+        if parent:
+            chain = parent.split("::")[2]
+            if chain != "pulumi:pulumi:Stack":
+                type_ = f"{chain}${type_}"
+        stack, project = pulumi_settings.get_stack(), pulumi_settings.get_project()
+        return f"urn:pulumi:{stack}::{project}::{type_}::{name}"
+
+    def RegisterStackTransform(self, request: Any) -> Any:
+        with self._lock:
+            self._stack_callbacks.append(callback_pb2.Callback(token=request.token, target=request.target))
+        return super().RegisterStackTransform(request)  # type: ignore[no-untyped-call]
+
+    def _transformed(self, request: Any) -> Any:
+        with self._lock:
+            chain = list(request.transforms)
+            parent = request.parent
+            while parent:
+                chain.extend(self._own_callbacks.get(parent, ()))
+                parent = self._parents.get(parent, "")
+            chain.extend(self._stack_callbacks)
+        if not chain:
+            return request
+        properties, options = request.object, _transform_options(request)
+        for callback in chain:
+            asked = resource_pb2.TransformRequest(
+                type=request.type,
+                name=request.name,
+                custom=request.custom,
+                parent=request.parent,
+                properties=properties,
+                options=options,
+            )
+            answer = _sync_await(_callback(callback.token)(asked.SerializeToString()))
+            properties = answer.properties
+            if answer.HasField("options"):
+                options = answer.options
+        transformed = type(request)()
+        transformed.CopyFrom(request)
+        transformed.object.CopyFrom(properties)
+        _apply_transform_options(transformed, options)
+        return transformed
 
     def RegisterResource(self, request: Any) -> Any:
+        if request.type != "pulumi:pulumi:Stack":
+            _ensure_event_loop()  # type: ignore[no-untyped-call]
+            own = list(request.transforms)
+            request = self._transformed(request)
         response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
+        with self._lock:
+            self._parents[response.urn] = request.parent
+            if request.type != "pulumi:pulumi:Stack" and own:
+                self._own_callbacks[response.urn] = own
         if request.type == "pulumi:pulumi:Stack":
             return response
         registration = self.resources[response.urn]

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import yaml
 
+from aim_pulumi.cli.pulumi_yaml import declaration_problem, environment_imports
 from aim_pulumi.cli.render import Palette, as_mapping, mark_unknowns, palette_for, redact_secrets
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ EXIT_USAGE = 2
 EXIT_CHANGES = 3
 
 STACK_TYPE = "pulumi:pulumi:Stack"
+DYNAMIC_PREFIX = "pulumi-python:dynamic"
 SERVICE_TYPE = "aim:index:AIMService"
 KUBERNETES_PREFIX = "kubernetes:"
 PROVIDER_INPUT = "__provider"
@@ -118,6 +120,8 @@ class Program:
     stack: str
     config: Mapping[str, str]
     secret_keys: tuple[str, ...] = ()
+    # What the offline plan leaves out that `pulumi preview` would use, printed as warnings.
+    warnings: tuple[str, ...] = ()
 
     @property
     def main(self) -> Path | None:
@@ -168,6 +172,9 @@ def _config_section(
             secrets.append(key)
             continue
         if declarations and isinstance(raw, Mapping) and raw and set(raw) <= _DECLARATION_KEYS:
+            problem = declaration_problem(project, str(raw_key), raw)
+            if problem is not None:
+                raise UsageError(f"{source}: {problem}")
             if "value" in raw:
                 value = raw["value"]
             elif "default" in raw:
@@ -277,10 +284,16 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
                 f"--stack {stack}: no Pulumi.{stack}.yaml in {_stack_config_dir(root, data, project_file)} "
                 f"(stacks: {known}); create it, or pass its values with --config"
             )
+        warnings: list[str] = []
         if stack_file is not None:
-            stack_values, stack_secrets = _config_section(
-                _read_yaml(stack_file), stack_file, project, declarations=False
-            )
+            stack_data = _read_yaml(stack_file)
+            stack_values, stack_secrets = _config_section(stack_data, stack_file, project, declarations=False)
+            imports = environment_imports(stack_data)
+            if imports:
+                warnings.append(
+                    f"{stack_file}: Pulumi ESC environments are not resolved offline ({', '.join(imports)}): "
+                    "config they provide is missing from this plan"
+                )
             values.update(stack_values)
             secrets.extend(stack_secrets)
         kind: Literal["pulumi", "manifests"] = "pulumi"
@@ -292,6 +305,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
         chosen = stack or "dev"
         values, secrets = {}, []
+        warnings = []
         directory = root
         kind = "manifests"
     for item in config:
@@ -306,6 +320,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         stack=chosen,
         config=dict(sorted(values.items())),
         secret_keys=tuple(sorted(set(secrets))),
+        warnings=tuple(warnings),
     )
 
 
@@ -373,8 +388,16 @@ def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
     return objects
 
 
-def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = False) -> PlanRun:
+def execute(
+    program: Program,
+    *,
+    catalogs: Sequence[str] = (),
+    debug: bool = False,
+    previous: Mapping[str, Mapping[str, Any]] | None = None,
+) -> PlanRun:
     """Run PROGRAM under the recording mock engine; a failure is kept in `PlanRun.error`.
+
+    `previous` is the dynamic resources' state after an earlier run, by name (`previous_state`).
 
     Raises UsageError for unusable `--catalog` paths. Catalog objects are added to the stack
     catalog before the program starts, as if declared first.
@@ -408,6 +431,7 @@ def execute(program: Program, *, catalogs: Sequence[str] = (), debug: bool = Fal
                 stack=program.stack,
                 config=program.config,
                 secret_config_keys=program.secret_keys,
+                previous=previous,
                 logger=_engine_logger(debug),
             )
     except Exception as exc:
@@ -686,12 +710,26 @@ def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> di
         registered = recording.outputs.get(r.urn)
         if registered:
             entry["outputs"] = _reveal(registered, show_secrets)
+        if r.type.startswith(DYNAMIC_PREFIX):
+            # What `check` decided (the sticky binding): `--diff` against this plan starts from it,
+            # as `pulumi preview` starts from the state `pulumi up` left.
+            state = {k: v for k, v in r.outputs.items() if k != PROVIDER_INPUT}
+            entry["state"] = _reveal(state, show_secrets)
         resources.append(entry)
     return {
         "project": recording.project,
         "stack": recording.stack,
         "resources": resources,
         "outputs": _reveal(recording.stack_outputs(), show_secrets),
+    }
+
+
+def previous_state(plan: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The dynamic resources' state recorded in a `--json` plan, by name, for `execute(previous=...)`."""
+    return {
+        str(r["name"]): dict(r["state"])
+        for r in plan.get("resources") or []
+        if isinstance(r, Mapping) and isinstance(r.get("state"), Mapping)
     }
 
 
@@ -1078,8 +1116,15 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         with program_path(args.program, sys.stdin) as path:
             program = load_program(path, stack=args.stack, config=args.config)
             targets = _check_outputs(args)
+            for warning in program.warnings:
+                print(err_palette.warning("warning: ") + warning, file=err)
             with Progress(err, enabled=not quiet and not args.debug):
-                outcome = execute(program, catalogs=args.catalog, debug=args.debug)
+                outcome = execute(
+                    program,
+                    catalogs=args.catalog,
+                    debug=args.debug,
+                    previous=previous_state(old_plan) if old_plan is not None else None,
+                )
         if outcome.error is not None:
             _remove_stale(targets)
             if args.debug:

@@ -509,7 +509,9 @@ def test_a_resource_name_used_twice_fails_like_the_engine(capsys: pytest.Capture
     assert (code, out) == (1, "")
     (line,) = err.strip().splitlines()
     assert line.startswith("error: AIMService chat: Duplicate resource URN '")
-    assert line.endswith("$aim:index:AIMService::chat'; try giving it a unique name")
+    assert line.endswith(
+        "'urn:pulumi:dev::duplicate-name::aim:index:AIMService::chat'; try giving it a unique name"
+    )
 
 
 def test_json_outputs_of_components_sharing_a_name_stay_apart(
@@ -521,10 +523,8 @@ def test_json_outputs_of_components_sharing_a_name_stay_apart(
     assert code == 0
     document = json.loads(target.read_text())
     by_urn = {r["urn"]: r for r in document["resources"]}
-    model = by_urn["urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMModel::mistral-7b-nvidia"]
-    service = by_urn[
-        "urn:pulumi:dev::aim-model-id::pulumi:pulumi:Stack$aim:index:AIMService::mistral-7b-nvidia"
-    ]
+    model = by_urn["urn:pulumi:dev::aim-model-id::aim:index:AIMModel::mistral-7b-nvidia"]
+    service = by_urn["urn:pulumi:dev::aim-model-id::aim:index:AIMService::mistral-7b-nvidia"]
     assert model["outputs"]["status"]["generatedProfiles"] == [service["outputs"]["resolvedProfile"]["name"]]
     assert service["outputs"]["status"]["reconcilerPipeline"] == "profile"
     # The stack's own exports are apart from every resource's outputs.

@@ -261,10 +261,7 @@ def test_json_resources_carry_urn_options_and_dependencies(capsys: pytest.Captur
     document = json.loads(out)
     assert set(document) == {"project", "stack", "resources", "outputs"}
     (namespace,) = document["resources"]
-    assert (
-        namespace["urn"]
-        == "urn:pulumi:dev::stack-reference::pulumi:pulumi:Stack$kubernetes:core/v1:Namespace::team"
-    )
+    assert namespace["urn"] == "urn:pulumi:dev::stack-reference::kubernetes:core/v1:Namespace::team"
     assert set(namespace) >= {
         "urn",
         "parent",

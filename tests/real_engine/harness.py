@@ -1,0 +1,206 @@
+"""Drive the real Pulumi CLI on a copy of a program: a local state backend, no network, render mode.
+
+The toolchain (CLI, language host, Kubernetes provider, the SDK's exec and dynamic-provider scripts)
+comes from scripts/real-engine-toolchain.sh. The CLI finds the language host and every plugin on PATH
+(ambient plugins), so PATH is the toolchain directory, then this interpreter's bin directory (the
+`python3` that runs the program and the dynamic provider, with aim_pulumi installed).
+
+The Kubernetes provider renders instead of applying: the stack config `kubernetes:renderYamlToDirectory`
+configures the default provider the components' children use, so the programs run unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLCHAIN_SCRIPT = REPO / "scripts" / "real-engine-toolchain.sh"
+PASSPHRASE = "real-engine-tests"
+_INFRA_TYPES = ("pulumi:pulumi:Stack", "pulumi:providers:")
+
+
+def toolchain_dir() -> Path:
+    """The built toolchain; its absence fails the tests (CI builds it in the step before)."""
+    check = subprocess.run(
+        ["bash", str(TOOLCHAIN_SCRIPT), "--check"], capture_output=True, text=True, check=False
+    )
+    if check.returncode != 0:
+        pytest.fail(f"{check.stderr.strip()} (the real-engine tests need the toolchain)", pytrace=False)
+    return Path(check.stdout.strip().splitlines()[-1])
+
+
+def urn_name(urn: str) -> str:
+    return urn.rsplit("::", 1)[-1]
+
+
+def urn_type(urn: str) -> str:
+    """The resource's own type: the last segment of the URN's type chain (parent types come first)."""
+    return urn.split("::")[2].rsplit("$", 1)[-1]
+
+
+class RealStack:
+    """One stack of one program, kept for a sequence of CLI steps."""
+
+    def __init__(self, program: Path, workdir: Path, toolchain: Path, stack: str = "dev") -> None:
+        self.dir = workdir / "program"
+        shutil.copytree(program, self.dir)
+        self.render_dir = workdir / "rendered"
+        self.stack = stack
+        state, home = workdir / "state", workdir / "home"
+        state.mkdir()
+        home.mkdir()
+        path = os.pathsep.join([str(toolchain), str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+        self.env = {
+            **os.environ,
+            "PATH": path,
+            "PULUMI_HOME": str(home),
+            "PULUMI_BACKEND_URL": state.as_uri(),
+            "PULUMI_CONFIG_PASSPHRASE": PASSPHRASE,
+            "PULUMI_SKIP_UPDATE_CHECK": "1",
+            "PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION": "true",
+            "PULUMI_SKIP_CONFIRMATIONS": "true",
+        }
+        self.env.pop("PULUMI_ACCESS_TOKEN", None)
+        self.pulumi("stack", "init", stack)
+        self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(self.render_dir))
+        self.deployed = False
+        self._offline_result: (
+            tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]] | None
+        ) = None
+
+    def pulumi(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(
+            ["pulumi", *args, "--non-interactive"],
+            cwd=self.dir,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=600,
+        )
+        if check and done.returncode != 0:
+            command = " ".join(args)
+            raise AssertionError(
+                f"pulumi {command} exited {done.returncode}\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
+            )
+        return done
+
+    def config(self, key: str, value: str) -> None:
+        self.pulumi("config", "set", key, value)
+
+    def preview(self, *extra: str) -> dict[str, Any]:
+        """`pulumi preview --json`: its steps and change summary."""
+        done = self.pulumi("preview", "--json", *extra)
+        result: dict[str, Any] = json.loads(done.stdout)
+        return result
+
+    def up(self) -> None:
+        self.pulumi("up", "--yes", "--skip-preview")
+        self.deployed = True
+
+    def ensure_up(self) -> None:
+        if not self.deployed:
+            self.up()
+
+    def destroy(self) -> None:
+        self.pulumi("destroy", "--yes", "--skip-preview")
+
+    def state_resources(self) -> list[dict[str, Any]]:
+        exported = json.loads(self.pulumi("stack", "export").stdout)
+        resources: list[dict[str, Any]] = exported["deployment"].get("resources") or []
+        return resources
+
+    def rendered(self) -> dict[tuple[str, str, str, str], dict[str, Any]]:
+        """Every manifest the provider wrote, by (apiVersion, kind, namespace, name)."""
+        found: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+        for path in sorted(self.render_dir.rglob("*.yaml")) if self.render_dir.exists() else []:
+            for doc in yaml.safe_load_all(path.read_text()):
+                if doc:
+                    found[manifest_key(doc)] = doc
+        return found
+
+    def _offline(self) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:
+        """`aim-pulumi plan --json --yaml` of the same program and stack config, as a user would run it.
+
+        Run once per stack: the steps that read it do not change the program or its config.
+        """
+        if self._offline_result is None:
+            plan_file = self.dir.parent / "offline-plan.json"
+            yaml_file = self.dir.parent / "offline-plan.yaml"
+            run_cli(
+                "plan", str(self.dir), "--stack", self.stack, "--quiet", "--show-secrets",
+                "--json", str(plan_file), "--yaml", str(yaml_file),
+            )  # fmt: skip
+            manifests = {manifest_key(d): d for d in yaml.safe_load_all(yaml_file.read_text()) if d}
+            self._offline_result = (json.loads(plan_file.read_text()), manifests)
+        return self._offline_result
+
+    def offline_plan(self) -> dict[str, Any]:
+        return self._offline()[0]
+
+    def offline_manifests(self) -> dict[tuple[str, str, str, str], dict[str, Any]]:
+        return self._offline()[1]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "aim_pulumi.cli", *args], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        command = " ".join(args)
+        raise AssertionError(f"aim-pulumi {command} exited {done.returncode}\n{done.stdout}\n{done.stderr}")
+    return done
+
+
+def manifest_key(doc: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    metadata = doc.get("metadata") or {}
+    return (doc["apiVersion"], doc["kind"], metadata.get("namespace", ""), metadata["name"])
+
+
+def preview_resources(preview: Mapping[str, Any]) -> set[tuple[str, str | None]]:
+    """(URN, parent URN) of every program resource a preview shows; None for a child of the stack."""
+    found: set[tuple[str, str | None]] = set()
+    for step in preview.get("steps", []):
+        urn = step["urn"]
+        if urn_type(urn).startswith(_INFRA_TYPES):
+            continue
+        state = step.get("newState") or step.get("oldState") or {}
+        parent = state.get("parent") or None
+        found.add((urn, None if parent is None or urn_type(parent) == "pulumi:pulumi:Stack" else parent))
+    return found
+
+
+def plan_resources(plan: Mapping[str, Any]) -> set[tuple[str, str | None]]:
+    """(URN, parent URN) of every resource of an offline plan (`plan --json`)."""
+    return {(r["urn"], r.get("parentUrn")) for r in plan["resources"]}
+
+
+def changed_steps(preview: Mapping[str, Any]) -> dict[tuple[str, str], str]:
+    """(type, name) -> operation, for every program resource the preview would change."""
+    changes: dict[tuple[str, str], str] = {}
+    for step in preview.get("steps", []):
+        type_ = urn_type(step["urn"])
+        if type_.startswith(_INFRA_TYPES) or step["op"] in ("same", "read"):
+            continue
+        op = "replace" if step["op"] in ("replace", "create-replacement", "delete-replaced") else step["op"]
+        changes[(type_, urn_name(step["urn"]))] = op
+    return changes
+
+
+def examples() -> Iterator[Path]:
+    """The Python examples: the offline plan, which every step compares with, runs Python programs."""
+    yield from sorted(p for p in (REPO / "examples").iterdir() if (p / "__main__.py").is_file())
+
+
+def names(paths: Sequence[Path]) -> list[str]:
+    return [p.name for p in paths]
