@@ -9,6 +9,8 @@ compare the files byte for byte:
     diff -r before/ after/
 
 SDK debug messages are left out: the plan never shows them and the engine does not keep them.
+Dependencies are compared as sets: the SDK collects them in a set, so their order differs from
+one run to the next even with no change at all.
 """
 
 from __future__ import annotations
@@ -29,8 +31,14 @@ from aim_pulumi.cli.plan import execute, load_program  # noqa: E402
 
 def canonical(recording: PlanRecording) -> str:
     """Every recorded fact in registration order; JSON with sorted keys."""
+    resources = []
+    for r in recording.resources:
+        fields = dataclasses.asdict(r)
+        fields["dependencies"] = sorted(r.dependencies)
+        fields["property_dependencies"] = {k: sorted(v) for k, v in r.property_dependencies.items()}
+        resources.append(fields)
     document: dict[str, Any] = {
-        "resources": [dataclasses.asdict(r) for r in recording.resources],
+        "resources": resources,
         "outputs": recording.outputs,
         "logs": [dataclasses.asdict(log) for log in recording.logs if log.severity != "debug"],
     }
