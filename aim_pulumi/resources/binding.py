@@ -152,7 +152,7 @@ def serialized_provider() -> str:
     """
     if BindingProvider.serialize_as_secret_always:
         raise AssertionError("the binding provider holds no secret and is stored in plain text")
-    return serialize_provider(BindingProvider())
+    return str(serialize_provider(BindingProvider()))
 
 
 class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
