@@ -6,6 +6,7 @@ gives), so that the profile pipeline, overlays and generated profiles all feed t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -172,9 +173,23 @@ def profile_config_document(profile_spec: Mapping[str, Any]) -> dict[str, Any]:
 
 def profile_config_content(profile_spec: Mapping[str, Any]) -> str:
     """Sorted keys keep the ConfigMap byte-identical between runs, so Pulumi shows no spurious diff."""
-    return yaml.safe_dump(
-        profile_config_document(profile_spec), sort_keys=True, default_flow_style=False, allow_unicode=True
-    )
+    document = profile_config_document(profile_spec)
+    try:
+        # JSON tells apart every value YAML would write differently (1, 1.0, true, "1").
+        key = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _dump_profile_config(document)
+    return _rendered_profile_config(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rendered_profile_config(key: str) -> str:
+    """Many services share a profile; the pure-Python YAML emitter is the slowest step of a plan."""
+    return _dump_profile_config(json.loads(key))
+
+
+def _dump_profile_config(document: Mapping[str, Any]) -> str:
+    return yaml.safe_dump(document, sort_keys=True, default_flow_style=False, allow_unicode=True)
 
 
 def profile_mount_path(profile_spec: Mapping[str, Any]) -> str:

@@ -17,11 +17,13 @@ rule is a copy of `aim_pulumi.resolve.selection.sticky_decision` (a test keeps t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, TypedDict
 
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
+from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
 __all__ = [
     "BINDING_KEYS",
@@ -141,6 +143,18 @@ class BindingProvider(ResourceProvider):
         return UpdateResult(outs=dict(_news))
 
 
+@functools.cache
+def serialized_provider() -> str:
+    """The provider as state stores it, pickled once per process: it has no state of its own.
+
+    `pulumi.dynamic.Resource` pickles its provider for every resource it declares; with one
+    Binding per service that is one pickling per service of the very same bytes.
+    """
+    if BindingProvider.serialize_as_secret_always:
+        raise AssertionError("the binding provider holds no secret and is stored in plain text")
+    return str(serialize_provider(BindingProvider()))
+
+
 class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
     """`<service>-binding`: the profile a service is bound to, and its cache memory, in state."""
 
@@ -173,6 +187,8 @@ class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
             "previous": None,
             "reason": None,
         }
-        super().__init__(BindingProvider(), name, props, opts)
+        # What `pulumi.dynamic.Resource.__init__` does, with the provider pickled once (see above).
+        props[PROVIDER_KEY] = serialized_provider()
+        pulumi.CustomResource.__init__(self, f"pulumi-python:{self._resource_type_name}", name, props, opts)
         self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
         self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]

@@ -22,6 +22,7 @@ from pulumi.runtime import settings as pulumi_settings
 from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resources.outputs import known_output
 
 __all__ = [
     "CatalogComponent",
@@ -241,8 +242,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
         status = self._status(declared, target)
         setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
-        self.spec = pulumi.Output.from_input(spec)
-        self.status = pulumi.Output.from_input(status)
+        self.spec = known_output(spec)
+        self.status = known_output(status)
         self.register_outputs(
             {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": status}
         )

@@ -22,6 +22,7 @@ from aim_pulumi.resolve.container import (
     is_direct_vllm,
     pod_identity,
     profile_config_content,
+    profile_config_document,
     profile_config_file_name,
     profile_hash,
     profile_resources,
@@ -755,3 +756,26 @@ def test_build_container_plan_for_direct_vllm() -> None:
     assert plan.args == vllm_args(VLLM_PROFILE)
     assert plan.resources == {"limits": {"nvidia.com/gpu": 1}, "requests": {"cpu": "4", "nvidia.com/gpu": 1}}
     assert _env_map(plan.env)["AIM_VLLM_MODEL"] == "/workspace/cache/m"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param(1, 1.0, id="integer-and-float"),
+        pytest.param(1, True, id="integer-and-boolean"),
+        pytest.param("1", 1, id="string-and-integer"),
+        pytest.param(["a"], "a", id="list-and-string"),
+    ],
+)
+def test_remembered_profile_files_tell_apart_values_yaml_writes_differently(first: Any, second: Any) -> None:
+    """Rendering is remembered per document; values that YAML writes differently never share a file."""
+    spec = {"aimId": "org/model", "engineArgs": {"x": first}}
+    other = {"aimId": "org/model", "engineArgs": {"x": second}}
+    for candidate, value in ((spec, first), (other, second), (spec, first)):
+        content = profile_config_content(candidate)
+        assert yaml.safe_load(content)["engine_args"] == {"x": value}
+        assert type(yaml.safe_load(content)["engine_args"]["x"]) is type(value)
+        expected = yaml.safe_dump(
+            profile_config_document(candidate), sort_keys=True, default_flow_style=False, allow_unicode=True
+        )
+        assert content == expected

@@ -121,7 +121,10 @@ def test_the_provider_is_pickled_by_reference_to_a_module_that_needs_only_pulumi
         if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in node.names
     }
-    assert imported <= {"__future__", "collections", "typing", "pulumi"}
+    import sys
+
+    assert imported - {"pulumi"} <= set(sys.stdlib_module_names) | {"__future__"}, imported
+    assert "pulumi" in imported
 
 
 @pytest.mark.parametrize(
@@ -264,3 +267,41 @@ def test_the_sdk_dynamic_provider_host_runs_the_binding_check() -> None:
     assert inputs["bound"] == "AIMProfile/ml/kept"
     assert inputs["cacheSizes"] == {"pvc-a": 20}
     assert [(f.property, "immutable" in f.reason) for f in response.failures] == [("cacheMode", True)]
+
+
+def test_every_binding_carries_the_provider_pickled_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The state holds what `pulumi.dynamic.Resource` would store, but pickling it is paid once."""
+    from pulumi.dynamic.dynamic import serialize_provider
+
+    import aim_pulumi.resources.binding as binding
+    from aim_pulumi.cli.engine import run_program
+
+    calls: list[object] = []
+
+    def counting(provider: Any) -> str:
+        calls.append(provider)
+        return serialize_provider(provider)
+
+    binding.serialized_provider.cache_clear()
+    monkeypatch.setattr(binding, "serialize_provider", counting)
+
+    def program() -> None:
+        for index in range(3):
+            binding.Binding(
+                f"svc-{index}-binding",
+                service=f"ml-team/svc-{index}",
+                winner=NEW,
+                qualifying=[NEW],
+                force=False,
+                cache_mode="",
+                cache_sizes={},
+            )
+
+    try:
+        recording = run_program(program)
+    finally:
+        binding.serialized_provider.cache_clear()
+    stored = [r.inputs["__provider"] for r in recording.of_type("pulumi-python:dynamic/aim:Binding")]
+    assert len(calls) == 1
+    assert stored == [serialize_provider(BindingProvider())] * 3
+    assert all(r.outputs["bound"] == NEW for r in recording.of_type("pulumi-python:dynamic/aim:Binding"))

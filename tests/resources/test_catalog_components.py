@@ -263,3 +263,38 @@ def test_a_profile_declared_with_status_keeps_it(recording: Any) -> None:
 
     status = rec.outputs_of(f"{NS}-p")["status"]
     assert (status["status"], status["available"], status["version"]) == ("NotAvailable", False, "2.0.0")
+
+
+def test_spec_and_status_outputs_are_known_plain_values_with_no_dependencies(recording: Any) -> None:
+    """They hold what `from_input` would: the same value, known, not secret, depending on nothing."""
+    seen: dict[str, Any] = {}
+
+    def program() -> None:
+        profile = AIMProfile("p", {"namespace": NS, "labels": model_labels(), "spec": profile_spec()})
+        for name in ("spec", "status"):
+            output = getattr(profile, name)
+            deep = pulumi.Output.from_input(output)
+            pulumi.Output.all(output, deep).apply(lambda pair, name=name: seen.update({name: pair}))
+
+    rec = recording(program)
+
+    assert seen["spec"][0] == seen["spec"][1] == rec.outputs_of("p")["spec"]
+    assert seen["status"][0] == seen["status"][1] == rec.outputs_of("p")["status"]
+    assert seen["spec"][0]["aimId"] == profile_spec()["aimId"]
+
+
+def test_a_known_output_is_known_not_secret_and_has_no_resources() -> None:
+    import asyncio
+
+    from aim_pulumi.resources.outputs import known_output
+
+    async def state() -> tuple[Any, ...]:
+        output = known_output({"a": [1, {"b": None}]})
+        return (
+            await output.future(),
+            await output.is_known(),
+            await output.is_secret(),
+            await output.resources(),
+        )
+
+    assert asyncio.run(state()) == ({"a": [1, {"b": None}]}, True, False, set())

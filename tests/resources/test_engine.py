@@ -182,3 +182,38 @@ def test_dynamic_resources_see_their_previous_state_through_check(
 def test_a_failed_dynamic_check_fails_the_program(recording: Any) -> None:
     with pytest.raises(DynamicCheckFailed, match="cacheMode"):
         recording(_binding_program, previous={"svc-binding": {"bound": "x", "cacheMode": "Shared"}})
+
+
+def test_debug_messages_reach_the_logger_but_not_the_recording(recording: Any, caplog: Any) -> None:
+    def program() -> None:
+        parent = pulumi.ComponentResource("aim:index:Probe", "probe", None)
+        pulumi.log.debug("program debug", resource=parent)
+        pulumi.log.info("program info", resource=parent)
+
+    with caplog.at_level("DEBUG", logger="aim_pulumi.engine"):
+        rec = recording(program)
+
+    assert rec.messages() == ["program info"]
+    assert {r.severity for r in rec.logs} == {"info"}
+    assert "program debug" in [r.getMessage() for r in caplog.records]
+
+
+def test_a_run_leaves_the_garbage_collector_as_it_found_it() -> None:
+    import gc
+
+    seen: list[tuple[tuple[int, int, int], int]] = []
+    before = (gc.get_threshold(), gc.get_freeze_count())
+
+    def program() -> None:
+        seen.append((gc.get_threshold(), gc.get_freeze_count()))
+
+    def failing() -> None:
+        raise RuntimeError("boom")
+
+    run_program(program)
+    with pytest.raises(RuntimeError, match="boom"):
+        run_program(failing)
+
+    assert (gc.get_threshold(), gc.get_freeze_count()) == before
+    assert seen[0][0] != before[0], "the program ran with its own thresholds"
+    assert seen[0][1] > 0, "the heap from before the run is left out of collections"
