@@ -383,6 +383,8 @@ def _run(
         )
     )
     pulumi_settings.ROOT.set(None)
+    # Outputs an earlier failed run left behind would otherwise fail this one.
+    pulumi_settings.SETTINGS.outputs.clear()
     set_all_config(config, secret_config_keys)
     program = program_callable(entry)
 

@@ -516,12 +516,22 @@ def _component_in(tb: TracebackType | None) -> str | None:
 
 
 def failure_line(exc: BaseException, program: Program) -> str:
-    """One line naming where (file:line or file:document), the object, the field and the reason."""
+    """One line naming where (file:line or file:document), the object, the field and the reason.
+
+    A program whose resolution failed for several objects gets one such line for each.
+    """
     from aim_pulumi.api import AIMValidationError
     from aim_pulumi.cli.engine import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
+    from aim_pulumi.resources.program import AIMProgramError
 
-    location = _program_location(exc.__traceback__, program)
+    if isinstance(exc, AIMProgramError):
+        return "\n".join(failure_line(failure, program) for failure in exc.failures)
+    # Resolution runs after the program body, so the declaring line travels with the error.
+    declared_at = getattr(exc, "declared_at", None)
+    location = _program_location(exc.__traceback__, program) or (
+        f"{_display_path(Path(declared_at.filename))}:{declared_at.line}" if declared_at is not None else None
+    )
     component = _component_in(exc.__traceback__)
     parts: list[str | None]
     if isinstance(exc, AIMValidationError):
@@ -1084,7 +1094,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             _remove_stale(targets)
             if args.debug:
                 traceback.print_exception(outcome.error.cause, file=err)
-            print(err_palette.error("error: ") + outcome.error.line, file=err)
+            for line in outcome.error.line.splitlines():
+                print(err_palette.error("error: ") + line, file=err)
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None

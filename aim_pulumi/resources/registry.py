@@ -1,9 +1,9 @@
-"""The per-stack catalog: every AIM component declared so far in this program, plus the default.
+"""The per-stack catalog: every AIM component the program declares, plus the embedded default.
 
-A service resolves in its constructor against the objects declared before it (behaviour §1), so
-the catalog grows as the program runs. It belongs to one program run: it is keyed by the
-resource monitor Pulumi connected the run to, so two runs in one process (tests, the offline
-`plan` command) never see each other's objects, and `reset_registry` clears everything.
+Services resolve against the complete catalog once the program body has declared everything
+(`program.py`), so declaration order never matters. The registry belongs to one program run: it
+is keyed by the resource monitor Pulumi connected the run to, so two runs in one process (tests,
+the offline `plan` command) never see each other's objects, and `reset_registry` clears everything.
 
 The registry also remembers the Shared cache components already declared, because a Shared
 cache is registered once per stack however many services mount it (DESIGN decision 7).
@@ -22,6 +22,7 @@ from pulumi.runtime import settings as pulumi_settings
 from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resources.program import Deferred, declaration_site, enlist, reject_late_catalog_object
 
 __all__ = [
     "CatalogComponent",
@@ -41,15 +42,15 @@ class StackRegistry:
     settings: Settings
     catalog: Catalog
     shared_caches: dict[tuple[str, ...], Any] = field(default_factory=dict)
-    # Shared cache key -> the service (Pulumi name) that declares it: the first one in program order.
-    shared_cache_owners: dict[tuple[str, ...], str] = field(default_factory=dict)
-    # Service (Pulumi name) -> an Output that resolves once its children are declared.
-    services_done: dict[str, Any] = field(default_factory=dict)
     # Shared cache key -> (namespace, name) of each service using it -> that service's plan of the
     # cache and its masked arguments: the cache carries the labels of all of them (behaviour §11).
     shared_cache_users: dict[tuple[str, ...], dict[tuple[str, str], tuple[Any, Any]]] = field(
         default_factory=dict
     )
+
+    # The components waiting for the program's resolution round, and whether the body has ended.
+    round: Any = None
+    program_ended: bool = False
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":
@@ -64,22 +65,14 @@ class StackRegistry:
         return cls(settings=settings, catalog=catalog)
 
     def add(self, obj: AIMObject) -> None:
-        """Make a catalog object visible to every service declared after it."""
+        """Make a catalog object visible to every service of the program."""
         self.catalog.add(obj)
-
-    def claim_shared_cache(self, key: tuple[str, ...], service: str) -> str:
-        """Record `service` as a user of a Shared cache; returns the owner (the first claimant).
-
-        The owner declares the cache, so its content never depends on which service's
-        children happen to be built first; later users wait for the owner.
-        """
-        return self.shared_cache_owners.setdefault(key, service)
 
     def use_shared_caches(self, user: tuple[str, str], caches: Sequence[Any], masked: Any) -> None:
         """Record the Shared caches the service `user` ((namespace, name)) mounts, replacing its last word.
 
-        Every service is declared before any Shared cache is built (they are built inside applies,
-        which run after the program body), so each cache sees all of its users.
+        Every service of a round records its final plan before any Shared cache is built, so
+        each cache sees all of its users.
         """
         keys = {cache.key for cache in caches}
         for key, users in self.shared_cache_users.items():
@@ -186,11 +179,12 @@ def _camel_case(attribute: str) -> str:
 
 
 class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
-    """A profile, model or runtime config: catalog data for the services declared after it.
+    """A profile, model or runtime config: catalog data for every service of the program.
 
     It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
     it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
-    the object's name, its spec as declared and the status its kind derives (`_status`).
+    the object's name, its spec as declared and the status its kind derives (`_status`), which
+    the program's resolution round computes against the complete catalog.
     """
 
     _KIND_CLASS: ClassVar[type[AIMKind]]
@@ -226,8 +220,20 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
 
     def _status(self, declared: AIMObject, catalog: Catalog) -> dict[str, Any]:
-        """The kind's deploy-time status, computed against the catalog that now holds `declared`."""
+        """The kind's deploy-time status, computed against the program's complete catalog."""
         raise NotImplementedError
+
+    # The program round (program.py) calls these.
+    _aim_is_service = False
+
+    def _aim_settle_status(self) -> None:
+        self._aim_status.resolve(self._status(self._aim_declared, self._aim_target))
+
+    def _aim_abandon(self) -> None:
+        self._aim_status.resolve({})
+
+    def _aim_fail(self, error: BaseException) -> None:
+        self._aim_status.fail(error)
 
     def _setup(
         self,
@@ -237,15 +243,19 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         catalog: Catalog | None,
         obj: ObjectT | None,
     ) -> None:
+        self._aim_site = declaration_site()
         declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
-        status = self._status(declared, target)
+        self._aim_declared, self._aim_target = declared, target
+        self._aim_ref = declared.object_ref
+        self._aim_status = Deferred()
         setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
         self.spec = pulumi.Output.from_input(spec)
-        self.status = pulumi.Output.from_input(status)
+        self.status = self._aim_status.output
         self.register_outputs(
-            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": status}
+            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": self.status}
         )
+        enlist(self)
 
     def _declare(
         self,
@@ -266,6 +276,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
             raise AIMValidationError(
                 "kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}"
             )
+        reject_late_catalog_object(parsed.object_ref)
         target = catalog if catalog is not None else current_registry().catalog
         target.add(parsed)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)

@@ -7,10 +7,9 @@ configs, models, templates, profiles) and then every service, each as its own co
 kinds). Plain Kubernetes objects of the directory (its Namespace, Secrets, ServiceAccounts, ...)
 are declared first, as pulumi-kubernetes resources named the same way, and the services of a
 namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object
-are skipped with an info message. Declaration order is fixed by kind and name, not by file order,
-so reordering files or documents changes nothing. The manifests are one unit: every service is
-resolved before the first component registers, so one that cannot resolve leaves the others
-undeployed too.
+are skipped with an info message. Like every AIM component, the objects resolve in the program's
+one resolution round against everything the program declares, so reordering files or documents
+changes nothing, and one service that cannot resolve leaves every service undeployed.
 """
 
 from collections.abc import Mapping, Sequence
@@ -28,7 +27,7 @@ from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-from aim_pulumi.resources.service import AIMService, observed_plan, settings_overrides
+from aim_pulumi.resources.service import AIMService
 
 __all__ = ["AIMStack", "AIMStackArgs", "kubernetes_object_name", "stack_component_name"]
 
@@ -128,26 +127,6 @@ def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
     return sorted(objects, key=key)
 
 
-def _resolve_all(objects: Sequence[api.AIMObject], target: Catalog, options: Mapping[str, Any]) -> None:
-    """Resolve every service of the manifests against a scratch copy of the catalog they join.
-
-    Each service fails before its own children register; the manifests are one unit, so a
-    service that cannot resolve (or an object declared twice) must also stop the services listed
-    before it from being half-deployed.
-    """
-    scratch = Catalog(
-        target.objects(),
-        inventory=target.inventory,
-        embed_default=target.embed_default,
-        system_namespace=target.system_namespace,
-    )
-    scratch.extend(obj for obj in objects if obj.kind != "AIMService")
-    settings = current_registry().settings.with_overrides(**settings_overrides(options))
-    for obj in objects:
-        if isinstance(obj, api.AIMService):
-            observed_plan(obj, scratch, settings)
-
-
 class AIMStack(pulumi.ComponentResource):
     """Every AIM object of a YAML file or directory, declared as components of this stack."""
 
@@ -175,7 +154,6 @@ class AIMStack(pulumi.ComponentResource):
         objects = _ordered(loaded)
         options = {k: args[k] for k in _SERVICE_OPTIONS if k in args}  # type: ignore[literal-required]
         target = catalog if catalog is not None else current_registry().catalog
-        _resolve_all(objects, target, options)
         super().__init__("aim:index:AIMStack", name, None, opts)
         for note in skipped:
             pulumi.log.info(note, resource=self)
