@@ -311,6 +311,7 @@ def _plan(
         conditions=tuple(conditions),
         diagnostics=tuple(diagnostics),
         status=status,
+        selection=selection,
     )
 
 

@@ -91,6 +91,8 @@ def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) 
         error = error.located(object_ref=object_ref)
     elif isinstance(error, AIMResolutionError) and not error.object_ref:
         error = AIMResolutionError(error.reason, error.message, field=error.field, object_ref=object_ref)
+    if getattr(error, "declared_by", None) is None:
+        error.declared_by = object_ref  # type: ignore[attr-defined]
     if site is not None and getattr(error, "declared_at", None) is None:
         error.declared_at = site  # type: ignore[attr-defined]
         error.add_note(f"declared at {site}")
@@ -115,6 +117,10 @@ def failure_lines(error: BaseException) -> list[str]:
     for failure in failures:
         site = getattr(failure, "declared_at", None)
         text = " ".join(str(failure).split())
+        owner = getattr(failure, "declared_by", None)
+        if owner and not text.startswith(owner):
+            # The failing object is another one (a profile, a runtime config): say whose plan it broke.
+            text = f"{owner}: {text}"
         lines.append(f"{site}: {text}" if site is not None else text)
     return lines
 

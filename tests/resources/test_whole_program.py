@@ -1,0 +1,315 @@
+"""Whole-program resolution: declaration order never matters, and one failure registers nothing."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aim_pulumi.cli.__main__ import main
+from aim_pulumi.cli.engine import PlanRecording, run_program
+from aim_pulumi.resources.program import AIMProgramError
+
+from .catalog import deployed
+
+HEADER = "from aim_pulumi import AIMClusterProfile, AIMModel, AIMProfile, AIMRuntimeConfig, AIMService\n"
+PROFILE = (
+    '{{"aimId": "qwen/qwen3-32b", "image": "ghcr.io/amd/qwen3:{tag}", "type": "optimized", '
+    '"precision": "{precision}", "acceleratorVendor": "amd", "acceleratorType": "gpu", '
+    '"acceleratorModel": "MI300X", "acceleratorCount": 1{extra}, '
+    '"modelSources": [{{"modelId": "qwen/qwen3-32b", "sourceUri": "hf://qwen/qwen3-32b", "size": "20Gi"}}]}}'
+)
+LABELS = '{"aim.eai.amd.com/source-model": "qwen"}'
+PIPELINE = '{"aim.eai.amd.com/reconciler-pipeline": "profile"}'
+
+# Each entry declares one object; the programs below put them in different orders.
+SERVICES = {
+    "chat": (
+        'AIMService("chat", {"namespace": "ml-team", "annotations": ' + PIPELINE + ", "
+        '"spec": {"model": {"name": "qwen"}}})'
+    ),
+    "pinned": (
+        'AIMService("pinned", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-fp16"}, '
+        '"caching": {"mode": "Shared"}}})'
+    ),
+    "pinned-too": (
+        'AIMService("pinned-too", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-fp16"}, '
+        '"caching": {"mode": "Shared"}}})'
+    ),
+}
+CATALOG = {
+    "model": 'AIMModel("qwen", {"namespace": "ml-team", "spec": {"image": "ghcr.io/amd/qwen3:0.8.5"}})',
+    "old": (
+        'AIMProfile("qwen-old", {"namespace": "ml-team", "labels": ' + LABELS + ", "
+        '"spec": ' + PROFILE.format(tag="0.8.5", precision="fp8", extra=', "primary": True') + "})"
+    ),
+    # The newest profile: same tier as `old` except its version, so it wins a fresh ranking.
+    "newest": (
+        'AIMProfile("qwen-new", {"namespace": "ml-team", "labels": ' + LABELS + ", "
+        '"spec": ' + PROFILE.format(tag="0.9.1", precision="fp8", extra=', "primary": True') + "})"
+    ),
+    "fp16": (
+        'AIMProfile("qwen-fp16", {"namespace": "ml-team", "labels": ' + LABELS + ", "
+        '"spec": ' + PROFILE.format(tag="0.8.5", precision="fp16", extra="") + "})"
+    ),
+    "cluster": (
+        'AIMClusterProfile("qwen-cluster", {"labels": ' + LABELS + ", "
+        '"spec": ' + PROFILE.format(tag="0.7.0", precision="fp8", extra="") + "})"
+    ),
+    "routing": (
+        'AIMRuntimeConfig("ml-team-default", {"name": "default", "namespace": "ml-team", "spec": '
+        '{"routing": {"enabled": True, "gatewayRef": {"name": "gw", "namespace": "gateways"}}}})'
+    ),
+}
+
+
+def _orders() -> dict[str, list[str]]:
+    services, catalog = list(SERVICES), list(CATALOG)
+    everything = services + catalog
+    shuffled = list(everything)
+    random.Random(1234).shuffle(shuffled)
+    interleaved = [
+        x for pair in zip(catalog, services + [""] * len(catalog), strict=False) for x in pair if x
+    ]
+    return {
+        "catalog-first": catalog + services,
+        "services-first": services + catalog,
+        "interleaved": interleaved,
+        "shuffled": shuffled,
+        "reversed": list(reversed(everything)),
+    }
+
+
+ORDERS = _orders()
+
+
+def write_program(directory: Path, order: list[str], entries: dict[str, str] | None = None) -> Path:
+    known = entries or {**SERVICES, **CATALOG}
+    directory.mkdir(parents=True)
+    (directory / "Pulumi.yaml").write_text("name: orders\nruntime: python\n")
+    (directory / "__main__.py").write_text(HEADER + "\n".join(known[key] for key in order) + "\n")
+    return directory
+
+
+def registrations(rec: PlanRecording) -> list[tuple[str, str, Any]]:
+    return sorted(((r.type, r.name, r.inputs) for r in rec.resources), key=lambda r: (r[0], r[1]))
+
+
+def statuses(rec: PlanRecording) -> dict[str, Any]:
+    return {r.name: rec.outputs_of(r.name).get("status") for r in rec.resources if r.type.startswith("aim:")}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[PlanRecording, str]]:
+    out: dict[str, tuple[PlanRecording, str]] = {}
+    for label, order in ORDERS.items():
+        program = write_program(tmp_path_factory.mktemp("orders") / label, order)
+        out[label] = (run_program(program, project="orders", stack="dev"), str(program))
+    return out
+
+
+def test_the_orders_really_differ() -> None:
+    assert len({tuple(order) for order in ORDERS.values()}) == len(ORDERS)
+    assert ORDERS["services-first"][0] == "chat" and ORDERS["services-first"][-1] == "routing"
+
+
+def test_every_order_registers_the_same_resources(runs: dict[str, tuple[PlanRecording, str]]) -> None:
+    baseline = registrations(runs["catalog-first"][0])
+    assert any(r[0].endswith("InferenceService") for r in baseline)
+    for label, (rec, _) in runs.items():
+        assert registrations(rec) == baseline, label
+
+
+def test_every_order_exports_the_same_statuses(runs: dict[str, tuple[PlanRecording, str]]) -> None:
+    baseline = statuses(runs["catalog-first"][0])
+    assert baseline["chat"]["resolvedProfile"]["name"] == "qwen-new"
+    for label, (rec, _) in runs.items():
+        assert statuses(rec) == baseline, label
+
+
+def test_a_services_first_program_binds_the_newest_profile_and_gets_its_route(
+    runs: dict[str, tuple[PlanRecording, str]],
+) -> None:
+    rec, _ = runs["services-first"]
+    status = statuses(rec)["chat"]
+    assert status["resolvedProfile"]["name"] == "qwen-new", "declared after the service, still the winner"
+    assert status["resolvedRuntimeConfig"]["kind"] == "AIMRuntimeConfig"
+    assert status["routing"]["path"].startswith("/ml-team/")
+    assert "chat-route" in rec.names()
+    assert rec.by_name("chat-isvc").inputs["metadata"]["labels"]["aim.eai.amd.com/profile"] == "qwen-new"
+
+
+def test_a_shared_cache_is_declared_once_whatever_the_order(
+    runs: dict[str, tuple[PlanRecording, str]],
+) -> None:
+    for label, (rec, _) in runs.items():
+        caches = rec.of_type("aim:index:AIMSharedCache")
+        assert len(caches) == 1, label
+        assert caches[0].parent == "" or "Stack" in caches[0].parent, "owned by the stack, not a service"
+
+
+def test_every_order_explains_the_same_decision(
+    runs: dict[str, tuple[PlanRecording, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = {}
+    for label, (_, program) in runs.items():
+        code = main(["explain", program, "--service", "ml-team/chat", "--no-color"])
+        captured = capsys.readouterr()
+        assert (code, captured.err) == (0, ""), label
+        texts[label] = captured.out
+    assert "qwen-new" in texts["catalog-first"]
+    assert len(set(texts.values())) == 1
+
+
+# ----------------------------------------------------------------------------- all or nothing
+
+BROKEN = {
+    "missing-profile": 'AIMService("broken", {"namespace": "ml-team", "spec": {"profile": {"name": "nope"}}})',
+    "admission": (
+        'AIMService("invalid", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-fp16"}, "replicas": -1}})'
+    ),
+    "size-unknown": (
+        'AIMService("sizeless", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-nosize"}, '
+        '"caching": {"mode": "Dedicated"}}})'
+    ),
+}
+NO_SIZE = (
+    'AIMProfile("qwen-nosize", {"namespace": "ml-team", "spec": {"aimId": "qwen/qwen3-32b", '
+    '"image": "ghcr.io/amd/qwen3:0.8.5", "modelSources": [{"modelId": "q/q", "sourceUri": "hf://q/q"}]}})'
+)
+
+
+@pytest.mark.parametrize("position", ["first", "middle", "last"])
+def test_one_broken_service_among_good_ones_registers_no_child(
+    failed_run: Any, tmp_path: Path, position: str
+) -> None:
+    good = list(SERVICES)
+    broken = ["missing-profile"]
+    order = {
+        "first": [*broken, *good],
+        "middle": [good[0], *broken, *good[1:]],
+        "last": [*good, *broken],
+    }[position]
+    entries = {**SERVICES, **CATALOG, **BROKEN}
+    program = write_program(tmp_path / "p", [*CATALOG, *order], entries)
+
+    error, registered = failed_run(program)
+
+    assert deployed(registered) == []
+    assert error.reason == "ProfileNotFound"
+    assert error.object_ref == "AIMService/ml-team/broken"
+    assert "p/__main__.py:" in getattr(error, "declared_at").filename + ":"
+
+
+def test_every_failing_service_is_named_with_its_field_reason_and_line(
+    failed_run: Any, tmp_path: Path
+) -> None:
+    entries = {**SERVICES, **CATALOG, **BROKEN, "nosize": NO_SIZE}
+    order = ["missing-profile", *CATALOG, "chat", "admission", "nosize", "pinned", "size-unknown"]
+    program = write_program(tmp_path / "p", order, entries)
+
+    error, registered = failed_run(program)
+
+    assert deployed(registered) == []
+    assert isinstance(error, AIMProgramError)
+    lines = str(error).splitlines()[1:]
+    source = (program / "__main__.py").read_text().splitlines()
+    line_of = {
+        name: next(i + 1 for i, text in enumerate(source) if f'AIMService("{name}"' in text)
+        for name in ("broken", "invalid", "sizeless")
+    }
+    assert len(lines) == 3
+    expected = {
+        "broken": "AIMService/ml-team/broken: spec.profile.name: ProfileNotFound: ",
+        "invalid": "AIMService/ml-team/invalid: spec.replicas: ",
+        "sizeless": "AIMService/ml-team/sizeless: ",
+    }
+    for line, name in zip(lines, ("broken", "invalid", "sizeless"), strict=True):
+        assert (
+            line.startswith(f"{program / '__main__.py'}:{line_of[name]}: ")
+            or f"__main__.py:{line_of[name]}: " in line
+        )
+        assert expected[name] in line
+    assert "CacheSizeUnknown" in lines[2]
+
+
+@pytest.mark.parametrize("position", ["first", "middle", "last"])
+def test_one_broken_service_in_aim_yaml_registers_no_child(
+    failed_run: Any, tmp_path: Path, position: str
+) -> None:
+    import yaml
+
+    from aim_pulumi import AIMStack
+
+    def service(name: str, profile: str) -> dict[str, Any]:
+        return {
+            "apiVersion": "aim.eai.amd.com/v1alpha2",
+            "kind": "AIMService",
+            "metadata": {"name": name, "namespace": "ml-team"},
+            "spec": {"profile": {"name": profile}},
+        }
+
+    profile = {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMProfile",
+        "metadata": {"name": "p", "namespace": "ml-team"},
+        "spec": {"aimId": "qwen/qwen3-32b", "image": "ghcr.io/amd/qwen3:0.8.5"},
+    }
+    names = {"first": "a-broken", "middle": "m-broken", "last": "z-broken"}
+    docs = [profile, service("b-good", "p"), service("y-good", "p"), service(names[position], "missing")]
+    (tmp_path / "aim.yaml").write_text(yaml.safe_dump_all(docs))
+
+    error, registered = failed_run(lambda: AIMStack("prod", {"path": str(tmp_path)}))
+
+    assert deployed(registered) == []
+    assert error.reason == "ProfileNotFound" and error.object_ref == f"AIMService/ml-team/{names[position]}"
+
+
+def test_a_catalog_object_declared_inside_an_apply_is_rejected(failed_run: Any) -> None:
+    import pulumi
+
+    from aim_pulumi import AIMProfile, AIMService
+
+    def program() -> None:
+        AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+        AIMService("chat", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
+        pulumi.Output.from_input("x").apply(
+            lambda _: AIMProfile("late", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:2"}})
+        )
+
+    error, _ = failed_run(program)
+
+    assert error.reason == "DeclaredAfterResolution"
+    assert error.object_ref == "AIMProfile/ml-team/late"
+    assert "declare profiles, models and runtime configs in the program body" in str(error)
+
+
+def test_a_service_declared_inside_an_apply_resolves_against_the_whole_catalog(recording: Any) -> None:
+    import pulumi
+
+    from aim_pulumi import AIMProfile, AIMService
+
+    def program() -> None:
+        pulumi.Output.from_input("x").apply(
+            lambda _: AIMService("late", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
+        )
+        AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+
+    rec = recording(program)
+
+    assert rec.outputs_of("late")["status"]["resolvedProfile"]["name"] == "p"
+    assert "late-isvc" in rec.names()
+
+
+def test_the_sdk_still_ends_the_program_body_where_resolution_hooks_in() -> None:
+    import pulumi
+
+    from aim_pulumi.resources import _sdk
+
+    assert _sdk.sdk_supports_program_end(), (
+        f"pulumi {pulumi.__version__ if hasattr(pulumi, '__version__') else '?'}: Stack._finish or "
+        f"_outputs_registered changed since {_sdk.CHECKED_SDK_VERSION}; update aim_pulumi/resources/_sdk.py"
+    )
