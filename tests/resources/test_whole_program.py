@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -167,9 +166,12 @@ def test_every_order_explains_the_same_decision(
 # ----------------------------------------------------------------------------- all or nothing
 
 BROKEN = {
-    "missing-profile": 'AIMService("broken", {"namespace": "ml-team", "spec": {"profile": {"name": "nope"}}})',
+    "missing-profile": (
+        'AIMService("broken", {"namespace": "ml-team", "spec": {"profile": {"name": "nope"}}})'
+    ),
     "admission": (
-        'AIMService("invalid", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-fp16"}, "replicas": -1}})'
+        'AIMService("invalid", {"namespace": "ml-team", '
+        '"spec": {"profile": {"name": "qwen-fp16"}, "replicas": -1}})'
     ),
     "size-unknown": (
         'AIMService("sizeless", {"namespace": "ml-team", "spec": {"profile": {"name": "qwen-nosize"}, '
@@ -201,7 +203,7 @@ def test_one_broken_service_among_good_ones_registers_no_child(
     assert deployed(registered) == []
     assert error.reason == "ProfileNotFound"
     assert error.object_ref == "AIMService/ml-team/broken"
-    assert "p/__main__.py:" in getattr(error, "declared_at").filename + ":"
+    assert "p/__main__.py:" in error.declared_at.filename + ":"
 
 
 def test_every_failing_service_is_named_with_its_field_reason_and_line(
