@@ -475,6 +475,19 @@ def _program_location(tb: TracebackType | None, program: Program) -> str | None:
     return found
 
 
+def _chained_location(exc: BaseException, program: Program) -> str | None:
+    """The program's own line, also when Pulumi re-raised the error from a failed registration."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        found = _program_location(current.__traceback__, program)
+        if found is not None:
+            return found
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def _display_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -529,7 +542,7 @@ def failure_line(exc: BaseException, program: Program) -> str:
         return "\n".join(failure_line(failure, program) for failure in exc.failures)
     # Resolution runs after the program body, so the declaring line travels with the error.
     declared_at = getattr(exc, "declared_at", None)
-    location = _program_location(exc.__traceback__, program) or (
+    location = _chained_location(exc, program) or (
         f"{_display_path(Path(declared_at.filename))}:{declared_at.line}" if declared_at is not None else None
     )
     component = _component_in(exc.__traceback__)

@@ -254,7 +254,7 @@ def _resolve(members: list[Any], services: list[Any]) -> None:
         if not getattr(member, "_aim_is_service", False):
             try:
                 member._aim_settle_status()
-            except (AIMValidationError, AIMResolutionError) as error:
+            except Exception as error:
                 failures.append(locate(error, member._aim_site, member._aim_ref))
     ordered = sorted(services, key=lambda s: s._aim_order_key())
     ready = []
@@ -264,7 +264,7 @@ def _resolve(members: list[Any], services: list[Any]) -> None:
             continue
         try:
             service._aim_prepare()
-        except (AIMValidationError, AIMResolutionError) as error:
+        except Exception as error:
             failures.append(locate(error, service._aim_site, service._aim_ref))
             continue
         ready.append(service)
@@ -298,7 +298,7 @@ def _finish_all(services: Sequence[Any], states: list[Any]) -> list[Any]:
     for service, state in zip(services, states, strict=True):
         try:
             finals.append(service._aim_final(state))
-        except (AIMValidationError, AIMResolutionError) as error:
+        except Exception as error:
             failures.append(locate(error, service._aim_site, service._aim_ref))
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)

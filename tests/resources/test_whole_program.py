@@ -315,3 +315,116 @@ def test_the_sdk_still_ends_the_program_body_where_resolution_hooks_in() -> None
         f"pulumi {pulumi.__version__ if hasattr(pulumi, '__version__') else '?'}: Stack._finish or "
         f"_outputs_registered changed since {_sdk.CHECKED_SDK_VERSION}; update aim_pulumi/resources/_sdk.py"
     )
+
+
+# ------------------------------------------------------------------------- namespace as an Output
+
+
+def _profile_in(namespace: Any) -> None:
+    from aim_pulumi import AIMProfile
+
+    AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+
+
+def test_a_namespace_output_resolves_and_the_children_wait_for_the_namespace(recording: Any) -> None:
+    import pulumi_kubernetes as k8s
+
+    from aim_pulumi import AIMService
+
+    def program() -> None:
+        ns = k8s.core.v1.Namespace("ml-team", metadata={"name": "ml-team"})
+        AIMService("chat", {"namespace": ns.metadata.name, "spec": {"profile": {"name": "p"}}})
+        _profile_in("ml-team")
+
+    rec = recording(program)
+
+    isvc = rec.by_name("chat-isvc")
+    assert isvc.inputs["metadata"]["namespace"] == "ml-team"
+    assert rec.by_name("ml-team").urn in isvc.dependencies
+    status = rec.outputs_of("chat")["status"]
+    assert status["resolvedProfile"] == {**status["resolvedProfile"], "name": "p", "namespace": "ml-team"}
+
+
+def test_an_unknown_namespace_in_a_preview_leaves_the_children_unknown(recording: Any) -> None:
+    import asyncio
+
+    import pulumi
+
+    from aim_pulumi import AIMService
+
+    def program() -> None:
+        loop = asyncio.get_event_loop()
+        value: asyncio.Future[Any] = loop.create_future()
+        known: asyncio.Future[bool] = loop.create_future()
+        value.set_result(None)
+        known.set_result(False)
+        unknown: pulumi.Output[str] = pulumi.Output(set(), value, known)
+        AIMService("chat", {"namespace": unknown, "spec": {"profile": {"name": "p"}}})
+        AIMService("other", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
+        _profile_in("ml-team")
+
+    rec = recording(program)
+
+    assert "chat-isvc" not in rec.names(), "children of an unknown namespace are not shown"
+    assert "other-isvc" in rec.names(), "the rest of the program is planned"
+    assert any("namespace is not known in this preview" in m for m in rec.messages("info"))
+
+
+# --------------------------------------------------------------------------- locatable user errors
+
+USER_ERRORS = {
+    "in-the-body": ("x = 'a' + 1", "x = 'a' + 1"),
+    "in-an-apply": (
+        "def token(v):\n    return v + 'x'\n\npulumi.export('t', pulumi.Output.from_input(1).apply(token))",
+        "return v + 'x'",
+    ),
+    "in-a-value-passed-to-a-service": (
+        "def token(v):\n    return v + 'x'\n\n"
+        "AIMService('chat', {'namespace': 'ml-team', 'spec': {'profile': {'name': 'p'}, "
+        "'env': [{'name': 'A', 'value': pulumi.Output.from_input(1).apply(token)}]}})",
+        "return v + 'x'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(USER_ERRORS))
+def test_an_error_in_the_users_code_names_its_file_and_line(
+    tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aim_pulumi.cli.plan import execute, load_program
+
+    body, culprit = USER_ERRORS[case]
+    program_dir = tmp_path / "prog"
+    program_dir.mkdir()
+    (program_dir / "Pulumi.yaml").write_text("name: prog\nruntime: python\n")
+    source = (
+        "import pulumi\nfrom aim_pulumi import AIMProfile, AIMService\n"
+        "AIMProfile('p', {'namespace': 'ml-team', 'spec': {'aimId': 'a/b', 'image': 'i:1'}})\n" + body + "\n"
+    )
+    (program_dir / "__main__.py").write_text(source)
+    line = next(i + 1 for i, text in enumerate(source.splitlines()) if culprit in text)
+    monkeypatch.chdir(tmp_path)
+
+    outcome = execute(load_program(str(program_dir)))
+
+    assert outcome.error is not None
+    assert outcome.error.line.startswith(f"prog/__main__.py:{line}: TypeError: ")
+
+
+def test_an_unexpected_error_while_resolving_names_the_declaring_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aim_pulumi.cli.plan import execute, load_program
+    from aim_pulumi.resources import service as service_module
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise TypeError("something unexpected")
+
+    monkeypatch.setattr(service_module, "plan_service", broken)
+    program = write_program(tmp_path / "prog", ["chat", *CATALOG])
+    monkeypatch.chdir(tmp_path)
+
+    outcome = execute(load_program(str(program)))
+
+    assert outcome.error is not None
+    assert outcome.error.line == "prog/__main__.py:2: TypeError: something unexpected"
