@@ -479,11 +479,14 @@ def _chained_location(exc: BaseException, program: Program) -> str | None:
     """The program's own line, also when Pulumi re-raised the error from a failed registration."""
     seen: set[int] = set()
     current: BaseException | None = exc
+    from aim_pulumi.cli.engine import ORIGIN_TRACEBACK
+
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        found = _program_location(current.__traceback__, program)
-        if found is not None:
-            return found
+        for tb in (current.__traceback__, getattr(current, ORIGIN_TRACEBACK, None)):
+            found = _program_location(tb, program)
+            if found is not None:
+                return found
         current = current.__cause__ or current.__context__
     return None
 

@@ -428,3 +428,23 @@ def test_an_unexpected_error_while_resolving_names_the_declaring_line(
 
     assert outcome.error is not None
     assert outcome.error.line == "prog/__main__.py:2: TypeError: something unexpected"
+
+
+def test_an_output_that_decides_the_plan_is_named_once_on_the_right_object(failed_run: Any) -> None:
+    import pulumi
+
+    from aim_pulumi import AIMProfile, AIMService
+
+    def program() -> None:
+        AIMProfile("p", {"namespace": "team-b", "spec": {"aimId": "a/b", "image": "i:1"}})
+        AIMService(
+            "chat", {"namespace": "team-b", "spec": {"profile": {"name": pulumi.Output.from_input("p")}}}
+        )
+
+    error, registered = failed_run(program)
+
+    assert deployed(registered) == []
+    assert error.reason == "OutputNotAllowed"
+    assert error.object_ref == "AIMService/team-b/chat"
+    assert str(error).count("spec.profile.name") == 2, "the field, then the one sentence that says why"
+    assert str(error).count("AIMService/") == 1
