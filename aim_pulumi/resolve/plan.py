@@ -243,6 +243,7 @@ def _plan(
         container_resources=container.resources,
         settings=settings,
         labels=labels("autoscaling"),
+        route_skipped=_route_skipped(route_conditions) if route is None else None,
     )
     diagnostics.extend(scaling_diagnostics)
 
@@ -313,6 +314,14 @@ def _plan(
         status=status,
         selection=selection,
     )
+
+
+def _route_skipped(route_conditions: list[Condition]) -> str | None:
+    """The degradation that kept an enabled route from being created, if any."""
+    for condition in route_conditions:
+        if condition.reason in DEGRADING_REASONS:
+            return condition.reason
+    return None
 
 
 def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]) -> str | None:

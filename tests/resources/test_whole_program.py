@@ -448,3 +448,94 @@ def test_an_output_that_decides_the_plan_is_named_once_on_the_right_object(faile
     assert error.object_ref == "AIMService/team-b/chat"
     assert str(error).count("spec.profile.name") == 2, "the field, then the one sentence that says why"
     assert str(error).count("AIMService/") == 1
+
+
+# ------------------------------------------------------------- degradations stay consistent
+
+METRIC = {
+    "type": "PodMetric",
+    "podmetric": {
+        "metric": {"metricNames": ["vllm:num_requests_running"]},
+        "target": {"type": "Value", "value": "1"},
+    },
+}
+
+
+def _scale_from_zero(routing: dict[str, Any], metrics: list[Any]) -> Any:
+    from aim_pulumi import AIMProfile, AIMService
+
+    def program() -> None:
+        AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+        spec = {"profile": {"name": "p"}, "minReplicas": 0, "maxReplicas": 3, "routing": routing}
+        if metrics:
+            spec["autoScaling"] = {"metrics": metrics}
+        AIMService("chat", {"namespace": "ml-team", "spec": spec, "gatewayProvider": "envoyGateway"})
+
+    return program
+
+
+@pytest.mark.parametrize(
+    ("routing", "reason"),
+    [
+        pytest.param({"enabled": True}, "GatewayNotConfigured", id="no-gateway"),
+        pytest.param(
+            {"enabled": True, "gatewayRef": {"name": "gw"}, "pathTemplate": "/{.spec.nope}"},
+            "PathTemplateInvalid",
+            id="bad-path-template",
+        ),
+    ],
+)
+@pytest.mark.parametrize("metrics", [[], [METRIC]], ids=["no-metrics", "with-a-metric"])
+def test_a_skipped_route_turns_scale_from_zero_off(
+    recording: Any, routing: dict[str, Any], reason: str, metrics: list[Any]
+) -> None:
+    rec = recording(_scale_from_zero(routing, metrics))
+
+    assert "chat-route" not in rec.names()
+    predictor = rec.by_name("chat-isvc").inputs["spec"]["predictor"]
+    assert predictor["minReplicas"] == 1
+    status = rec.outputs_of("chat")["status"]
+    assert status["runtime"]["minReplicas"] == 1
+    assert any(
+        f"scale-from-zero of ml-team/chat is off: its HTTPRoute is not created ({reason})" in m
+        for m in rec.messages("warning")
+    )
+    scaled = rec.get("chat-scaledobject")
+    if not metrics:
+        assert scaled is None
+    else:
+        assert scaled is not None
+        spec = scaled.inputs["spec"]
+        assert spec["minReplicaCount"] == 1
+        assert [t["metadata"]["metricQuery"] for t in spec["triggers"]] == [
+            'sum(vllm:num_requests_running{namespace="ml-team",deployment="' + predictor_name(rec) + '"})'
+        ], "only the user's metric: no activation trigger on a route that does not exist"
+
+
+def predictor_name(rec: PlanRecording) -> str:
+    return str(rec.by_name("chat-isvc").inputs["metadata"]["name"]) + "-predictor"
+
+
+def test_strict_fails_instead_of_turning_scale_from_zero_off(failed_run: Any) -> None:
+    error, registered = failed_run(_scale_from_zero({"enabled": True}, []), config={"aim:strict": "true"})
+
+    assert error.reason == "GatewayNotConfigured"
+    assert deployed(registered) == []
+
+
+def test_the_plan_summary_does_not_claim_scale_from_zero_without_a_route(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    program = tmp_path / "prog"
+    program.mkdir()
+    (program / "Pulumi.yaml").write_text("name: prog\nruntime: python\n")
+    (program / "__main__.py").write_text(
+        "from aim_pulumi import AIMProfile, AIMService\n"
+        "AIMProfile('p', {'namespace': 'ml-team', 'spec': {'aimId': 'a/b', 'image': 'i:1'}})\n"
+        "AIMService('chat', {'namespace': 'ml-team', 'gatewayProvider': 'envoyGateway', 'spec': "
+        "{'profile': {'name': 'p'}, 'minReplicas': 0, 'maxReplicas': 3, 'routing': {'enabled': True}}})\n"
+    )
+    assert main(["plan", str(program), "--no-color"]) == 0
+    out = capsys.readouterr().out
+    assert "scale from zero" not in out
+    assert "replicas 1-3" in out
