@@ -539,3 +539,59 @@ def test_the_plan_summary_does_not_claim_scale_from_zero_without_a_route(
     out = capsys.readouterr().out
     assert "scale from zero" not in out
     assert "replicas 1-3" in out
+
+
+# ---------------------------------------------------------- the declared cluster default
+
+
+def _by_model_id(cluster_default: dict[str, Any] | None) -> Any:
+    from aim_pulumi import AIMClusterRuntimeConfig, AIMModel, AIMService
+
+    def program() -> None:
+        AIMService(
+            "chat",
+            {
+                "namespace": "ml-team",
+                "annotations": {"aim.eai.amd.com/reconciler-pipeline": "profile"},
+                "spec": {"model": {"name": "qwen3-8b"}},
+            },
+        )
+        AIMModel(
+            "qwen3-8b",
+            {
+                "namespace": "ml-team",
+                "spec": {"modelId": "Qwen/Qwen3-8B", "accelerator": {"vendor": "nvidia", "count": 1}},
+            },
+        )
+        if cluster_default is not None:
+            AIMClusterRuntimeConfig("default", {"name": "default", "spec": cluster_default})
+
+    return program
+
+
+ROUTED = {"routing": {"enabled": True, "gatewayRef": {"name": "gw", "namespace": "gateways"}}}
+
+
+def test_a_declared_cluster_default_replaces_the_embedded_one_and_says_so(failed_run: Any) -> None:
+    error, registered = failed_run(_by_model_id(ROUTED))
+
+    assert deployed(registered) == []
+    assert error.reason == "ProfileNotFound"
+    message = str(error)
+    assert "no profile-generation fallback of its runtime config matches its accelerator" in message
+    assert "the program's own AIMClusterRuntimeConfig default, which replaced the embedded default" in message
+    assert "aim_pulumi.embedded_fallbacks()" in message
+
+
+def test_the_embedded_fallbacks_can_be_kept_in_a_declared_default(recording: Any) -> None:
+    import aim_pulumi
+
+    spec = {**ROUTED, "model": {"profileGeneration": {"fallbacks": aim_pulumi.embedded_fallbacks()}}}
+    with_declared = recording(_by_model_id(spec))
+    embedded = recording(_by_model_id(None))
+
+    declared_status = with_declared.outputs_of("chat")["status"]
+    assert declared_status["resolvedProfile"] == embedded.outputs_of("chat")["status"]["resolvedProfile"]
+    assert declared_status["routing"]["path"], "the declared default's routing applies"
+    assert "routing" not in embedded.outputs_of("chat")["status"]
+    assert aim_pulumi.embedded_fallbacks()[0]["name"] == "nvidia-vllm"
