@@ -14,7 +14,6 @@ A declared profile also wins over a generated profile of the same kind, namespac
 from __future__ import annotations
 
 import copy
-
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
