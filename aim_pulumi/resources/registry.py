@@ -37,7 +37,7 @@ __all__ = [
 
 @dataclass
 class StackRegistry:
-    """What one program run has declared so far."""
+    """What one program run declares, and its resolution round."""
 
     settings: Settings
     catalog: Catalog

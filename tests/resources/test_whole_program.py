@@ -595,3 +595,47 @@ def test_the_embedded_fallbacks_can_be_kept_in_a_declared_default(recording: Any
     assert declared_status["routing"]["path"], "the declared default's routing applies"
     assert "routing" not in embedded.outputs_of("chat")["status"]
     assert aim_pulumi.embedded_fallbacks()[0]["name"] == "nvidia-vllm"
+
+
+# ------------------------------------------------------------------ the SDK's unit-test mocks
+
+MOCKED = """
+import pulumi
+from pulumi.runtime import Mocks, set_mocks
+
+class Echo(Mocks):
+    def new_resource(self, args):
+        return [args.name + "-id", args.inputs]
+
+    def call(self, args):
+        return {}
+
+set_mocks(Echo(), preview=True)
+
+import aim_pulumi as aim
+
+chat = aim.AIMService("chat", {"namespace": "ml-team", "spec": {"profile": {"name": PROFILE}}})
+aim.AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+
+@pulumi.runtime.test
+def check():
+    return chat.status.apply(lambda s: print("bound", s["resolvedProfile"]["name"]))
+
+check()
+"""
+
+
+@pytest.mark.parametrize(("profile", "expected"), [("p", "bound p"), ("nope", "ProfileNotFound")])
+def test_unit_tests_under_the_sdk_mocks_see_the_whole_program(profile: str, expected: str) -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", MOCKED.replace("PROFILE", repr(profile))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert expected in result.stdout + result.stderr
+    assert (result.returncode == 0) == (profile == "p")
