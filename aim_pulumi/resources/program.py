@@ -222,7 +222,7 @@ def _settle(current: ProgramRound, *, program_failed: bool, at_program_end: bool
         return
     try:
         services = [m for m in members if getattr(m, "_aim_is_service", False)]
-        if any(s._aim_waits_for_outputs() for s in services):
+        if any(m._aim_waits_for_outputs() for m in members):
             current.task = asyncio.ensure_future(_settle_later(members, services), loop=_sdk.event_loop())
             return
         _resolve(members, services)
@@ -240,8 +240,9 @@ def _settle(current: ProgramRound, *, program_failed: bool, at_program_end: bool
 async def _settle_later(members: list[Any], services: list[Any]) -> None:
     """Wait for the Outputs that decide where services go, then resolve as usual."""
     try:
-        for service in services:
-            await service._aim_await_outputs()
+        # Catalog objects first: a service sees them only once they joined the catalog.
+        for member in sorted(members, key=lambda m: bool(getattr(m, "_aim_is_service", False))):
+            await member._aim_await_outputs()
         _resolve(members, services)
     except BaseException as error:
         for member in members:
@@ -249,6 +250,13 @@ async def _settle_later(members: list[Any], services: list[Any]) -> None:
 
 
 def _resolve(members: list[Any], services: list[Any]) -> None:
+    unknown = [m for m in members if not m._aim_known() and not getattr(m, "_aim_is_service", False)]
+    if unknown:
+        # A preview that does not know where a catalog object lives cannot know what any service
+        # sees: every service's children and outputs are unknown, none is guessed.
+        for service in services:
+            service._aim_unknown(unknown[0]._aim_namespace_output)
+        return
     failures: list[BaseException] = []
     for member in members:
         if not getattr(member, "_aim_is_service", False):
@@ -260,7 +268,7 @@ def _resolve(members: list[Any], services: list[Any]) -> None:
     ready = []
     for service in ordered:
         if not service._aim_known():
-            service._aim_unknown()
+            service._aim_unknown(service._aim_namespace_output)
             continue
         try:
             service._aim_prepare()

@@ -161,6 +161,10 @@ def reject_outputs(value: Any, path: str = "") -> None:
             reject_outputs(item, f"{path}[{index}]")
 
 
+def _is_output(value: Any) -> bool:
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+
+
 def default_resource_name(obj: AIMObject) -> str:
     """`from_object`'s resource name: `metadata.name`, or `namespace-name` for namespaced kinds."""
     if obj.scope == "Namespace":
@@ -225,9 +229,38 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
 
     # The program round (program.py) calls these.
     _aim_is_service = False
+    _aim_declared: AIMObject
+    _aim_target: Catalog
+    _aim_status: Deferred
 
     def _aim_settle_status(self) -> None:
         self._aim_status.resolve(self._status(self._aim_declared, self._aim_target))
+
+    def _aim_waits_for_outputs(self) -> bool:
+        return self._aim_namespace_output is not None
+
+    def _aim_known(self) -> bool:
+        return self._aim_namespace_known
+
+    async def _aim_await_outputs(self) -> None:
+        """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
+        output = self._aim_namespace_output
+        if output is None:
+            return
+        value = await output.future()
+        if not await output.is_known() or value is None:
+            self._aim_namespace_known = False
+            self._aim_status.resolve(output.apply(lambda _: {}))
+            return
+        if not isinstance(value, str):
+            raise AIMValidationError(
+                "metadata.namespace", "InvalidSpec", f"the namespace resolved to {value!r}, not a string"
+            )
+        manifest = to_manifest(self._aim_declared)
+        manifest["metadata"] = {**manifest["metadata"], "namespace": value}
+        self._aim_declared = parse(manifest)
+        self._aim_ref = self._aim_declared.object_ref
+        self._aim_target.add(self._aim_declared)
 
     def _aim_abandon(self) -> None:
         self._aim_status.resolve({})
@@ -244,9 +277,16 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         obj: ObjectT | None,
     ) -> None:
         self._aim_site = declaration_site()
+        self._aim_namespace_output: pulumi.Output[Any] | None = None
+        self._aim_namespace_known = True
+        if obj is None and _is_output((args or {}).get("namespace")):
+            # `namespace: ns.metadata.name`: validated now, catalogued once the round knows the value.
+            args = dict(args)
+            self._aim_namespace_output = pulumi.Output.from_input(args.pop("namespace"))
         declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
-        self._aim_declared, self._aim_target = declared, target
+        self._aim_declared = declared
+        self._aim_target = target
         self._aim_ref = declared.object_ref
         self._aim_status = Deferred()
         setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
@@ -278,6 +318,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
             )
         reject_late_catalog_object(parsed.object_ref)
         target = catalog if catalog is not None else current_registry().catalog
-        target.add(parsed)
+        if self._aim_namespace_output is None:
+            target.add(parsed)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
         return parsed, target

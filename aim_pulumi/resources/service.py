@@ -405,12 +405,10 @@ class AIMService(pulumi.ComponentResource):
     def _aim_known(self) -> bool:
         return self._aim_namespace_known
 
-    def _aim_unknown(self) -> None:
-        """A preview that does not know the namespace yet: outputs and children are unknown."""
-        output = self._aim_namespace_output
-        assert output is not None
+    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
+        """A preview that does not know a namespace yet: outputs and children are unknown."""
         pulumi.log.info(
-            "the namespace is not known in this preview; the children are planned once it is", resource=self
+            "a namespace is not known in this preview; the children are planned once it is", resource=self
         )
         self._aim_status.resolve(output.apply(lambda _: {}))
         self._aim_isvc_name.resolve(output.apply(lambda _: ""))

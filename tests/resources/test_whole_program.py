@@ -323,7 +323,20 @@ def test_the_sdk_still_ends_the_program_body_where_resolution_hooks_in() -> None
 def _profile_in(namespace: Any) -> None:
     from aim_pulumi import AIMProfile
 
-    AIMProfile("p", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:1"}})
+    AIMProfile("p", {"namespace": namespace, "spec": {"aimId": "a/b", "image": "i:1"}})
+
+
+def _unknown() -> Any:
+    import asyncio
+
+    import pulumi
+
+    loop = asyncio.get_event_loop()
+    value: asyncio.Future[Any] = loop.create_future()
+    known: asyncio.Future[bool] = loop.create_future()
+    value.set_result(None)
+    known.set_result(False)
+    return pulumi.Output(set(), value, known)
 
 
 def test_a_namespace_output_resolves_and_the_children_wait_for_the_namespace(recording: Any) -> None:
@@ -346,20 +359,10 @@ def test_a_namespace_output_resolves_and_the_children_wait_for_the_namespace(rec
 
 
 def test_an_unknown_namespace_in_a_preview_leaves_the_children_unknown(recording: Any) -> None:
-    import asyncio
-
-    import pulumi
-
     from aim_pulumi import AIMService
 
     def program() -> None:
-        loop = asyncio.get_event_loop()
-        value: asyncio.Future[Any] = loop.create_future()
-        known: asyncio.Future[bool] = loop.create_future()
-        value.set_result(None)
-        known.set_result(False)
-        unknown: pulumi.Output[str] = pulumi.Output(set(), value, known)
-        AIMService("chat", {"namespace": unknown, "spec": {"profile": {"name": "p"}}})
+        AIMService("chat", {"namespace": _unknown(), "spec": {"profile": {"name": "p"}}})
         AIMService("other", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
         _profile_in("ml-team")
 
@@ -367,6 +370,46 @@ def test_an_unknown_namespace_in_a_preview_leaves_the_children_unknown(recording
 
     assert "chat-isvc" not in rec.names(), "children of an unknown namespace are not shown"
     assert "other-isvc" in rec.names(), "the rest of the program is planned"
+    assert any("namespace is not known in this preview" in m for m in rec.messages("info"))
+
+
+def test_catalog_objects_in_a_namespace_output_join_the_catalog(recording: Any) -> None:
+    import pulumi_kubernetes as k8s
+
+    from aim_pulumi import AIMRuntimeConfig, AIMService
+
+    def program() -> None:
+        AIMService("chat", {"namespace": "team-b", "spec": {"profile": {"name": "p"}}})
+        ns = k8s.core.v1.Namespace("team-b", metadata={"name": "team-b"})
+        _profile_in(ns.metadata.name)
+        AIMRuntimeConfig(
+            "rc",
+            {
+                "name": "default",
+                "namespace": ns.metadata.name,
+                "spec": {"routing": {"enabled": True, "gatewayRef": {"name": "gw", "namespace": "gateways"}}},
+            },
+        )
+
+    rec = recording(program)
+
+    status = rec.outputs_of("chat")["status"]
+    assert status["resolvedProfile"]["namespace"] == "team-b"
+    assert status["resolvedRuntimeConfig"]["namespace"] == "team-b"
+    assert "chat-route" in rec.names()
+    assert rec.outputs_of("rc")["status"]["effectiveSpec"]["routing"]["enabled"] is True
+
+
+def test_a_catalog_object_in_an_unknown_namespace_leaves_every_service_unknown(recording: Any) -> None:
+    from aim_pulumi import AIMService
+
+    def program() -> None:
+        AIMService("chat", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
+        _profile_in(_unknown())
+
+    rec = recording(program)
+
+    assert rec.kubernetes() == []
     assert any("namespace is not known in this preview" in m for m in rec.messages("info"))
 
 
