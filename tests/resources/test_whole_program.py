@@ -269,6 +269,16 @@ def test_one_broken_service_in_aim_yaml_registers_no_child(
     assert deployed(registered) == []
     assert error.reason == "ProfileNotFound" and error.object_ref == f"AIMService/ml-team/{names[position]}"
 
+    docs.append(service("n-broken-too", "missing-too"))
+    (tmp_path / "aim.yaml").write_text(yaml.safe_dump_all(docs))
+    error, registered = failed_run(lambda: AIMStack("prod", {"path": str(tmp_path)}))
+
+    assert deployed(registered) == []
+    assert isinstance(error, AIMProgramError)
+    named = sorted(f.object_ref for f in error.failures)  # type: ignore[attr-defined]
+    assert named == sorted([f"AIMService/ml-team/{names[position]}", "AIMService/ml-team/n-broken-too"])
+    assert all("ProfileNotFound" in line for line in str(error).splitlines()[1:])
+
 
 def test_a_catalog_object_declared_inside_an_apply_is_rejected(failed_run: Any) -> None:
     import pulumi
