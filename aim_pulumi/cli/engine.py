@@ -384,8 +384,10 @@ def _run(
         )
     )
     pulumi_settings.ROOT.set(None)
-    # Outputs an earlier failed run left behind would otherwise fail this one.
+    # Outputs and RPC failures an earlier failed run left behind would otherwise fail this one
+    # (what `pulumi.runtime.test` clears between unit tests).
     pulumi_settings.SETTINGS.outputs.clear()
+    pulumi_settings.SETTINGS.rpc_manager.clear()
     set_all_config(config, secret_config_keys)
     program = program_callable(entry)
 
@@ -407,6 +409,10 @@ def _run(
         _sync_await(run_pulumi_func(run_in_stack))
         _drain(loop)
     except BaseException:
+        # Pulumi stops at the first failed task; the others of this run finish here, so they
+        # cannot surface in a later run on the same event loop.
+        with contextlib.suppress(BaseException):
+            _drain(loop)
         _mark_failures_retrieved(loop)
         raise
     finally:

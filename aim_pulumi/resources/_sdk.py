@@ -48,12 +48,11 @@ def event_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-def after_program_body(callback: Callable[[bool], None]) -> bool:
-    """Call `callback(failed)` when the running program body ends; False if no body is running.
+def after_program_body(callback: Callable[[BaseException | None], None]) -> bool:
+    """Call `callback(error)` when the running program body ends; False if no body is running.
 
-    `failed` is True when the body is ending with an exception (the callback should then only
-    release what waits on it). An exception the callback raises fails the program; the stack
-    outputs are registered either way.
+    `error` is the exception the body is ending with, or None. An exception the callback raises
+    fails the program; the stack outputs are registered either way.
     """
     root: Any = pulumi_settings.get_root_resource()
     if not isinstance(root, Stack) or getattr(root, _FINISHED_FLAG, True):
@@ -66,7 +65,7 @@ def after_program_body(callback: Callable[[bool], None]) -> bool:
     def finish() -> None:
         in_flight = sys.exc_info()[1]
         try:
-            callback(in_flight is not None and in_flight is not in_flight_at_arming)
+            callback(in_flight if in_flight is not in_flight_at_arming else None)
         finally:
             setattr(root, _FINISH, original)
             original()

@@ -149,7 +149,6 @@ class Member(Protocol):
     """What a component does in the round (see AIMService and CatalogComponent)."""
 
     def _aim_settle_status(self) -> None: ...
-    def _aim_abandon(self) -> None: ...
     def _aim_fail(self, error: BaseException) -> None: ...
 
 
@@ -188,16 +187,16 @@ def enlist(component: Any) -> None:
         current = registry.round = ProgramRound()
     current.members.append(component)
     if late:
-        _settle(current, program_failed=False, at_program_end=True)
+        _settle(current)
         return
     if current.armed:
         return
     current.armed = True
     chosen = current
 
-    def at_program_end(failed: bool) -> None:
+    def at_program_end(body_error: BaseException | None) -> None:
         registry.program_ended = True
-        _settle(chosen, program_failed=failed, at_program_end=True)
+        _settle(chosen, body_error=body_error)
 
     if not _sdk.after_program_body(at_program_end):
         _sdk.event_loop().call_soon(_settle_quietly, chosen)
@@ -206,19 +205,24 @@ def enlist(component: Any) -> None:
 def _settle_quietly(current: ProgramRound) -> None:
     """The event-loop path: a failure reaches the components' outputs, there is no body to fail."""
     try:
-        _settle(current, program_failed=False)
+        _settle(current)
     except Exception as error:
         pulumi.log.error(str(error))
 
 
-def _settle(current: ProgramRound, *, program_failed: bool, at_program_end: bool = False) -> None:
+def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -> None:
+    """Run the round. Every component output settles, with the round's failure if there is one.
+
+    A failed program body resolves nothing; its outputs fail with the body's own exception, so
+    Pulumi reports that one error and no `apply` of the user runs on a made-up value.
+    """
     if current.started:
         return
     current.started = True
     members = list(current.members)
-    if program_failed:
+    if body_error is not None:
         for member in members:
-            member._aim_abandon()
+            member._aim_fail(body_error)
         return
     try:
         services = [m for m in members if getattr(m, "_aim_is_service", False)]
@@ -228,12 +232,7 @@ def _settle(current: ProgramRound, *, program_failed: bool, at_program_end: bool
         _resolve(members, services)
     except BaseException as error:
         for member in members:
-            # Raised from the program body, the error fails the program once; the outputs need
-            # only stop waiting. Without a body (unit-test mocks), the outputs carry the error.
-            if at_program_end:
-                member._aim_abandon()
-            else:
-                member._aim_fail(error)
+            member._aim_fail(error)
         raise
 
 

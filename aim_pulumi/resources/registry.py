@@ -262,9 +262,6 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         self._aim_ref = self._aim_declared.object_ref
         self._aim_target.add(self._aim_declared)
 
-    def _aim_abandon(self) -> None:
-        self._aim_status.resolve({})
-
     def _aim_fail(self, error: BaseException) -> None:
         self._aim_status.fail(error)
 

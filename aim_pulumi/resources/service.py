@@ -505,10 +505,6 @@ class AIMService(pulumi.ComponentResource):
         self._aim_status.fail(error)
         self._aim_isvc_name.fail(error)
 
-    def _aim_abandon(self) -> None:
-        self._aim_status.resolve({})
-        self._aim_isvc_name.resolve("")
-
     # ------------------------------------------------------------------------------- internals
 
     @staticmethod

@@ -10,6 +10,7 @@ import pytest
 
 from aim_pulumi.cli.__main__ import main
 from aim_pulumi.cli.engine import PlanRecording, run_program
+from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources.program import AIMProgramError
 
 from .catalog import deployed
@@ -431,6 +432,12 @@ USER_ERRORS = {
         "def token(v):\n    return v + 'x'\n\npulumi.export('t', pulumi.Output.from_input(1).apply(token))",
         "return v + 'x'",
     ),
+    "in-the-body-after-an-export": (
+        "chat = AIMService('chat', {'namespace': 'ml-team', 'spec': {'profile': {'name': 'p'}}})\n"
+        "pulumi.export('p', chat.status.apply(lambda s: s['resolvedProfile']['name']))\n"
+        "x = 'a' + 1",
+        "x = 'a' + 1",
+    ),
     "in-a-value-passed-to-a-service": (
         "def token(v):\n    return v + 'x'\n\n"
         "AIMService('chat', {'namespace': 'ml-team', 'spec': {'profile': {'name': 'p'}, "
@@ -692,3 +699,17 @@ def test_unit_tests_under_the_sdk_mocks_see_the_whole_program(profile: str, expe
     )
     assert expected in result.stdout + result.stderr
     assert (result.returncode == 0) == (profile == "p")
+
+
+def test_a_failed_resolution_is_reported_rather_than_an_apply_of_its_outputs(failed_run: Any) -> None:
+    import pulumi
+
+    from aim_pulumi import AIMService
+
+    def program() -> None:
+        chat = AIMService("chat", {"namespace": "ml-team", "spec": {"profile": {"name": "nope"}}})
+        pulumi.export("p", chat.status.apply(lambda s: s["resolvedProfile"]["name"]))
+
+    error, _ = failed_run(program)
+
+    assert isinstance(error, AIMResolutionError) and error.reason == "ProfileNotFound"
