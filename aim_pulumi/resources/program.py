@@ -34,7 +34,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import pulumi
 
@@ -46,7 +46,6 @@ __all__ = [
     "AIMProgramError",
     "DeclarationSite",
     "Deferred",
-    "Member",
     "ProgramRound",
     "declaration_site",
     "enlist",
@@ -145,16 +144,15 @@ class Deferred:
             self._future.set_exception(error)
 
 
-class Member(Protocol):
-    """What a component does in the round (see AIMService and CatalogComponent)."""
-
-    def _aim_settle_status(self) -> None: ...
-    def _aim_fail(self, error: BaseException) -> None: ...
-
-
 @dataclass
 class ProgramRound:
-    """The components declared since the last round, and whether it has run."""
+    """The components declared since the last round, and whether it has run.
+
+    Members are AIM components; the round calls their `_aim_*` hooks: every member has
+    `_aim_waits_for_outputs`, `_aim_await_outputs`, `_aim_known`, `_aim_unknown` and `_aim_fail`;
+    catalog objects `_aim_settle_status`; services (`_aim_is_service`) `_aim_prepare`, `_aim_bind`,
+    `_aim_final`, `_aim_record_caches`, `_aim_register` and `_aim_resolve_status`.
+    """
 
     members: list[Any] = field(default_factory=list)
     armed: bool = False
@@ -253,8 +251,8 @@ def _resolve(members: list[Any], services: list[Any]) -> None:
     if unknown:
         # A preview that does not know where a catalog object lives cannot know what any service
         # sees: every service's children and outputs are unknown, none is guessed.
-        for service in services:
-            service._aim_unknown(unknown[0]._aim_namespace_output)
+        for member in members:
+            member._aim_unknown(unknown[0]._aim_namespace_output)
         return
     failures: list[BaseException] = []
     for member in members:
@@ -288,7 +286,7 @@ def register_children(services: Sequence[Any]) -> None:
     if all(b is None for b in bindings):
         _finish_all(services, [None] * len(services))
         return
-    states = pulumi.Output.all(*[b if b is not None else None for b in bindings])
+    states = pulumi.Output.all(*bindings)
     done = states.apply(lambda values: _finish_all(services, list(values)))
     for position, service in enumerate(services):
         service._aim_resolve_status(done.apply(_at(position)))

@@ -242,6 +242,9 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     def _aim_known(self) -> bool:
         return self._aim_namespace_known
 
+    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
+        self._aim_status.resolve(output.apply(lambda _: {}))
+
     async def _aim_await_outputs(self) -> None:
         """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
         output = self._aim_namespace_output

@@ -412,11 +412,12 @@ def test_catalog_objects_in_a_namespace_output_join_the_catalog(recording: Any) 
 
 
 def test_a_catalog_object_in_an_unknown_namespace_leaves_every_service_unknown(recording: Any) -> None:
-    from aim_pulumi import AIMService
+    from aim_pulumi import AIMProfile, AIMService
 
     def program() -> None:
         AIMService("chat", {"namespace": "ml-team", "spec": {"profile": {"name": "p"}}})
         _profile_in(_unknown())
+        AIMProfile("q", {"namespace": "ml-team", "spec": {"aimId": "a/b", "image": "i:2"}})
 
     rec = recording(program)
 
