@@ -134,7 +134,7 @@ class AIMServiceArgs(TypedDict, total=False):
     name: str
     """metadata.name; defaults to the Pulumi resource name."""
     namespace: str
-    """metadata.namespace (a plain string); defaults to `default`."""
+    """metadata.namespace; defaults to `default`. An Output (a Namespace's `metadata.name`) is resolved first."""
     labels: dict[str, str]
     """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
     annotations: dict[str, str]
