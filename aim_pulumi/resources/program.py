@@ -52,6 +52,7 @@ __all__ = [
     "failure_lines",
     "locate",
     "reject_late_catalog_object",
+    "with_children",
 ]
 
 _PACKAGE_ROOTS = tuple(
@@ -155,6 +156,8 @@ class ProgramRound:
     """
 
     members: list[Any] = field(default_factory=list)
+    # What registers plain Kubernetes objects of the program (AIMStack's): run with the children.
+    before_children: list[Callable[[], None]] = field(default_factory=list)
     armed: bool = False
     started: bool = False
     task: Any = None
@@ -178,17 +181,33 @@ def enlist(component: Any) -> None:
     """Add a just-declared component to the program's open round (or resolve a late service now)."""
     from aim_pulumi.resources.registry import current_registry
 
-    registry = current_registry()
-    current: ProgramRound | None = registry.round
-    late = registry.program_ended
-    if current is None or current.started:
-        current = registry.round = ProgramRound()
+    late = current_registry().program_ended
+    current = _open_round()
     current.members.append(component)
     if late:
         _settle(current)
+
+
+def with_children(register: Callable[[], None]) -> None:
+    """Run `register` (it declares plain Kubernetes objects) only once every service has planned."""
+    from aim_pulumi.resources.registry import current_registry
+
+    if current_registry().program_ended:
+        register()
         return
-    if current.armed:
-        return
+    _open_round().before_children.append(register)
+
+
+def _open_round() -> ProgramRound:
+    """The round declarations join: open, and armed to run at the end of the program body."""
+    from aim_pulumi.resources.registry import current_registry
+
+    registry = current_registry()
+    current: ProgramRound | None = registry.round
+    if current is None or current.started:
+        current = registry.round = ProgramRound()
+    if current.armed or registry.program_ended:
+        return current
     current.armed = True
     chosen = current
 
@@ -198,6 +217,7 @@ def enlist(component: Any) -> None:
 
     if not _sdk.after_program_body(at_program_end):
         _sdk.event_loop().call_soon(_settle_quietly, chosen)
+    return current
 
 
 def _settle_quietly(current: ProgramRound) -> None:
@@ -225,34 +245,40 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
     try:
         services = [m for m in members if getattr(m, "_aim_is_service", False)]
         if any(m._aim_waits_for_outputs() for m in members):
-            current.task = asyncio.ensure_future(_settle_later(members, services), loop=_sdk.event_loop())
+            current.task = asyncio.ensure_future(
+                _settle_later(members, services, current.before_children), loop=_sdk.event_loop()
+            )
             return
-        _resolve(members, services)
+        _resolve(members, services, current.before_children)
     except BaseException as error:
         for member in members:
             member._aim_fail(error)
         raise
 
 
-async def _settle_later(members: list[Any], services: list[Any]) -> None:
+async def _settle_later(
+    members: list[Any], services: list[Any], before_children: list[Callable[[], None]]
+) -> None:
     """Wait for the Outputs that decide where services go, then resolve as usual."""
     try:
         # Catalog objects first: a service sees them only once they joined the catalog.
         for member in sorted(members, key=lambda m: bool(getattr(m, "_aim_is_service", False))):
             await member._aim_await_outputs()
-        _resolve(members, services)
+        _resolve(members, services, before_children)
     except BaseException as error:
         for member in members:
             member._aim_fail(error)
 
 
-def _resolve(members: list[Any], services: list[Any]) -> None:
+def _resolve(members: list[Any], services: list[Any], before_children: list[Callable[[], None]]) -> None:
     unknown = [m for m in members if not m._aim_known() and not getattr(m, "_aim_is_service", False)]
     if unknown:
         # A preview that does not know where a catalog object lives cannot know what any service
         # sees: every service's children and outputs are unknown, none is guessed.
         for member in members:
             member._aim_unknown(unknown[0]._aim_namespace_output)
+        for register in before_children:
+            register()
         return
     failures: list[BaseException] = []
     for member in members:
@@ -275,19 +301,17 @@ def _resolve(members: list[Any], services: list[Any]) -> None:
         ready.append(service)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    register_children(ready)
+    register_children(ready, before_children)
 
 
-def register_children(services: Sequence[Any]) -> None:
+def register_children(services: Sequence[Any], before_children: Sequence[Callable[[], None]] = ()) -> None:
     """Bindings first; every child once every binding has settled (nothing before all planned)."""
-    if not services:
-        return
     bindings = [service._aim_bind() for service in services]
     if all(b is None for b in bindings):
-        _finish_all(services, [None] * len(services))
+        _finish_all(services, [None] * len(services), before_children)
         return
     states = pulumi.Output.all(*bindings)
-    done = states.apply(lambda values: _finish_all(services, list(values)))
+    done = states.apply(lambda values: _finish_all(services, list(values), before_children))
     for position, service in enumerate(services):
         service._aim_resolve_status(done.apply(_at(position)))
 
@@ -296,7 +320,9 @@ def _at(position: int) -> Callable[[list[Any]], Any]:
     return lambda statuses: statuses[position]
 
 
-def _finish_all(services: Sequence[Any], states: list[Any]) -> list[Any]:
+def _finish_all(
+    services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]] = ()
+) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
     failures: list[BaseException] = []
     finals = []
@@ -310,6 +336,8 @@ def _finish_all(services: Sequence[Any], states: list[Any]) -> list[Any]:
         for service in services:
             service._aim_fail(combined)
         raise combined
+    for register in before_children:
+        register()
     for service, built in zip(services, finals, strict=True):
         service._aim_record_caches(built)
     statuses = [service._aim_register(built) for service, built in zip(services, finals, strict=True)]

@@ -20,7 +20,7 @@ preview too, so a preview shows every child with its full inputs.
 import contextlib
 import dataclasses
 import inspect
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypedDict
 
 import pulumi
@@ -134,7 +134,7 @@ class AIMServiceArgs(TypedDict, total=False):
     name: str
     """metadata.name; defaults to the Pulumi resource name."""
     namespace: str
-    """metadata.namespace; defaults to `default`. An Output (a Namespace's `metadata.name`) is resolved first."""
+    """metadata.namespace; defaults to `default`. An Output (a Namespace's `metadata.name`) is awaited."""
     labels: dict[str, str]
     """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
     annotations: dict[str, str]
@@ -497,6 +497,10 @@ class AIMService(pulumi.ComponentResource):
         current_registry().use_shared_caches(
             self._aim_user, [c for c, _, _ in built.caches if c.mode == "Shared"], self._aim_masked
         )
+
+    def _aim_wait_for(self, resources: Sequence[pulumi.Resource]) -> None:
+        """Make the children also wait for resources registered in the round (AIMStack's objects)."""
+        self._aim_depends_on = [*self._aim_depends_on, *resources]
 
     def _aim_resolve_status(self, status: Any) -> None:
         self._aim_status.resolve(status)

@@ -262,12 +262,19 @@ def test_one_broken_service_in_aim_yaml_registers_no_child(
         "spec": {"aimId": "qwen/qwen3-32b", "image": "ghcr.io/amd/qwen3:0.8.5"},
     }
     names = {"first": "a-broken", "middle": "m-broken", "last": "z-broken"}
-    docs = [profile, service("b-good", "p"), service("y-good", "p"), service(names[position], "missing")]
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ml-team"}}
+    docs = [
+        namespace,
+        profile,
+        service("b-good", "p"),
+        service("y-good", "p"),
+        service(names[position], "missing"),
+    ]
     (tmp_path / "aim.yaml").write_text(yaml.safe_dump_all(docs))
 
     error, registered = failed_run(lambda: AIMStack("prod", {"path": str(tmp_path)}))
 
-    assert deployed(registered) == []
+    assert deployed(registered) == [], "not even the directory's Namespace"
     assert error.reason == "ProfileNotFound" and error.object_ref == f"AIMService/ml-team/{names[position]}"
 
     docs.append(service("n-broken-too", "missing-too"))
