@@ -475,6 +475,19 @@ def _program_location(tb: TracebackType | None, program: Program) -> str | None:
     return found
 
 
+def _declared_in_program(exc: BaseException, program: Program) -> str | None:
+    """The program's line that declared the failing component (resolution runs after the body)."""
+    site = getattr(exc, "declared_at", None)
+    if site is None:
+        return None
+    filename = Path(site.filename)
+    try:
+        filename.resolve().relative_to(program.path)
+    except ValueError:
+        return None
+    return f"{_display_path(filename)}:{site.line}"
+
+
 def _chained_location(exc: BaseException, program: Program) -> str | None:
     """The program's own line, also when Pulumi re-raised the error from a failed registration."""
     seen: set[int] = set()
@@ -544,10 +557,7 @@ def failure_line(exc: BaseException, program: Program) -> str:
     if isinstance(exc, AIMProgramError):
         return "\n".join(failure_line(failure, program) for failure in exc.failures)
     # Resolution runs after the program body, so the declaring line travels with the error.
-    declared_at = getattr(exc, "declared_at", None)
-    location = _chained_location(exc, program) or (
-        f"{_display_path(Path(declared_at.filename))}:{declared_at.line}" if declared_at is not None else None
-    )
+    location = _chained_location(exc, program) or _declared_in_program(exc, program)
     component = _component_in(exc.__traceback__)
     parts: list[str | None]
     if isinstance(exc, AIMValidationError):

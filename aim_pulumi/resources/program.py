@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import sysconfig
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,8 +56,14 @@ __all__ = [
     "with_children",
 ]
 
+# Frames in these are never the user's: this package, Pulumi, the standard library, installed packages.
 _PACKAGE_ROOTS = tuple(
-    str(Path(p).resolve()) + os.sep for p in (Path(__file__).parents[1], Path(pulumi.__file__).parent)
+    str(Path(p).resolve()) + os.sep
+    for p in {
+        Path(__file__).parents[1],
+        Path(pulumi.__file__).parent,
+        *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib")),
+    }
 )
 
 
@@ -79,7 +86,7 @@ def declaration_site() -> DeclarationSite | None:
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<") and not os.path.abspath(filename).startswith(_PACKAGE_ROOTS):
+        if not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS):
             return DeclarationSite(filename, frame.f_lineno)
         frame = frame.f_back  # type: ignore[assignment]
     return None
