@@ -46,3 +46,35 @@ def recording() -> Iterator[Recorder]:
 
     yield run
     reset_registry()
+
+
+class FailedRun(Protocol):
+    def __call__(
+        self, program: Callable[[], object], *, config: Mapping[str, str] | None = None
+    ) -> tuple[BaseException, list[tuple[str, str]]]: ...
+
+
+@pytest.fixture
+def failed_run(monkeypatch: pytest.MonkeyPatch) -> Iterator[FailedRun]:
+    """Run a program that must fail: the exception, and (type, name) of everything it registered."""
+    from aim_pulumi.cli.engine import RecordingMonitor
+
+    registered: list[tuple[str, str]] = []
+    original = RecordingMonitor.RegisterResource
+
+    def register(self: RecordingMonitor, request: Any) -> Any:
+        registered.append((request.type, request.name))
+        return original(self, request)
+
+    monkeypatch.setattr(RecordingMonitor, "RegisterResource", register)
+
+    def run(
+        program: Callable[[], object], *, config: Mapping[str, str] | None = None
+    ) -> tuple[BaseException, list[tuple[str, str]]]:
+        registered.clear()
+        with pytest.raises(Exception) as caught:
+            run_program(program, project="aim", stack="dev", config=config)
+        return caught.value, [r for r in registered if r[0] != "pulumi:pulumi:Stack"]
+
+    yield run
+    reset_registry()

@@ -516,6 +516,10 @@ def _run(
         )
     )
     pulumi_settings.ROOT.set(None)
+    # Outputs and RPC failures an earlier failed run left behind would otherwise fail this one
+    # (what `pulumi.runtime.test` clears between unit tests).
+    pulumi_settings.SETTINGS.outputs.clear()
+    pulumi_settings.SETTINGS.rpc_manager.clear()
     set_all_config(config, secret_config_keys)
     program = program_callable(entry)
 
@@ -528,6 +532,8 @@ def _run(
 
     loop = _ensure_event_loop()  # type: ignore[no-untyped-call]
     saved_executor = getattr(loop, "_default_executor", None)
+    saved_factory = loop.get_task_factory()
+    loop.set_task_factory(_origin_keeping_task)
     # One worker: registrations reach the monitor in the order the program issued them.
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aim-mock-monitor")
     loop.set_default_executor(executor)
@@ -536,9 +542,14 @@ def _run(
             _sync_await(run_pulumi_func(run_in_stack))
             _drain(loop)
     except BaseException:
+        # Pulumi stops at the first failed task; the others of this run finish here, so they
+        # cannot surface in a later run on the same event loop.
+        with contextlib.suppress(BaseException):
+            _drain(loop)
         _mark_failures_retrieved(loop)
         raise
     finally:
+        loop.set_task_factory(saved_factory)
         loop._default_executor = saved_executor
         executor.shutdown(wait=True)
         reset_registry()
@@ -575,6 +586,30 @@ def _collector_tuned() -> Iterator[None]:
         gc.set_threshold(*thresholds)
         if owns_freeze:
             gc.unfreeze()
+
+
+ORIGIN_TRACEBACK = "aim_origin_traceback"
+"""Attribute of a failed run's exception: its traceback where it was first raised."""
+
+
+def _origin_keeping_task(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task[Any]:
+    """A task that remembers where its exception was first raised.
+
+    A failed Output is awaited by every Output derived from it, and each await re-raises the one
+    exception object with its own traceback; the one that reaches the caller may no longer reach
+    the user's `apply` callback. The first traceback does, so the caller can name the user's line.
+    """
+    return asyncio.Task(_keeping_origin(coro), loop=loop, **kwargs)
+
+
+async def _keeping_origin(coro: Any) -> Any:
+    try:
+        return await coro
+    except Exception as exc:
+        if getattr(exc, ORIGIN_TRACEBACK, None) is None:
+            with contextlib.suppress(AttributeError, TypeError):
+                setattr(exc, ORIGIN_TRACEBACK, exc.__traceback__)
+        raise
 
 
 def _mark_failures_retrieved(loop: asyncio.AbstractEventLoop) -> None:

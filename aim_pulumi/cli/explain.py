@@ -1,7 +1,8 @@
 """`aim-pulumi explain PROGRAM --service NS/NAME`: why a service deploys what it deploys.
 
-The program runs offline like `plan`; the service is then re-resolved with the pure resolver
-against the catalog it was planned with, and three tables are printed: every profile considered
+The program runs offline like `plan`, and the explanation is read from the very selection the
+plan deployed (one resolution result, read by both), so it names the plan's winner whatever the
+order of declarations. Three tables are printed: every profile considered
 (scope, the filter that dropped it, its rank and the tier that decided it), every merged
 runtime-config field with the layer that set it, and every variable of the inference container
 with the env layer it came from. A service whose selection fails is explained too: its
@@ -64,9 +65,12 @@ def _service_spec(record: ServiceRecord) -> dict[str, Any]:
 
 
 def _selection(record: ServiceRecord) -> ProfileSelection | None:
+    """The selection the plan deployed; re-selected only to show why a failed service found none."""
     from aim_pulumi.resolve.errors import AIMResolutionError
     from aim_pulumi.resolve.selection import select_profile
 
+    if record.plan is not None:
+        return record.plan.selection
     try:
         return select_profile(record.service, record.catalog)
     except AIMResolutionError:

@@ -499,6 +499,35 @@ def _program_location(tb: TracebackType | None, program: Program) -> str | None:
     return found
 
 
+def _declared_in_program(exc: BaseException, program: Program) -> str | None:
+    """The program's line that declared the failing component (resolution runs after the body)."""
+    site = getattr(exc, "declared_at", None)
+    if site is None:
+        return None
+    filename = Path(site.filename)
+    try:
+        filename.resolve().relative_to(program.path)
+    except ValueError:
+        return None
+    return f"{_display_path(filename)}:{site.line}"
+
+
+def _chained_location(exc: BaseException, program: Program) -> str | None:
+    """The program's own line, also when Pulumi re-raised the error from a failed registration."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    from aim_pulumi.cli.engine import ORIGIN_TRACEBACK
+
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        for tb in (current.__traceback__, getattr(current, ORIGIN_TRACEBACK, None)):
+            found = _program_location(tb, program)
+            if found is not None:
+                return found
+        current = current.__cause__ or current.__context__
+    return None
+
+
 def _display_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))
@@ -540,12 +569,19 @@ def _component_in(tb: TracebackType | None) -> str | None:
 
 
 def failure_line(exc: BaseException, program: Program) -> str:
-    """One line naming where (file:line or file:document), the object, the field and the reason."""
+    """One line naming where (file:line or file:document), the object, the field and the reason.
+
+    A program whose resolution failed for several objects gets one such line for each.
+    """
     from aim_pulumi.api import AIMValidationError
     from aim_pulumi.cli.engine import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
+    from aim_pulumi.resources.program import AIMProgramError
 
-    location = _program_location(exc.__traceback__, program)
+    if isinstance(exc, AIMProgramError):
+        return "\n".join(failure_line(failure, program) for failure in exc.failures)
+    # Resolution runs after the program body, so the declaring line travels with the error.
+    location = _chained_location(exc, program) or _declared_in_program(exc, program)
     component = _component_in(exc.__traceback__)
     parts: list[str | None]
     if isinstance(exc, AIMValidationError):
@@ -1129,7 +1165,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             _remove_stale(targets)
             if args.debug:
                 traceback.print_exception(outcome.error.cause, file=err)
-            print(err_palette.error("error: ") + outcome.error.line, file=err)
+            for line in outcome.error.line.splitlines():
+                print(err_palette.error("error: ") + line, file=err)
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None

@@ -13,6 +13,7 @@ A declared profile also wins over a generated profile of the same kind, namespac
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -291,6 +292,18 @@ def embedded_default_runtime_config() -> AIMClusterRuntimeConfig:
     return obj
 
 
+def embedded_fallbacks() -> list[dict[str, Any]]:
+    """The embedded default's profile-generation fallbacks, to copy into a declared default.
+
+    A program's own `AIMClusterRuntimeConfig/default` replaces the embedded one (same name, same
+    object, as on a cluster), fallbacks included; listing these in its
+    `model.profileGeneration.fallbacks` keeps the embedded NVIDIA vLLM generation.
+    """
+    spec = to_manifest(embedded_default_runtime_config()).get("spec") or {}
+    fallbacks = ((spec.get("model") or {}).get("profileGeneration") or {}).get("fallbacks") or []
+    return [dict(f) for f in copy.deepcopy(fallbacks)]
+
+
 # --------------------------------------------------------------------------------------------------
 # Indexes
 
@@ -417,6 +430,10 @@ class Catalog:
             entry = self._generated_state().entries.get(key)
             return entry.obj if entry is not None else None
         return None
+
+    def replaces_embedded_default(self) -> bool:
+        """Whether the program declares its own `AIMClusterRuntimeConfig/default`."""
+        return ("AIMClusterRuntimeConfig", "", "default") in self._objects and self.embed_default
 
     def lookup(self, namespaced_kind: str, cluster_kind: str, namespace: str, name: str) -> AIMObject | None:
         """By-name lookup with the namespaced object winning over the cluster one."""

@@ -244,6 +244,7 @@ def _plan(
         container_resources=container.resources,
         settings=settings,
         labels=labels("autoscaling"),
+        route_skipped=_route_skipped(route_conditions) if route is None else None,
     )
     diagnostics.extend(scaling_diagnostics)
 
@@ -315,7 +316,16 @@ def _plan(
         conditions=tuple(conditions),
         diagnostics=tuple(diagnostics),
         status=status,
+        selection=selection,
     )
+
+
+def _route_skipped(route_conditions: list[Condition]) -> str | None:
+    """The degradation that kept an enabled route from being created, if any."""
+    for condition in route_conditions:
+        if condition.reason in DEGRADING_REASONS:
+            return condition.reason
+    return None
 
 
 def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]) -> str | None:

@@ -245,6 +245,7 @@ def plan_scaling(
     container_resources: Mapping[str, Any] | None,
     settings: Settings,
     labels: Mapping[str, str] | None = None,
+    route_skipped: str | None = None,
 ) -> tuple[ScalingPlan, list[Condition], list[Diagnostic]]:
     """Replica bounds and the ScaledObject of one service, with HPAReady and any warnings.
 
@@ -254,6 +255,13 @@ def plan_scaling(
     Raises AIMResolutionError for `RoutingRequiredForScaleToZero` and `AutoscalingRequiresMetrics`.
     Conditions returned: `ConfigValid` only when False (activation query invalid), `HPAReady`
     when autoscaling.
+
+    `route_skipped` is the reason the service's HTTPRoute was not created although routing is
+    enabled (`PathTemplateInvalid`, `GatewayNotConfigured`). No request can then reach the
+    service, so an activation trigger would wait for a metric that never comes and a service at
+    zero would never wake: scale-from-zero is turned off instead, `minReplicas` is raised to 1
+    (what the AIM upgrade guide advises while activation metrics are unavailable) and a warning
+    says so; `strict` already fails on the route's degradation.
     """
     diagnostics: list[Diagnostic] = []
     if not _autoscaling_requested(service_spec):
@@ -287,7 +295,19 @@ def plan_scaling(
             "trigger reads the gateway's request metric to wake the predictor",
             field="spec.minReplicas",
         )
-    if low > 0 and not metrics:
+    raised_from_zero = low == 0 and route_skipped is not None
+    if raised_from_zero:
+        low, high = 1, max(high, 1)
+        diagnostics.append(
+            Diagnostic(
+                "warn",
+                str(route_skipped),
+                f"scale-from-zero of {namespace}/{service_name} is off: its HTTPRoute is not created "
+                f"({route_skipped}), so no request could wake it; minReplicas is raised to 1 and no "
+                "activation trigger is created",
+            )
+        )
+    if low > 0 and not metrics and not raised_from_zero:
         raise AIMResolutionError(
             "AutoscalingRequiresMetrics",
             f"autoscaling between {low} and {high} replicas needs at least one metric in "

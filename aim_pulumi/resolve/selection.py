@@ -639,6 +639,15 @@ def _not_found(req: _Request, catalog: Catalog, evaluation: _Evaluation, model: 
                 f"; {model.kind} {model.metadata.name} is declared by modelId and no "
                 f"profile-generation fallback of its runtime config matches its accelerator{hardware}"
             )
+            if (
+                text(model.spec.runtime_config_name) in ("", "default")
+                and catalog.replaces_embedded_default()
+            ):
+                hint += (
+                    "; that runtime config is the program's own AIMClusterRuntimeConfig default, which "
+                    "replaced the embedded default and its fallbacks: add a fallback for this accelerator "
+                    "to it, or keep the embedded ones with aim_pulumi.embedded_fallbacks()"
+                )
         else:
             hint = (
                 f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "

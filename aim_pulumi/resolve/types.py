@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from aim_pulumi.resolve.selection import ProfileSelection
 
 Scope = Literal["Namespace", "Cluster"]
 Level = Literal["info", "warn"]
@@ -206,3 +209,5 @@ class ServicePlan:
     conditions: tuple[Condition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     status: Mapping[str, Any] = field(default_factory=dict)
+    selection: ProfileSelection | None = field(default=None, compare=False, repr=False)
+    """The profile selection this plan deployed (profile pipeline): what `explain` reports."""

@@ -3,7 +3,7 @@
 A model is catalog data (no Kubernetes children). An ID-backed model (`spec.modelId`) gets
 profiles generated from the fallbacks of its runtime config (behaviour §6); an image-backed model
 needs its profiles declared with the `aim.eai.amd.com/source-model` label, since no discovery Job
-can run. The component exports the generated profile names as they stand when it is declared.
+can run. The component exports the generated profile names against the program's complete catalog.
 """
 
 from typing import Any, TypedDict, TypeVar

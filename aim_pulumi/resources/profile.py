@@ -2,7 +2,8 @@
 
 A profile is catalog data: declaring one registers no Kubernetes object (no operator reads AIM
 custom resources here, behaviour §16.6). The component validates the profile, makes it visible
-to every service declared after it, and exports what the operator would show in its status.
+to every service of the program wherever either is declared, and exports what the operator would
+show in its status.
 """
 
 from typing import Any, TypedDict, TypeVar

@@ -1,9 +1,9 @@
-"""The per-stack catalog: every AIM component declared so far in this program, plus the default.
+"""The per-stack catalog: every AIM component the program declares, plus the embedded default.
 
-A service resolves in its constructor against the objects declared before it (behaviour §1), so
-the catalog grows as the program runs. It belongs to one program run: it is keyed by the
-resource monitor Pulumi connected the run to, so two runs in one process (tests, the offline
-`plan` command) never see each other's objects, and `reset_registry` clears everything.
+Services resolve against the complete catalog once the program body has declared everything
+(`program.py`), so declaration order never matters. The registry belongs to one program run: it
+is keyed by the resource monitor Pulumi connected the run to, so two runs in one process (tests,
+the offline `plan` command) never see each other's objects, and `reset_registry` clears everything.
 
 The registry also remembers the Shared cache components already declared, because a Shared
 cache is registered once per stack however many services mount it (DESIGN decision 7).
@@ -23,6 +23,7 @@ from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, pa
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resources.outputs import known_output
+from aim_pulumi.resources.program import Deferred, declaration_site, enlist, reject_late_catalog_object
 
 __all__ = [
     "CatalogComponent",
@@ -37,20 +38,20 @@ __all__ = [
 
 @dataclass
 class StackRegistry:
-    """What one program run has declared so far."""
+    """What one program run declares, and its resolution round."""
 
     settings: Settings
     catalog: Catalog
     shared_caches: dict[tuple[str, ...], Any] = field(default_factory=dict)
-    # Shared cache key -> the service (Pulumi name) that declares it: the first one in program order.
-    shared_cache_owners: dict[tuple[str, ...], str] = field(default_factory=dict)
-    # Service (Pulumi name) -> an Output that resolves once its children are declared.
-    services_done: dict[str, Any] = field(default_factory=dict)
     # Shared cache key -> (namespace, name) of each service using it -> that service's plan of the
     # cache and its masked arguments: the cache carries the labels of all of them (behaviour §11).
     shared_cache_users: dict[tuple[str, ...], dict[tuple[str, str], tuple[Any, Any]]] = field(
         default_factory=dict
     )
+
+    # The components waiting for the program's resolution round, and whether the body has ended.
+    round: Any = None
+    program_ended: bool = False
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":
@@ -65,22 +66,14 @@ class StackRegistry:
         return cls(settings=settings, catalog=catalog)
 
     def add(self, obj: AIMObject) -> None:
-        """Make a catalog object visible to every service declared after it."""
+        """Make a catalog object visible to every service of the program."""
         self.catalog.add(obj)
-
-    def claim_shared_cache(self, key: tuple[str, ...], service: str) -> str:
-        """Record `service` as a user of a Shared cache; returns the owner (the first claimant).
-
-        The owner declares the cache, so its content never depends on which service's
-        children happen to be built first; later users wait for the owner.
-        """
-        return self.shared_cache_owners.setdefault(key, service)
 
     def use_shared_caches(self, user: tuple[str, str], caches: Sequence[Any], masked: Any) -> None:
         """Record the Shared caches the service `user` ((namespace, name)) mounts, replacing its last word.
 
-        Every service is declared before any Shared cache is built (they are built inside applies,
-        which run after the program body), so each cache sees all of its users.
+        Every service of a round records its final plan before any Shared cache is built, so
+        each cache sees all of its users.
         """
         keys = {cache.key for cache in caches}
         for key, users in self.shared_cache_users.items():
@@ -169,6 +162,10 @@ def reject_outputs(value: Any, path: str = "") -> None:
             reject_outputs(item, f"{path}[{index}]")
 
 
+def _is_output(value: Any) -> bool:
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+
+
 def default_resource_name(obj: AIMObject) -> str:
     """`from_object`'s resource name: `metadata.name`, or `namespace-name` for namespaced kinds."""
     if obj.scope == "Namespace":
@@ -187,11 +184,12 @@ def _camel_case(attribute: str) -> str:
 
 
 class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
-    """A profile, model or runtime config: catalog data for the services declared after it.
+    """A profile, model or runtime config: catalog data for every service of the program.
 
     It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
     it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
-    the object's name, its spec as declared and the status its kind derives (`_status`).
+    the object's name, its spec as declared and the status its kind derives (`_status`), which
+    the program's resolution round computes against the complete catalog.
     """
 
     _KIND_CLASS: ClassVar[type[AIMKind]]
@@ -227,8 +225,49 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
 
     def _status(self, declared: AIMObject, catalog: Catalog) -> dict[str, Any]:
-        """The kind's deploy-time status, computed against the catalog that now holds `declared`."""
+        """The kind's deploy-time status, computed against the program's complete catalog."""
         raise NotImplementedError
+
+    # The program round (program.py) calls these.
+    _aim_is_service = False
+    _aim_declared: AIMObject
+    _aim_target: Catalog
+    _aim_status: Deferred
+
+    def _aim_settle_status(self) -> None:
+        self._aim_status.resolve(self._status(self._aim_declared, self._aim_target))
+
+    def _aim_waits_for_outputs(self) -> bool:
+        return self._aim_namespace_output is not None
+
+    def _aim_known(self) -> bool:
+        return self._aim_namespace_known
+
+    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
+        self._aim_status.resolve(output.apply(lambda _: {}))
+
+    async def _aim_await_outputs(self) -> None:
+        """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
+        output = self._aim_namespace_output
+        if output is None:
+            return
+        value = await output.future()
+        if not await output.is_known() or value is None:
+            self._aim_namespace_known = False
+            self._aim_status.resolve(output.apply(lambda _: {}))
+            return
+        if not isinstance(value, str):
+            raise AIMValidationError(
+                "metadata.namespace", "InvalidSpec", f"the namespace resolved to {value!r}, not a string"
+            )
+        manifest = to_manifest(self._aim_declared)
+        manifest["metadata"] = {**manifest["metadata"], "namespace": value}
+        self._aim_declared = parse(manifest)
+        self._aim_ref = self._aim_declared.object_ref
+        self._aim_target.add(self._aim_declared)
+
+    def _aim_fail(self, error: BaseException) -> None:
+        self._aim_status.fail(error)
 
     def _setup(
         self,
@@ -238,15 +277,26 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         catalog: Catalog | None,
         obj: ObjectT | None,
     ) -> None:
+        self._aim_site = declaration_site()
+        self._aim_namespace_output: pulumi.Output[Any] | None = None
+        self._aim_namespace_known = True
+        if obj is None and _is_output((args or {}).get("namespace")):
+            # `namespace: ns.metadata.name`: validated now, catalogued once the round knows the value.
+            args = dict(args)
+            self._aim_namespace_output = pulumi.Output.from_input(args.pop("namespace"))
         declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
-        status = self._status(declared, target)
+        self._aim_declared = declared
+        self._aim_target = target
+        self._aim_ref = declared.object_ref
+        self._aim_status = Deferred()
         setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
         self.spec = known_output(spec)
-        self.status = known_output(status)
+        self.status = self._aim_status.output
         self.register_outputs(
-            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": status}
+            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": self.status}
         )
+        enlist(self)
 
     def _declare(
         self,
@@ -267,7 +317,9 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
             raise AIMValidationError(
                 "kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}"
             )
+        reject_late_catalog_object(parsed.object_ref)
         target = catalog if catalog is not None else current_registry().catalog
-        target.add(parsed)
+        if self._aim_namespace_output is None:
+            target.add(parsed)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
         return parsed, target

@@ -178,8 +178,8 @@ def _explain(error: Exception, masked: MaskedArgs) -> Exception:
             return AIMValidationError(
                 path,
                 OUTPUT_NOT_ALLOWED,
-                f"{path} is a Pulumi Output, but this field decides what gets deployed; pass a plain value "
-                f"({redact(str(error))})",
+                f"{path} is a Pulumi Output, but this field decides what gets deployed "
+                f"({getattr(error, 'reason', type(error).__name__)} without its value); pass a plain value",
             )
     return error
 

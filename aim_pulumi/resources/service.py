@@ -1,9 +1,10 @@
 """AIMService: the operator's reconcile loop, run once per `pulumi preview` / `pulumi up`.
 
-The constructor validates the service, resolves it against the stack catalog and plans every
-child before anything is registered, so a hard error (admission, missing runtime config,
-`ProfileNotFound`, ...) leaves nothing half-declared. Then it registers the children the plan
-describes, named `<name>-<role>` with the service as parent: the InferenceService (`isvc`), the
+The constructor only records the service; the program's resolution round (`program.py`) plans it
+against the complete catalog together with every other service, and only when all of them plan
+does it register any child, so a hard error (admission, missing runtime config,
+`ProfileNotFound`, ...) leaves nothing half-declared. The children the plan describes are
+named `<name>-<role>` with the service as parent: the InferenceService (`isvc`), the
 profile ConfigMap (`profile-config`), the HTTPRoute (`route`), the KEDA ScaledObject
 (`scaledobject`), Dedicated caches (`cache-<h>`, `download-<h>`); Shared caches are stack-owned
 `AIMSharedCache` components the InferenceService depends on. Env values that are Pulumi Outputs
@@ -11,14 +12,15 @@ go into a Secret beside their workload (`isvc-env`, `download-<h>-env`), referen
 `secretKeyRef`, so the workload itself never holds them and stays reviewable in a preview.
 
 A service resolved through a selector keeps its profile across runs through `<name>-binding`
-(see `binding.py`); its children are then built inside one `apply` of the binding's outputs,
+(see `binding.py`); the children are then built inside one `apply` of the bindings' outputs,
 from the bound profile. The binding's value comes from its provider's `check`, which runs in
 preview too, so a preview shows every child with its full inputs.
 """
 
 import contextlib
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+import inspect
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, TypedDict
 
 import pulumi
@@ -35,6 +37,7 @@ from aim_pulumi.resolve.types import CachePlan, ServicePlan
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child
+from aim_pulumi.resources.program import Deferred, declaration_site, enlist
 from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
@@ -131,7 +134,7 @@ class AIMServiceArgs(TypedDict, total=False):
     name: str
     """metadata.name; defaults to the Pulumi resource name."""
     namespace: str
-    """metadata.namespace (a plain string); defaults to `default`."""
+    """metadata.namespace; defaults to `default`. An Output (a Namespace's `metadata.name`) is awaited."""
     labels: dict[str, str]
     """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
     annotations: dict[str, str]
@@ -287,6 +290,8 @@ class AIMService(pulumi.ComponentResource):
     route_path: pulumi.Output[str | None]
     """The HTTPRoute path prefix, when routing is enabled and the path rendered."""
 
+    _aim_is_service = True
+
     def __init__(
         self,
         name: str,
@@ -296,86 +301,45 @@ class AIMService(pulumi.ComponentResource):
         catalog: Catalog | None = None,
         _object: api.AIMService | None = None,
     ) -> None:
+        site = declaration_site()
         options: Mapping[str, Any] = dict(args or {})
         registry = current_registry()
         settings: Settings = registry.settings.with_overrides(**settings_overrides(options))
-        resolving: Catalog = catalog if catalog is not None else registry.catalog
         force = bool(_plain_option(options, "forceRebind"))
         wait_for_cache = _plain_option(options, "waitForCache") is not False
+        namespace_output: pulumi.Output[Any] | None = None
         if _object is not None:
             document: dict[str, Any] = api.to_manifest(_object)
         else:
             crd_args = {k: v for k, v in options.items() if k not in _COMPONENT_OPTIONS}
+            if _is_output(crd_args.get("namespace")):
+                # Where the service goes decides what it sees; the round waits for the value.
+                namespace_output = pulumi.Output.from_input(crd_args.pop("namespace"))
             document = object_manifest(api.AIMService, name, crd_args)
         if force:
             document = _with_annotation(document, FORCE_REBIND_ANNOTATION, "true")
 
-        def build(doc: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
-            service = api.parse(doc)
-            assert isinstance(service, api.AIMService)
-            plan = observed_plan(service, resolving, settings, previous_cache_sizes=previous_sizes)
-            caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
-            manifests = tuple(build_service_manifests(plan))
-            check_children(
-                [*manifests, *(m for _, pvc, job in caches for m in (pvc, job))], service.object_ref
-            )
-            return _Built(service, plan, manifests, caches)
-
-        # Everything that can fail does so here, before this component or any child is registered.
-        first, masked = build_independent_of_outputs(document, build, _Built.render)
-        uses_binding = self._needs_binding(first)
-        qualifying = (
-            [_binding_key(r) for r in qualifying_profile_refs(first.service, resolving)]
-            if uses_binding and first.plan.resolved_profile is not None
-            else []
-        )
-
         super().__init__("aim:index:AIMService", name, None, opts)
         self._aim_name = name
-        self._aim_catalog = resolving
-        self._aim_masked = masked
+        self._aim_site = site
+        self._aim_document = document
+        self._aim_settings = settings
+        self._aim_catalog: Catalog = catalog if catalog is not None else registry.catalog
+        self._aim_force = force
         self._aim_wait_for_cache = wait_for_cache
+        self._aim_namespace_output = namespace_output
+        self._aim_namespace_known = True
         self._aim_depends_on = inherited_dependencies(opts)
         # A Shared cache has no parent, so it cannot inherit the Kubernetes provider the way this
         # service's children do (from opts or from this service's own parents): it is given it.
         kubernetes = self.get_provider(_KUBERNETES_TYPE)
-        self._aim_cache_opts = pulumi.ResourceOptions(
-            providers=[kubernetes] if kubernetes is not None else [],
-            depends_on=list(self._aim_depends_on),
-        )
-        self.inference_service_name = pulumi.Output.from_input(first.plan.isvc_name)
-
-        # A Shared cache another service declared first is built by that service: wait for it.
-        owners = {registry.claim_shared_cache(c.key, name) for c in first.plan.caches if c.mode == "Shared"}
-        self._aim_user = (first.plan.namespace, first.plan.name)
-        registry.use_shared_caches(
-            self._aim_user, [c for c in first.plan.caches if c.mode == "Shared"], masked
-        )
-        waits = [registry.services_done[o] for o in sorted(owners - {name}) if o in registry.services_done]
-
-        if not uses_binding:
-            status: Any = self._finish(first)
-        else:
-            winner = _binding_key(first.plan.resolved_profile) if first.plan.resolved_profile else ""
-            binding = Binding(
-                f"{name}-binding",
-                service=f"{first.plan.namespace}/{first.plan.name}",
-                winner=winner,
-                qualifying=qualifying,
-                force=force or bool((first.service.metadata.annotations or {}).get(FORCE_REBIND_ANNOTATION)),
-                cache_mode=first.plan.caches[0].mode if first.plan.caches else "",
-                cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
-                opts=pulumi.ResourceOptions(parent=self),
-            )
-            rebuild: Callable[[Any, Mapping[str, int] | None], _Built] = build
-            status = pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes, *waits).apply(
-                lambda state: self._finish_bound(first, winner, rebuild, masked.value, state)
-            )
-
-        self.status = pulumi.Output.from_input(status)
-        registry.services_done[name] = self.status
-        self.resolved_profile = self.status.apply(lambda s: dict(s.get("resolvedProfile") or {}))
-        self.route_path = self.status.apply(lambda s: (s.get("routing") or {}).get("path"))
+        self._aim_providers = [kubernetes] if kubernetes is not None else []
+        self._aim_status = Deferred()
+        self._aim_isvc_name = Deferred()
+        self.status = self._aim_status.output
+        self.inference_service_name = self._aim_isvc_name.output
+        self.resolved_profile = self.status.apply(lambda s: dict((s or {}).get("resolvedProfile") or {}))
+        self.route_path = self.status.apply(lambda s: ((s or {}).get("routing") or {}).get("path"))
         self.register_outputs(
             {
                 "status": self.status,
@@ -384,6 +348,7 @@ class AIMService(pulumi.ComponentResource):
                 "routePath": self.route_path,
             }
         )
+        enlist(self)
 
     @classmethod
     def from_object(
@@ -402,6 +367,148 @@ class AIMService(pulumi.ComponentResource):
         args: Any = dict(options or {})
         return cls(default_resource_name(obj), args, opts, catalog=catalog, _object=obj)
 
+    # ------------------------------------------------------------------ the program round (program.py)
+
+    @property
+    def _aim_ref(self) -> str:
+        metadata = self._aim_document.get("metadata") or {}
+        namespace = "?" if not self._aim_namespace_known else metadata.get("namespace") or "default"
+        return f"AIMService/{namespace}/{metadata.get('name')}"
+
+    def _aim_order_key(self) -> tuple[str, str, str]:
+        metadata = self._aim_document.get("metadata") or {}
+        return (str(metadata.get("namespace") or ""), str(metadata.get("name") or ""), self._aim_name)
+
+    def _aim_waits_for_outputs(self) -> bool:
+        return self._aim_namespace_output is not None
+
+    async def _aim_await_outputs(self) -> None:
+        output = self._aim_namespace_output
+        if output is None:
+            return
+        value = await output.future()
+        if not await output.is_known() or value is None:
+            self._aim_namespace_known = False
+            return
+        if not isinstance(value, str):
+            raise api.AIMValidationError(
+                "metadata.namespace",
+                "InvalidSpec",
+                f"the namespace Output resolved to {value!r}, not a string",
+            )
+        metadata = dict(self._aim_document.get("metadata") or {})
+        metadata["namespace"] = value
+        self._aim_document = {**self._aim_document, "metadata": metadata}
+        # The children wait for whatever produced the namespace (typically its Namespace).
+        self._aim_depends_on = [*self._aim_depends_on, *sorted(await output.resources(), key=id)]
+
+    def _aim_known(self) -> bool:
+        return self._aim_namespace_known
+
+    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
+        """A preview that does not know a namespace yet: outputs and children are unknown."""
+        pulumi.log.info(
+            "a namespace is not known in this preview; the children are planned once it is", resource=self
+        )
+        self._aim_status.resolve(output.apply(lambda _: {}))
+        self._aim_isvc_name.resolve(output.apply(lambda _: ""))
+
+    def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
+        service = api.parse(document)
+        assert isinstance(service, api.AIMService)
+        plan = observed_plan(
+            service, self._aim_catalog, self._aim_settings, previous_cache_sizes=previous_sizes
+        )
+        caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
+        manifests = tuple(build_service_manifests(plan))
+        check_children([*manifests, *(m for _, pvc, job in caches for m in (pvc, job))], service.object_ref)
+        return _Built(service, plan, manifests, caches)
+
+    def _aim_prepare(self) -> None:
+        """Plan against the complete catalog; raises what the operator would report as failed."""
+        first, masked = build_independent_of_outputs(self._aim_document, self._build, _Built.render)
+        self._aim_first = first
+        self._aim_masked = masked
+        self._aim_user = (first.plan.namespace, first.plan.name)
+        self._aim_uses_binding = self._needs_binding(first)
+        self._aim_qualifying = (
+            [_binding_key(r) for r in qualifying_profile_refs(first.service, self._aim_catalog)]
+            if self._aim_uses_binding and first.plan.resolved_profile is not None
+            else []
+        )
+        self._aim_isvc_name.resolve(first.plan.isvc_name)
+
+    def _aim_bind(self) -> pulumi.Output[list[Any]] | None:
+        """Register the sticky binding (selector shapes and cached services); None when not needed."""
+        if not self._aim_uses_binding:
+            return None
+        first = self._aim_first
+        self._aim_winner = _binding_key(first.plan.resolved_profile) if first.plan.resolved_profile else ""
+        binding = Binding(
+            f"{self._aim_name}-binding",
+            service=f"{first.plan.namespace}/{first.plan.name}",
+            winner=self._aim_winner,
+            qualifying=self._aim_qualifying,
+            force=self._aim_force
+            or bool((first.service.metadata.annotations or {}).get(FORCE_REBIND_ANNOTATION)),
+            cache_mode=first.plan.caches[0].mode if first.plan.caches else "",
+            cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        return pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes)
+
+    def _aim_final(self, state: list[Any] | None) -> _Built:
+        """The plan to deploy: the first one, or one rebuilt from the profile the binding settled on."""
+        first = self._aim_first
+        if state is None:
+            return first
+        document = self._aim_masked.value
+        bound, previous = str(state[0] or ""), str(state[1] or "")
+        sizes = {str(k): int(v) for k, v in dict(state[2] or {}).items()}
+        sizes_unchanged = all(sizes.get(c.pvc_name) == c.size_gi for c in first.plan.caches)
+        if bound == self._aim_winner and not previous and sizes_unchanged:
+            return first
+        if not bound:
+            return self._build(document, sizes)
+        built: _Built | None = None
+        if previous:
+            # Planning from the previous binding reports the rebind (old, new, reason) itself.
+            candidate = self._build(
+                _with_previous_profile(document, _ref_for_key(previous, self._aim_catalog)), sizes
+            )
+            if (
+                candidate.plan.resolved_profile is not None
+                and _binding_key(candidate.plan.resolved_profile) == bound
+            ):
+                built = candidate
+        if built is None:
+            built = self._build(
+                _with_previous_profile(document, _ref_for_key(bound, self._aim_catalog)), sizes
+            )
+            if previous and previous != bound:
+                pulumi.log.info(
+                    f'ProfileRebound: rebound from "{parse_profile_key(previous)[2]}" to '
+                    f'"{parse_profile_key(bound)[2]}"',
+                    resource=self,
+                )
+        return built
+
+    def _aim_record_caches(self, built: _Built) -> None:
+        current_registry().use_shared_caches(
+            self._aim_user, [c for c, _, _ in built.caches if c.mode == "Shared"], self._aim_masked
+        )
+
+    def _aim_wait_for(self, resources: Sequence[pulumi.Resource]) -> None:
+        """Make the children also wait for resources registered in the round (AIMStack's objects)."""
+        self._aim_depends_on = [*self._aim_depends_on, *resources]
+
+    def _aim_resolve_status(self, status: Any) -> None:
+        self._aim_status.resolve(status)
+
+    def _aim_fail(self, error: BaseException) -> None:
+        self._aim_status.fail(error)
+        self._aim_isvc_name.fail(error)
+
     # ------------------------------------------------------------------------------- internals
 
     @staticmethod
@@ -414,48 +521,11 @@ class AIMService(pulumi.ComponentResource):
         profile = (api.to_manifest(built.service).get("spec") or {}).get("profile") or {}
         return not (isinstance(profile, Mapping) and profile.get("name"))
 
-    def _finish_bound(
-        self,
-        first: _Built,
-        winner: str,
-        build: Callable[[Any, Mapping[str, int] | None], _Built],
-        document: Any,
-        state: list[Any],
-    ) -> Any:
-        """Build the children from the profile the binding settled on (runs inside one apply)."""
-        bound, previous = str(state[0] or ""), str(state[1] or "")
-        sizes = {str(k): int(v) for k, v in dict(state[2] or {}).items()}
-        sizes_unchanged = all(sizes.get(c.pvc_name) == c.size_gi for c in first.plan.caches)
-        if bound == winner and not previous and sizes_unchanged:
-            return self._finish(first)
-        if not bound:
-            return self._finish(build(document, sizes))
-        built: _Built | None = None
-        if previous:
-            # Planning from the previous binding reports the rebind (old, new, reason) itself.
-            candidate = build(
-                _with_previous_profile(document, _ref_for_key(previous, self._aim_catalog)), sizes
-            )
-            if (
-                candidate.plan.resolved_profile is not None
-                and _binding_key(candidate.plan.resolved_profile) == bound
-            ):
-                built = candidate
-        if built is None:
-            built = build(_with_previous_profile(document, _ref_for_key(bound, self._aim_catalog)), sizes)
-            if previous and previous != bound:
-                pulumi.log.info(
-                    f'ProfileRebound: rebound from "{parse_profile_key(previous)[2]}" to '
-                    f'"{parse_profile_key(bound)[2]}"',
-                    resource=self,
-                )
-        return self._finish(built)
-
     def _child_options(self, *dependencies: Any) -> pulumi.ResourceOptions:
         """Children are parented here and also wait for what the service itself was told to wait for."""
         return pulumi.ResourceOptions(parent=self, depends_on=[*self._aim_depends_on, *dependencies])
 
-    def _finish(self, built: _Built) -> Any:
+    def _aim_register(self, built: _Built) -> Any:
         """Log the plan's diagnostics, register its children and return the status to export."""
         plan = built.plan
         for diagnostic in plan.diagnostics:
@@ -466,13 +536,13 @@ class AIMService(pulumi.ComponentResource):
                 pulumi.log.info(message, resource=self)
         masked: MaskedArgs = self._aim_masked
         await_caches = self._aim_wait_for_cache and not plan.wait.skip_await
-        current_registry().use_shared_caches(
-            self._aim_user, [c for c, _, _ in built.caches if c.mode == "Shared"], masked
+        cache_opts = pulumi.ResourceOptions(
+            providers=self._aim_providers, depends_on=list(self._aim_depends_on)
         )
         cache_dependencies: list[pulumi.Resource] = []
         for cache, pvc_manifest, job_manifest in built.caches:
             if cache.mode == "Shared":
-                shared = AIMSharedCache.declare(cache, masked=masked, opts=self._aim_cache_opts)
+                shared = AIMSharedCache.declare(cache, masked=masked, opts=cache_opts)
                 cache_dependencies.append(shared)
                 continue
             suffix = hash_suffix(cache.pvc_name)
@@ -539,3 +609,7 @@ class AIMService(pulumi.ComponentResource):
                 runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
             )
         return restore_outputs(status, masked)
+
+
+def _is_output(value: Any) -> bool:
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)

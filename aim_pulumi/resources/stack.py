@@ -5,12 +5,12 @@ loads a file or a directory (`*.yaml`, `*.yml`), declares every catalog object f
 configs, models, templates, profiles) and then every service, each as its own component named
 `<stack>-<kind lowercased>-<namespace>-<name>` (`<stack>-<kind lowercased>-<name>` for cluster
 kinds). Plain Kubernetes objects of the directory (its Namespace, Secrets, ServiceAccounts, ...)
-are declared first, as pulumi-kubernetes resources named the same way, and the services of a
-namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object
-are skipped with an info message. Declaration order is fixed by kind and name, not by file order,
-so reordering files or documents changes nothing. The manifests are one unit: every service is
-resolved before the first component registers, so one that cannot resolve leaves the others
-undeployed too.
+are declared too, as pulumi-kubernetes resources named the same way, once every service of the
+program has planned (so a failing program creates none of them), and the children of the services
+of a namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object
+are skipped with an info message. Like every AIM component, the objects resolve in the program's
+one resolution round against everything the program declares, so reordering files or documents
+changes nothing, and one service that cannot resolve leaves every service undeployed.
 """
 
 from collections.abc import Mapping, Sequence
@@ -26,9 +26,10 @@ from aim_pulumi.resources import inputs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.resources.program import with_children
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-from aim_pulumi.resources.service import AIMService, observed_plan, settings_overrides
+from aim_pulumi.resources.service import AIMService
 
 __all__ = ["AIMStack", "AIMStackArgs", "kubernetes_object_name", "stack_component_name"]
 
@@ -128,26 +129,6 @@ def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
     return sorted(objects, key=key)
 
 
-def _resolve_all(objects: Sequence[api.AIMObject], target: Catalog, options: Mapping[str, Any]) -> None:
-    """Resolve every service of the manifests against a scratch copy of the catalog they join.
-
-    Each service fails before its own children register; the manifests are one unit, so a
-    service that cannot resolve (or an object declared twice) must also stop the services listed
-    before it from being half-deployed.
-    """
-    scratch = Catalog(
-        target.objects(),
-        inventory=target.inventory,
-        embed_default=target.embed_default,
-        system_namespace=target.system_namespace,
-    )
-    scratch.extend(obj for obj in objects if obj.kind != "AIMService")
-    settings = current_registry().settings.with_overrides(**settings_overrides(options))
-    for obj in objects:
-        if isinstance(obj, api.AIMService):
-            observed_plan(obj, scratch, settings)
-
-
 class AIMStack(pulumi.ComponentResource):
     """Every AIM object of a YAML file or directory, declared as components of this stack."""
 
@@ -175,34 +156,41 @@ class AIMStack(pulumi.ComponentResource):
         objects = _ordered(loaded)
         options = {k: args[k] for k in _SERVICE_OPTIONS if k in args}  # type: ignore[literal-required]
         target = catalog if catalog is not None else current_registry().catalog
-        _resolve_all(objects, target, options)
         super().__init__("aim:index:AIMStack", name, None, opts)
         for note in skipped:
             pulumi.log.info(note, resource=self)
         child_opts = pulumi.ResourceOptions(parent=self)
         statuses: dict[str, Any] = {}
         declared: list[str] = []
-        plain = []
+        waiting: list[tuple[AIMService, list[int]]] = []
         for manifest in manifests:
-            plain.append(
-                declare_kubernetes_object(kubernetes_object_name(name, manifest), manifest, child_opts)
-            )
             declared.append(api.io.manifest_ref(manifest))
         for obj in objects:
             component_name = stack_component_name(name, obj)
             declared.append(obj.object_ref)
             if obj.kind == "AIMService":
                 assert isinstance(obj, api.AIMService)
-                waits = [plain[i] for i in _waited_for(obj, manifests)]
-                service_opts = pulumi.ResourceOptions(parent=self, depends_on=waits) if waits else child_opts
                 service_args: Any = dict(options)
-                service = AIMService(component_name, service_args, service_opts, catalog=catalog, _object=obj)
+                service = AIMService(component_name, service_args, child_opts, catalog=catalog, _object=obj)
+                waiting.append((service, _waited_for(obj, manifests)))
                 statuses[f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}"] = service.status
             elif obj.kind in _COMPONENTS:
                 _COMPONENTS[obj.kind](component_name, {}, child_opts, catalog=catalog, _object=obj)
             else:
                 # Templates have no component of their own: they are catalog data for legacy services.
                 target.add(obj)
+
+        def declare_plain_objects() -> None:
+            # With the services' children: a program whose services fail creates none of them either.
+            plain = [
+                declare_kubernetes_object(kubernetes_object_name(name, manifest), manifest, child_opts)
+                for manifest in manifests
+            ]
+            for service, indexes in waiting:
+                service._aim_wait_for([plain[i] for i in indexes])
+
+        if manifests:
+            with_children(declare_plain_objects)
         self.services = pulumi.Output.from_input(statuses)
         self.objects = pulumi.Output.from_input(declared)
         self.register_outputs({"services": self.services, "objects": self.objects})

@@ -1,7 +1,8 @@
 """The quickstart, from plain AIM YAML: every object in `manifests/` is declared through AIMStack.
 
-Teams that already keep AIM manifests for the operator deploy them unchanged; the stack declares
-runtime configs, models and profiles first and services last, whatever the file order.
+Teams that already keep AIM manifests for the operator deploy them unchanged; every service
+resolves against every object of the directory (and of the rest of the program), whatever the
+file order.
 """
 
 from pathlib import Path

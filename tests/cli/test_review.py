@@ -188,10 +188,10 @@ def test_a_directory_with_plain_objects_plans_as_one_unit(
     assert ("Namespace", "ml-team") in docs
     resources = {r["name"]: r for r in json.loads(files["json"].read_text())["resources"]}
     namespace = resources["with-plain-objects-namespace-ml-team"]
-    service = resources["with-plain-objects-aimservice-ml-team-qwen-chat"]
+    isvc = resources["with-plain-objects-aimservice-ml-team-qwen-chat-isvc"]
     assert namespace["parent"] == "with-plain-objects"
-    assert namespace["urn"] in service["dependsOn"]  # the service waits for its namespace
-    assert resources["with-plain-objects-secret-ml-team-hf-token"]["urn"] in service["dependsOn"]
+    assert namespace["urn"] in isvc["dependsOn"]  # the service's children wait for its namespace
+    assert resources["with-plain-objects-secret-ml-team-hf-token"]["urn"] in isvc["dependsOn"]
 
 
 def test_the_same_directory_validates(capsys: pytest.CaptureFixture[str]) -> None:

@@ -183,3 +183,8 @@ def condition(status: Mapping[str, Any], kind: str) -> dict[str, Any] | None:
         if entry.get("type") == kind:
             return dict(entry)
     return None
+
+
+def deployed(registered: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """What a failed program would have created in the cluster or in state: children and bindings."""
+    return [r for r in registered if r[0].startswith(("kubernetes:", "pulumi-python:dynamic"))]

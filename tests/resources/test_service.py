@@ -41,6 +41,7 @@ from .catalog import (
     declare_catalog,
     declare_routing_config,
     declare_service,
+    deployed,
     invalid_manifests,
     model_labels,
     profile_spec,
@@ -320,11 +321,7 @@ def test_scale_from_zero_without_a_provider_degrades_to_no_scaledobject(recordin
         ),
     ],
 )
-def test_hard_errors_register_no_service_and_no_child(
-    recording: Any, spec: dict[str, Any], reason: str
-) -> None:
-    errors: list[AIMResolutionError | AIMValidationError] = []
-
+def test_hard_errors_register_no_child(failed_run: Any, spec: dict[str, Any], reason: str) -> None:
     def program() -> None:
         declare_catalog()
         AIMProfile(
@@ -335,22 +332,14 @@ def test_hard_errors_register_no_service_and_no_child(
                 "spec": profile_spec(modelSources=[{"modelId": "q/q", "sourceUri": "hf://q/q"}]),
             },
         )
-        try:
-            declare_service("chat", spec)
-        except (AIMResolutionError, AIMValidationError) as error:
-            errors.append(error)
+        declare_service("chat", spec)
 
-    rec = recording(program)
+    error, registered = failed_run(program)
 
-    (error,) = errors
+    assert isinstance(error, AIMResolutionError | AIMValidationError)
     assert error.reason == reason
-    if isinstance(error, AIMResolutionError):
-        assert error.object_ref in ("AIMService/ml-team/chat", "AIMProfile/ml-team/sizeless")
-    assert [
-        r.name
-        for r in rec.resources
-        if r.type == SERVICE or r.type.startswith(("kubernetes:", "pulumi-python"))
-    ] == []
+    assert error.object_ref in ("AIMService/ml-team/chat", "AIMProfile/ml-team/sizeless")
+    assert deployed(registered) == []
 
 
 def test_a_hard_error_fails_the_program(recording: Any) -> None:
@@ -967,19 +956,23 @@ def test_an_output_option_is_refused(recording: Any) -> None:
 # --------------------------------------------------------------------------- explicit catalogs
 
 
-def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any) -> None:
+def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any, failed_run: Any) -> None:
     from aim_pulumi.resolve.catalog import Catalog
 
-    def program() -> None:
+    def program(use_private: bool) -> None:
         private = Catalog()
         AIMProfile("private-p", {"name": "private", "namespace": NS, "spec": profile_spec()}, catalog=private)
-        AIMService("chat", {"namespace": NS, "spec": {"profile": {"name": "private"}}}, catalog=private)
-        with pytest.raises(AIMResolutionError, match="ProfileNotFound"):
-            AIMService("other", {"namespace": NS, "spec": {"profile": {"name": "private"}}})
+        AIMService(
+            "chat",
+            {"namespace": NS, "spec": {"profile": {"name": "private"}}},
+            catalog=private if use_private else None,
+        )
 
-    rec = recording(program)
+    rec = recording(lambda: program(True))
+    error, _ = failed_run(lambda: program(False))
 
     assert service_status(rec, "chat")["resolvedProfile"]["name"] == "private"
+    assert isinstance(error, AIMResolutionError) and error.reason == "ProfileNotFound"
 
 
 def test_from_object_declares_a_typed_service(recording: Any) -> None:

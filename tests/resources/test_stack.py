@@ -14,7 +14,7 @@ from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMStack
 from aim_pulumi.resources.service import observe_resolutions
 
-from .catalog import IMAGE, ISVC, NS, invalid_manifests, model_labels, profile_spec
+from .catalog import IMAGE, ISVC, NS, deployed, invalid_manifests, model_labels, profile_spec
 
 CATALOG_DOCS: list[dict[str, Any]] = [
     {
@@ -180,22 +180,15 @@ DUPLICATE_PROFILE = {**CATALOG_DOCS[2], "spec": profile_spec(primary=True, preci
     ],
 )
 def test_a_resolution_failure_anywhere_in_the_manifests_registers_nothing(
-    recording: Any, tmp_path: Path, extra: list[dict[str, Any]], reason: str
+    failed_run: Any, tmp_path: Path, extra: list[dict[str, Any]], reason: str
 ) -> None:
     source = write_docs(tmp_path / "aim.yaml", [*CATALOG_DOCS, *SERVICE_DOCS, *extra])
-    failures: list[str] = []
     observed: dict[str, str] = {}
 
-    def program() -> None:
-        with observe_resolutions(lambda r: observed.update({r.key: "failed" if r.error else "planned"})):
-            try:
-                AIMStack("prod", {"path": str(source)})
-            except AIMResolutionError as error:
-                failures.append(error.reason)
+    with observe_resolutions(lambda r: observed.update({r.key: "failed" if r.error else "planned"})):
+        error, registered = failed_run(lambda: AIMStack("prod", {"path": str(source)}))
 
-    rec = recording(program)
-
-    assert failures == [reason]
-    assert rec.resources == [], "the valid services of the same manifests are not half-deployed"
+    assert isinstance(error, AIMResolutionError) and error.reason == reason
+    assert deployed(registered) == [], "the valid services of the same manifests are not half-deployed"
     if reason == "ProfileNotFound":
         assert observed == {f"{NS}/chat": "planned", f"{NS}/legacy": "planned", f"{NS}/zz-broken": "failed"}

@@ -1,0 +1,354 @@
+"""Whole-program resolution: every service resolves against everything the program declares.
+
+The operator resolves a service against the whole cluster, and a Pulumi program is one
+declaration of the whole desired state, written in whatever order its modules and functions
+happen to run. So no component decides anything in its constructor. Each one validates what it
+can alone (catalog objects join the stack catalog at once, so a duplicate fails on its own line)
+and joins the program's *round*; its outputs are Outputs that the round resolves.
+
+The round runs once the program body has declared everything (`_sdk.after_program_body`: at the
+end of the body, before Pulumi waits for the outstanding registrations; under the SDK's unit-test
+mocks, on the event loop's first turn after the declarations). It then:
+
+1. computes the status of every catalog object against the complete catalog;
+2. plans every service, in (namespace, name) order, collecting every failure; if any service
+   fails, nothing is registered and one error names every failing object, its field and reason
+   and the file and line that declared it;
+3. registers each selector service's sticky binding, and, once all bindings have settled (one
+   `apply` over all of them, so a preview still shows every child with its full inputs),
+   registers every Kubernetes child and Shared cache.
+
+A service whose `namespace` is an Output waits for it; in a preview where it is still unknown,
+the service's children and outputs are unknown, as with any Output-dependent resource.
+
+Declarations after the round (inside an `apply`, which runs after the program body): a service
+is resolved on the spot against the then complete catalog; a catalog object is rejected, since
+services already resolved without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import sysconfig
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pulumi
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources import _sdk
+
+__all__ = [
+    "AIMProgramError",
+    "DeclarationSite",
+    "Deferred",
+    "ProgramRound",
+    "declaration_site",
+    "enlist",
+    "failure_lines",
+    "locate",
+    "reject_late_catalog_object",
+    "with_children",
+]
+
+# Frames in these are never the user's: this package, Pulumi, the standard library, installed packages.
+_PACKAGE_ROOTS = tuple(
+    str(Path(p).resolve()) + os.sep
+    for p in {
+        Path(__file__).parents[1],
+        Path(pulumi.__file__).parent,
+        *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib")),
+    }
+)
+
+
+@dataclass(frozen=True)
+class DeclarationSite:
+    """Where the user's code declared a component: the innermost frame outside this package and Pulumi."""
+
+    filename: str
+    line: int
+
+    def __str__(self) -> str:
+        try:
+            shown = str(Path(self.filename).resolve().relative_to(Path.cwd()))
+        except ValueError:
+            shown = self.filename
+        return f"{shown}:{self.line}"
+
+
+def declaration_site() -> DeclarationSite | None:
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS):
+            return DeclarationSite(filename, frame.f_lineno)
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
+
+
+def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) -> BaseException:
+    """Attach the object and the declaring line to an error raised away from the user's code."""
+    if isinstance(error, AIMValidationError) and not error.object_ref:
+        error = error.located(object_ref=object_ref)
+    elif isinstance(error, AIMResolutionError) and not error.object_ref:
+        error = AIMResolutionError(error.reason, error.message, field=error.field, object_ref=object_ref)
+    if getattr(error, "declared_by", None) is None:
+        error.declared_by = object_ref  # type: ignore[attr-defined]
+    if site is not None and getattr(error, "declared_at", None) is None:
+        error.declared_at = site  # type: ignore[attr-defined]
+        error.add_note(f"declared at {site}")
+    return error
+
+
+class AIMProgramError(Exception):
+    """Several objects of one program failed; nothing was registered. Each failure keeps its line."""
+
+    def __init__(self, failures: Sequence[BaseException]) -> None:
+        self.failures = tuple(failures)
+        super().__init__(
+            f"{len(self.failures)} AIM objects failed; no Kubernetes resource was registered:\n"
+            + "\n".join(failure_lines(self))
+        )
+
+
+def failure_lines(error: BaseException) -> list[str]:
+    """One line per failing object: `file:line: Kind/namespace/name: field: reason: message`."""
+    failures = error.failures if isinstance(error, AIMProgramError) else (error,)
+    lines = []
+    for failure in failures:
+        site = getattr(failure, "declared_at", None)
+        text = " ".join(str(failure).split())
+        owner = getattr(failure, "declared_by", None)
+        if owner and not text.startswith(owner):
+            # The failing object is another one (a profile, a runtime config): say whose plan it broke.
+            text = f"{owner}: {text}"
+        lines.append(f"{site}: {text}" if site is not None else text)
+    return lines
+
+
+class Deferred:
+    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error."""
+
+    def __init__(self) -> None:
+        self._future: asyncio.Future[Any] = _sdk.event_loop().create_future()
+        self.output: pulumi.Output[Any] = pulumi.Output.from_input(self._future)
+
+    @property
+    def settled(self) -> bool:
+        return self._future.done()
+
+    def resolve(self, value: Any) -> None:
+        if not self._future.done():
+            self._future.set_result(value)
+
+    def fail(self, error: BaseException) -> None:
+        if not self._future.done():
+            self._future.set_exception(error)
+
+
+@dataclass
+class ProgramRound:
+    """The components declared since the last round, and whether it has run.
+
+    Members are AIM components; the round calls their `_aim_*` hooks: every member has
+    `_aim_waits_for_outputs`, `_aim_await_outputs`, `_aim_known`, `_aim_unknown` and `_aim_fail`;
+    catalog objects `_aim_settle_status`; services (`_aim_is_service`) `_aim_prepare`, `_aim_bind`,
+    `_aim_final`, `_aim_record_caches`, `_aim_register` and `_aim_resolve_status`.
+    """
+
+    members: list[Any] = field(default_factory=list)
+    # What registers plain Kubernetes objects of the program (AIMStack's): run with the children.
+    before_children: list[Callable[[], None]] = field(default_factory=list)
+    armed: bool = False
+    started: bool = False
+    task: Any = None
+
+
+def reject_late_catalog_object(object_ref: str) -> None:
+    """A catalog object declared after the round would be silently ignored: refuse it instead."""
+    from aim_pulumi.resources.registry import current_registry
+
+    if current_registry().program_ended:
+        raise AIMResolutionError(
+            "DeclaredAfterResolution",
+            "declared after the program's services were resolved (inside an apply, or after the "
+            "program body), so no service could see it; declare profiles, models and runtime configs "
+            "in the program body",
+            object_ref=object_ref,
+        )
+
+
+def enlist(component: Any) -> None:
+    """Add a just-declared component to the program's open round (or resolve a late service now)."""
+    from aim_pulumi.resources.registry import current_registry
+
+    late = current_registry().program_ended
+    current = _open_round()
+    current.members.append(component)
+    if late:
+        _settle(current)
+
+
+def with_children(register: Callable[[], None]) -> None:
+    """Run `register` (it declares plain Kubernetes objects) only once every service has planned."""
+    from aim_pulumi.resources.registry import current_registry
+
+    if current_registry().program_ended:
+        register()
+        return
+    _open_round().before_children.append(register)
+
+
+def _open_round() -> ProgramRound:
+    """The round declarations join: open, and armed to run at the end of the program body."""
+    from aim_pulumi.resources.registry import current_registry
+
+    registry = current_registry()
+    current: ProgramRound | None = registry.round
+    if current is None or current.started:
+        current = registry.round = ProgramRound()
+    if current.armed or registry.program_ended:
+        return current
+    current.armed = True
+    chosen = current
+
+    def at_program_end(body_error: BaseException | None) -> None:
+        registry.program_ended = True
+        _settle(chosen, body_error=body_error)
+
+    if not _sdk.after_program_body(at_program_end):
+        _sdk.event_loop().call_soon(_settle_quietly, chosen)
+    return current
+
+
+def _settle_quietly(current: ProgramRound) -> None:
+    """The event-loop path: a failure reaches the components' outputs, there is no body to fail."""
+    try:
+        _settle(current)
+    except Exception as error:
+        pulumi.log.error(str(error))
+
+
+def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -> None:
+    """Run the round. Every component output settles, with the round's failure if there is one.
+
+    A failed program body resolves nothing; its outputs fail with the body's own exception, so
+    Pulumi reports that one error and no `apply` of the user runs on a made-up value.
+    """
+    if current.started:
+        return
+    current.started = True
+    members = list(current.members)
+    if body_error is not None:
+        for member in members:
+            member._aim_fail(body_error)
+        return
+    try:
+        services = [m for m in members if getattr(m, "_aim_is_service", False)]
+        if any(m._aim_waits_for_outputs() for m in members):
+            current.task = asyncio.ensure_future(
+                _settle_later(members, services, current.before_children), loop=_sdk.event_loop()
+            )
+            return
+        _resolve(members, services, current.before_children)
+    except BaseException as error:
+        for member in members:
+            member._aim_fail(error)
+        raise
+
+
+async def _settle_later(
+    members: list[Any], services: list[Any], before_children: list[Callable[[], None]]
+) -> None:
+    """Wait for the Outputs that decide where services go, then resolve as usual."""
+    try:
+        # Catalog objects first: a service sees them only once they joined the catalog.
+        for member in sorted(members, key=lambda m: bool(getattr(m, "_aim_is_service", False))):
+            await member._aim_await_outputs()
+        _resolve(members, services, before_children)
+    except BaseException as error:
+        for member in members:
+            member._aim_fail(error)
+
+
+def _resolve(members: list[Any], services: list[Any], before_children: list[Callable[[], None]]) -> None:
+    unknown = [m for m in members if not m._aim_known() and not getattr(m, "_aim_is_service", False)]
+    if unknown:
+        # A preview that does not know where a catalog object lives cannot know what any service
+        # sees: every service's children and outputs are unknown, none is guessed.
+        for member in members:
+            member._aim_unknown(unknown[0]._aim_namespace_output)
+        for register in before_children:
+            register()
+        return
+    failures: list[BaseException] = []
+    for member in members:
+        if not getattr(member, "_aim_is_service", False):
+            try:
+                member._aim_settle_status()
+            except Exception as error:
+                failures.append(locate(error, member._aim_site, member._aim_ref))
+    ordered = sorted(services, key=lambda s: s._aim_order_key())
+    ready = []
+    for service in ordered:
+        if not service._aim_known():
+            service._aim_unknown(service._aim_namespace_output)
+            continue
+        try:
+            service._aim_prepare()
+        except Exception as error:
+            failures.append(locate(error, service._aim_site, service._aim_ref))
+            continue
+        ready.append(service)
+    if failures:
+        raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    register_children(ready, before_children)
+
+
+def register_children(services: Sequence[Any], before_children: Sequence[Callable[[], None]] = ()) -> None:
+    """Bindings first; every child once every binding has settled (nothing before all planned)."""
+    bindings = [service._aim_bind() for service in services]
+    if all(b is None for b in bindings):
+        _finish_all(services, [None] * len(services), before_children)
+        return
+    states = pulumi.Output.all(*bindings)
+    done = states.apply(lambda values: _finish_all(services, list(values), before_children))
+    for position, service in enumerate(services):
+        service._aim_resolve_status(done.apply(_at(position)))
+
+
+def _at(position: int) -> Callable[[list[Any]], Any]:
+    return lambda statuses: statuses[position]
+
+
+def _finish_all(
+    services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]] = ()
+) -> list[Any]:
+    """Final plans of all services (a binding may keep an earlier profile), then all children."""
+    failures: list[BaseException] = []
+    finals = []
+    for service, state in zip(services, states, strict=True):
+        try:
+            finals.append(service._aim_final(state))
+        except Exception as error:
+            failures.append(locate(error, service._aim_site, service._aim_ref))
+    if failures:
+        combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
+        for service in services:
+            service._aim_fail(combined)
+        raise combined
+    for register in before_children:
+        register()
+    for service, built in zip(services, finals, strict=True):
+        service._aim_record_caches(built)
+    statuses = [service._aim_register(built) for service, built in zip(services, finals, strict=True)]
+    if all(state is None for state in states):
+        for service, status in zip(services, statuses, strict=True):
+            service._aim_resolve_status(status)
+    return statuses
