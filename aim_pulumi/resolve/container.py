@@ -23,6 +23,7 @@ from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
 AIM_CACHE_ROOT = "/workspace/cache"
 PROFILE_MOUNT_ROOT = "/workspace/aim-runtime/profiles/custom"
 VLLM_PORT = 8000
+PROFILE_ID_ENV = "AIM_PROFILE_ID"
 
 _VENDOR_RESOURCE = {"amd": "amd.com/gpu", "nvidia": "nvidia.com/gpu"}
 _RESOURCE_MAPS = ("requests", "limits")
@@ -283,9 +284,19 @@ def _env_text(value: Any) -> str:
     return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _names_runtime_profile(profile_spec: Mapping[str, Any]) -> bool:
+    """Whether the profile's `containerEnv` names the runtime profile itself (`AIM_PROFILE_ID`)."""
+    return any(item.get("name") == PROFILE_ID_ENV for item in _env_list(profile_spec.get("containerEnv")))
+
+
 def framework_env(profile_spec: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The variables the AIM runtime reads to find its profile and model (§10.1 layer 3)."""
-    env = [_env("AIM_PROFILE_ID", profile_id(profile_spec))]
+    """The variables the AIM runtime reads to find its profile and model (§10.1 layer 3).
+
+    A profile whose `containerEnv` sets `AIM_PROFILE_ID` names a profile the image ships (a
+    converted template carries the template's profile id, as the operator's template container
+    does), so the computed `custom/<aimId>/<file>` path does not replace it.
+    """
+    env = [] if _names_runtime_profile(profile_spec) else [_env(PROFILE_ID_ENV, profile_id(profile_spec))]
     sources = profile_spec.get("modelSources") or ()
     if sources:
         first = sources[0] if isinstance(sources[0], Mapping) else {}
@@ -412,6 +423,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "AIM_CACHE_ROOT",
+    "PROFILE_ID_ENV",
     "PROFILE_MOUNT_ROOT",
     "PodIdentity",
     "accelerator_resources",

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.api import AIMService, AIMValidationError, parse, to_manifest
+from aim_pulumi.resolve.container import PROFILE_ID_ENV
 from aim_pulumi.resolve.dispatch import choose_pipeline
+from aim_pulumi.resolve.names import sanitize_label_value
 
 GROUP = "aim.eai.amd.com"
 V1ALPHA1 = f"{GROUP}/v1alpha1"
@@ -36,6 +38,9 @@ RECONCILER_PIPELINE_ANNOTATION = f"{GROUP}/reconciler-pipeline"
 SOURCE_MODEL_LABEL = f"{GROUP}/source-model"
 PROFILE_ROLE_LABEL = f"{GROUP}/profile-role"
 PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
+# The template a converted profile came from; the InferenceService carries it as the operator's
+# template services do (`plan`), so a migrated service keeps the label.
+TEMPLATE_LABEL = f"{GROUP}/template"
 
 TEMPLATE_TO_PROFILE_KIND: Mapping[str, str] = {
     "AIMServiceTemplate": "AIMProfile",
@@ -407,13 +412,37 @@ def template_default_resources(gpus: int) -> dict[str, Any]:
     }
 
 
-def _template_container_defaults(spec: MutableMapping[str, Any], metric: str, precision: str) -> None:
+def _template_profile_id(spec: Mapping[str, Any], status: Mapping[str, Any]) -> str:
+    """The template's profile id: `spec.profileId`, else the one discovery recorded in `status.profile`."""
+    declared = _text(spec.get("profileId"))
+    if declared:
+        return declared
+    profile = status.get("profile")
+    if not isinstance(profile, Mapping):
+        return ""
+    metadata = profile.get("metadata")
+    for holder in (profile, metadata if isinstance(metadata, Mapping) else {}):
+        for key in ("profileId", "profile_id"):
+            found = _text(holder.get(key))
+            if found:
+                return found
+    return ""
+
+
+def _template_container_defaults(
+    spec: MutableMapping[str, Any], metric: str, precision: str, profile_id: str
+) -> None:
     """Write the operator's template env and default resources as explicit profile fields.
 
     Explicit, so that the profile `aim-pulumi migrate` writes plans the container the operator runs
-    for the template, and migrating changes no child. The template's own env wins per name.
+    for the template, and migrating changes no child. The template's own env wins per name. The
+    template's profile id is written as `AIM_PROFILE_ID`, which the container builder lets stand
+    over its computed `custom/...` path (`container.framework_env`): the runtime then serves the
+    image's own profile, as under the operator.
     """
     framework = [TEMPLATE_METRICS_ENV]
+    if profile_id:
+        framework.append((PROFILE_ID_ENV, profile_id))
     if metric:
         framework.append(("AIM_METRIC", metric))
     if precision:
@@ -477,6 +506,7 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     labels[SOURCE_MODEL_LABEL] = model_name
     labels[PROFILE_ROLE_LABEL] = "deployable"
     labels[PROFILE_ORIGIN_LABEL] = "user-authored"
+    labels[TEMPLATE_LABEL] = sanitize_label_value(_text(metadata.get("name")))
 
     head = [("aimId", aim_id), ("image", image)]
     head += [(key, value) for key, value in _discovered_fields(status) if key not in spec]
@@ -496,7 +526,9 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
         _carry(gpu, "requests", spec, "acceleratorCount")
     if "env" in spec:
         _rename(spec, "env", "containerEnv")
-    _template_container_defaults(spec, _text(spec.get("metric")), template_precision)
+    _template_container_defaults(
+        spec, _text(spec.get("metric")), template_precision, _template_profile_id(spec, status)
+    )
     carried = _carried_status(status)
     if carried:
         _replace(doc, "status", [("status", _like(doc, **carried))])

@@ -32,6 +32,7 @@ from aim_pulumi.resolve.dispatch import choose_pipeline
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.labels import label_propagation_match, propagate_labels, standard_labels
 from aim_pulumi.resolve.merge import inline_runtime_config_layer, merge_layers_with_provenance
+from aim_pulumi.resolve.migration import TEMPLATE_LABEL
 from aim_pulumi.resolve.names import http_route_name, inference_service_name, predictor_name
 from aim_pulumi.resolve.overlays import build_overlay
 from aim_pulumi.resolve.routing import plan_route
@@ -147,6 +148,7 @@ def _plan(
         overlay = build_overlay(selection.profile, service)
         effective = overlay if overlay is not None else selection.profile
         seed = selection.profile
+        declared: AIMKind = selection.profile
         overlay_name = overlay.metadata.name if overlay is not None else None
         profile_conditions.append(
             Condition(
@@ -162,6 +164,7 @@ def _plan(
         converted = effective_template_profile(service, template_selection)
         effective = converted.effective
         seed = template_selection.template
+        declared = converted.seed
         overlay_name = converted.overlay_name
         profile_conditions.append(
             Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}")
@@ -194,6 +197,8 @@ def _plan(
             PROFILE_LABEL: profile_name,
             METRIC_LABEL: profile_spec.get("metric"),
             PRECISION_LABEL: profile_spec.get("precision"),
+            # A profile converted from a template names it; the operator labels template services so.
+            TEMPLATE_LABEL: (declared.metadata.labels or {}).get(TEMPLATE_LABEL),
         },
     )
 

@@ -534,7 +534,7 @@ def test_env_worked_chain_all_five_layers() -> None:
         "containerEnv": [
             {"name": "SHARED", "value": "profile"},
             {"name": "B", "value": "profile"},
-            {"name": "AIM_PROFILE_ID", "value": "profile"},
+            {"name": "AIM_CACHE_PATH", "value": "profile"},
         ],
     }
     service = {
@@ -549,11 +549,54 @@ def test_env_worked_chain_all_five_layers() -> None:
         ("SHARED", "override"),
         ("AIM_ID", "x"),
         ("B", "profile"),
-        ("AIM_PROFILE_ID", "custom/qwen/qwen3-32b/vllm-mi300x-fp8-tp2-latency"),
         ("AIM_CACHE_PATH", "/workspace/cache"),
+        ("AIM_PROFILE_ID", "custom/qwen/qwen3-32b/vllm-mi300x-fp8-tp2-latency"),
         ("AIM_MODEL_ID", "Qwen/Qwen3-32B"),
         ("C", "service"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("rc_env", "profile_env", "service_env", "expected"),
+    [
+        pytest.param(
+            [],
+            [],
+            [],
+            "custom/qwen/qwen3-32b/vllm-mi300x-fp8-tp2-latency",
+            id="profile-pipeline-points-the-runtime-at-the-mounted-profile-file",
+        ),
+        pytest.param(
+            [],
+            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
+            [],
+            "mi300x-fp16-latency-unopt",
+            id="operator-template-container-serves-the-template-profile-id",
+        ),
+        pytest.param(
+            [{"name": "AIM_PROFILE_ID", "value": "rc"}],
+            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
+            [],
+            "mi300x-fp16-latency-unopt",
+            id="operator-template-profile-id-outranks-the-runtime-config-env",
+        ),
+        pytest.param(
+            [],
+            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
+            [{"name": "AIM_PROFILE_ID", "value": "service"}],
+            "service",
+            id="operator-service-env-outranks-the-template-profile-id",
+        ),
+    ],
+)
+def test_runtime_profile_id(
+    rc_env: list[dict[str, str]],
+    profile_env: list[dict[str, str]],
+    service_env: list[dict[str, str]],
+    expected: str,
+) -> None:
+    env = inference_env({**AIM_PROFILE, "containerEnv": profile_env}, {"env": service_env}, {"env": rc_env})
+    assert [item["value"] for item in env if item["name"] == "AIM_PROFILE_ID"] == [expected]
 
 
 LAYERS = ("rc", "profile", "service", "override")

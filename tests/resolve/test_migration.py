@@ -349,11 +349,28 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "profileId": "p1",
                 "containerEnv": [
                     METRICS_ON,
+                    {"name": "AIM_PROFILE_ID", "value": "p1"},
                     {"name": "AIM_METRIC", "value": "latency"},
                     {"name": "AIM_PRECISION", "value": "fp8"},
                 ],
             },
-            id="operator-template-env-announces-metric-and-precision",
+            id="operator-template-env-announces-profile-id-metric-and-precision",
+        ),
+        pytest.param(
+            tmpl(
+                status={"profile": {"metadata": {"profileId": "mi300x-fp16-latency-unopt", "engine": "vllm"}}}
+            ),
+            [model()],
+            {
+                "aimId": "qwen",
+                "image": IMAGE,
+                "engine": "vllm",
+                "containerEnv": [
+                    METRICS_ON,
+                    {"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"},
+                ],
+            },
+            id="operator-template-env-announces-the-discovered-profile-id",
         ),
         pytest.param(
             tmpl(precision="auto"),
@@ -442,6 +459,7 @@ def test_template_rows(doc: dict[str, Any], context: list[dict[str, Any]], expec
         "aim.eai.amd.com/source-model": "qwen",
         "aim.eai.amd.com/profile-role": "deployable",
         "aim.eai.amd.com/profile-origin": "user-authored",
+        "aim.eai.amd.com/template": "t",
     }
     if "containerEnv" not in expected:
         expected = {**expected, "containerEnv": [METRICS_ON]}

@@ -537,3 +537,128 @@ def test_remaining_difference_unavailable_namespace_template_against_available_c
     )
     assert (after.profile_name, after.status["resolvedProfile"]["kind"]) == ("team", "AIMProfile")
     assert manifests(before) != manifests(after)
+
+
+# --------------------------------------------------------------------------------------------------
+# The operator's template container: a legacy service and its migrated form plan identical children
+
+
+def _pinned(template: str, **spec: Any) -> dict[str, Any]:
+    return {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMService",
+        "metadata": {"name": "chat", "namespace": NS},
+        "spec": {"model": {"name": MODEL}, "template": {"name": template}, **spec},
+    }
+
+
+def _operator_template(
+    *, resources: dict[str, Any] | None = None, env: list[dict[str, Any]] | None = None, **spec: Any
+) -> dict[str, Any]:
+    doc = _template("tmpl", gpu=("MI300X", 4), status=spec.pop("status", None))
+    doc["spec"].update({"metric": "latency", **spec})
+    if resources is not None:
+        doc["spec"]["resources"] = resources
+    if env is not None:
+        doc["spec"]["env"] = env
+    return doc
+
+
+def _env_of(plan: ServicePlan) -> dict[str, Any]:
+    return {item["name"]: item.get("value") for item in plan.container.env}
+
+
+OPERATOR_DEFAULT_4_GPU = {
+    "requests": {"cpu": "16", "memory": "128Gi", "amd.com/gpu": 4},
+    "limits": {"memory": "192Gi", "amd.com/gpu": 4},
+}
+
+
+@pytest.mark.parametrize(
+    ("template", "service_spec", "profile_id", "env", "resources"),
+    [
+        pytest.param(
+            _operator_template(profileId="mi300x-fp8-latency"),
+            {},
+            "mi300x-fp8-latency",
+            {"VLLM_ENABLE_METRICS": "true", "AIM_METRIC": "latency", "AIM_PRECISION": "fp8"},
+            OPERATOR_DEFAULT_4_GPU,
+            id="operator-template-without-resources-or-env-gets-its-profile-id-and-per-gpu-default",
+        ),
+        pytest.param(
+            _operator_template(
+                status={"profile": {"metadata": {"profileId": "mi300x-fp16-latency-unopt"}}}, precision="fp16"
+            ),
+            {},
+            "mi300x-fp16-latency-unopt",
+            {"AIM_PRECISION": "fp16"},
+            OPERATOR_DEFAULT_4_GPU,
+            id="operator-template-serves-the-discovered-profile-id",
+        ),
+        pytest.param(
+            _operator_template(
+                profileId="mi300x-fp8-latency",
+                resources={"requests": {"cpu": "2"}, "limits": {"memory": "20Gi"}},
+                env=[{"name": "VLLM_ENABLE_METRICS", "value": "false"}, {"name": "EXTRA", "value": "1"}],
+            ),
+            {},
+            "mi300x-fp8-latency",
+            {"VLLM_ENABLE_METRICS": "false", "EXTRA": "1", "AIM_METRIC": "latency"},
+            {
+                "requests": {"cpu": "2", "amd.com/gpu": 4},
+                "limits": {"memory": "20Gi", "amd.com/gpu": 4},
+            },
+            id="operator-template-with-resources-and-env-keeps-its-own",
+        ),
+        pytest.param(
+            _operator_template(
+                profileId="mi300x-fp8-latency", env=[{"name": "AIM_PROFILE_ID", "value": "from-template-env"}]
+            ),
+            {"env": [{"name": "EXTRA", "value": "service"}]},
+            "from-template-env",
+            {"EXTRA": "service"},
+            OPERATOR_DEFAULT_4_GPU,
+            id="operator-template-env-outranks-the-template-profile-id",
+        ),
+        pytest.param(
+            _operator_template(profileId="mi300x-fp8-latency"),
+            {"env": [{"name": "AIM_PROFILE_ID", "value": "from-service"}]},
+            "from-service",
+            {},
+            OPERATOR_DEFAULT_4_GPU,
+            id="operator-service-env-outranks-the-template-profile-id",
+        ),
+    ],
+)
+def test_operator_template_container_survives_migration(
+    template: dict[str, Any],
+    service_spec: dict[str, Any],
+    profile_id: str,
+    env: dict[str, str],
+    resources: dict[str, Any],
+) -> None:
+    legacy = [_pinned("tmpl", **service_spec), *_load("models.yaml"), template]
+    result = migrate_objects(legacy)
+    assert result.ok, result.problems
+
+    before = plan_documents(legacy, None)
+    after = plan_documents(list(result.objects), None)
+
+    assert manifests(before) == manifests(after)
+    (isvc,) = [m for m in manifests(before) if m["kind"] == "InferenceService"]
+    assert isvc["metadata"]["labels"]["aim.eai.amd.com/template"] == "tmpl"
+    planned = _env_of(before)
+    assert planned["AIM_PROFILE_ID"] == profile_id
+    assert {name: planned.get(name) for name in env} == env
+    assert before.container.resources == resources
+
+
+def test_profile_pipeline_service_has_no_template_label() -> None:
+    """Only a profile converted from a template names one; a hand-written profile's service has none."""
+    legacy = [_pinned("tmpl"), *_load("models.yaml"), _operator_template()]
+    migrated = list(migrate_objects(legacy).objects)
+    profile = next(d for d in migrated if d["kind"] == "AIMProfile")
+    del profile["metadata"]["labels"]["aim.eai.amd.com/template"]
+    (isvc,) = [m for m in manifests(plan_documents(migrated, None)) if m["kind"] == "InferenceService"]
+    assert "aim.eai.amd.com/template" not in isvc["metadata"]["labels"]
+    assert _env_of(plan_documents(migrated, None))["AIM_PROFILE_ID"].startswith("custom/")
