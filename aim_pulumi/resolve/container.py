@@ -334,13 +334,15 @@ def inference_env(
     *,
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
+    base_env: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
     """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env.
 
     `rc_spec` is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`);
     `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
     replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
-    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does.
+    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
+    ranks below the RC env (a template profile's operator defaults, §10.3).
     """
     if override_env is None:
         override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
@@ -348,6 +350,7 @@ def inference_env(
         vllm_env(profile_spec, cache_mount) if is_direct_vllm(profile_spec) else framework_env(profile_spec)
     )
     return merge_env(
+        _env_list(base_env),
         _env_list((rc_spec or {}).get("env")),
         _env_list(profile_spec.get("containerEnv")),
         framework,
@@ -371,11 +374,12 @@ def build_container_plan(
     profile_status: Mapping[str, Any] | None = None,
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
+    base_env: Sequence[Mapping[str, Any]] | None = None,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
-    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`
-    (see `inference_env`).
+    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`,
+    `base_env` the layer below the runtime config's (see `inference_env`).
     """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
@@ -383,7 +387,12 @@ def build_container_plan(
         image=_text(profile_spec, "image"),
         env=tuple(
             inference_env(
-                profile_spec, service_spec, rc_spec, cache_mount=cache_mount, override_env=override_env
+                profile_spec,
+                service_spec,
+                rc_spec,
+                cache_mount=cache_mount,
+                override_env=override_env,
+                base_env=base_env,
             )
         ),
         resources=container_resources(

@@ -396,12 +396,26 @@ def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
     return fields
 
 
-# The operator's container for a template service (behaviour §10.3, §7.2): metrics on, the template's
-# metric and precision announced to the AIM runtime, and per-GPU resources when the template sets none.
+# The operator's container for a template service (behaviour §10.3, §7.2): metrics on below the runtime
+# config's env, the template's profile id, metric and precision announced to the AIM runtime above it,
+# and per-GPU resources when the template sets none.
 TEMPLATE_METRICS_ENV = ("VLLM_ENABLE_METRICS", "true")
 CPU_PER_GPU = 4
 MEMORY_REQUEST_GI_PER_GPU = 32
 MEMORY_LIMIT_GI_PER_GPU = 48
+
+
+def template_base_env(labels: Mapping[str, str] | None) -> list[dict[str, str]]:
+    """The env a profile converted from a template (labelled with it) lays below the runtime config's.
+
+    The operator sets `VLLM_ENABLE_METRICS=true` under the runtime config's env (§10.3), which a
+    profile's `containerEnv` (above it) cannot express; the template label carries it instead, so
+    the legacy service and its migrated form get it at the same place.
+    """
+    if not (labels or {}).get(TEMPLATE_LABEL):
+        return []
+    name, value = TEMPLATE_METRICS_ENV
+    return [{"name": name, "value": value}]
 
 
 def template_default_resources(gpus: int) -> dict[str, Any]:
@@ -440,7 +454,7 @@ def _template_container_defaults(
     over its computed `custom/...` path (`container.framework_env`): the runtime then serves the
     image's own profile, as under the operator.
     """
-    framework = [TEMPLATE_METRICS_ENV]
+    framework: list[tuple[str, str]] = []
     if profile_id:
         framework.append((PROFILE_ID_ENV, profile_id))
     if metric:
@@ -450,10 +464,12 @@ def _template_container_defaults(
     own = spec.get("containerEnv")
     own_list = list(own) if isinstance(own, list) else []
     named = {_text(item.get("name")) for item in own_list if isinstance(item, Mapping)}
-    spec["containerEnv"] = [
+    env = [
         *({"name": name, "value": value} for name, value in framework if name not in named),
         *own_list,
     ]
+    if env or "containerEnv" in spec:
+        spec["containerEnv"] = env
     gpus = spec.get("acceleratorCount")
     if "resources" not in spec and isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 0:
         spec["resources"] = template_default_resources(gpus)

@@ -22,9 +22,6 @@ MARKER = "aim.eai.amd.com/reconciler-pipeline"
 IMAGE = "amdenterpriseai/aim-qwen-qwen3-32b:0.8.5"
 
 
-METRICS_ON = {"name": "VLLM_ENABLE_METRICS", "value": "true"}
-
-
 def svc(spec: dict[str, Any], annotations: dict[str, str] | None = None) -> dict[str, Any]:
     metadata: dict[str, Any] = {"name": "chat", "namespace": "ml-team"}
     if annotations is not None:
@@ -348,7 +345,6 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "precision": "fp8",
                 "profileId": "p1",
                 "containerEnv": [
-                    METRICS_ON,
                     {"name": "AIM_PROFILE_ID", "value": "p1"},
                     {"name": "AIM_METRIC", "value": "latency"},
                     {"name": "AIM_PRECISION", "value": "fp8"},
@@ -366,7 +362,6 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "image": IMAGE,
                 "engine": "vllm",
                 "containerEnv": [
-                    METRICS_ON,
                     {"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"},
                 ],
             },
@@ -378,7 +373,7 @@ def test_v1alpha2_service_is_unchanged() -> None:
             {
                 "aimId": "qwen",
                 "image": IMAGE,
-                "containerEnv": [METRICS_ON, {"name": "AIM_PRECISION", "value": "auto"}],
+                "containerEnv": [{"name": "AIM_PRECISION", "value": "auto"}],
             },
             id="precision-auto-dropped-from-the-spec-kept-in-the-operator-env",
         ),
@@ -408,7 +403,6 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "aimId": "qwen",
                 "image": IMAGE,
                 "containerEnv": [
-                    METRICS_ON,
                     {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}},
                 ],
             },
@@ -461,8 +455,6 @@ def test_template_rows(doc: dict[str, Any], context: list[dict[str, Any]], expec
         "aim.eai.amd.com/profile-origin": "user-authored",
         "aim.eai.amd.com/template": "t",
     }
-    if "containerEnv" not in expected:
-        expected = {**expected, "containerEnv": [METRICS_ON]}
     assert out["spec"] == expected
     assert "status" not in out
 
@@ -493,7 +485,7 @@ OPERATOR_TEMPLATE_CONTAINER = [
         [{"name": "VLLM_ENABLE_METRICS", "value": "false"}],
         {"cpu": "4", "memory": "32Gi"},
         "48Gi",
-        id="operator-template-env-wins-over-the-metrics-default",
+        id="operator-template-env-keeps-its-own-metrics-setting",
     ),
 ]
 
@@ -510,11 +502,11 @@ def test_operator_template_container(
     spec = one(tmpl(**extra), model())["spec"]
     assert spec["resources"].get("requests") == requests
     assert spec["resources"]["limits"]["memory"] == limit
-    names = [item["name"] for item in spec["containerEnv"]]
-    assert names.count("VLLM_ENABLE_METRICS") == 1
     assert {"name": "AIM_METRIC", "value": "latency"} in spec["containerEnv"]
-    metrics = next(item for item in spec["containerEnv"] if item["name"] == "VLLM_ENABLE_METRICS")
-    assert metrics["value"] == (env[0]["value"] if env else "true")
+    # The metrics default ranks below the runtime config's env, so the profile carries only the
+    # template's own value (the template label brings the default: `template_base_env`).
+    metrics = [item for item in spec["containerEnv"] if item["name"] == "VLLM_ENABLE_METRICS"]
+    assert metrics == env
 
 
 DISCOVERED = {
@@ -743,7 +735,6 @@ def test_seed_template_reference() -> None:
         "acceleratorModel": "MI300X",
         "acceleratorCount": 2,
         "containerEnv": [
-            METRICS_ON,
             {"name": "AIM_METRIC", "value": "throughput"},
             {"name": "AIM_PRECISION", "value": "fp8"},
             {

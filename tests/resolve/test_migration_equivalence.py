@@ -653,6 +653,53 @@ def test_operator_template_container_survives_migration(
     assert before.container.resources == resources
 
 
+def _runtime_config(*env: tuple[str, str]) -> dict[str, Any]:
+    return {
+        "apiVersion": "aim.eai.amd.com/v1alpha1",
+        "kind": "AIMRuntimeConfig",
+        "metadata": {"name": "rc", "namespace": NS},
+        "spec": {"env": [{"name": name, "value": value} for name, value in env]},
+    }
+
+
+@pytest.mark.parametrize(
+    ("template_env", "rc_env", "expected"),
+    [
+        pytest.param([], [], "true", id="operator-template-service-enables-vllm-metrics"),
+        pytest.param(
+            [],
+            [("VLLM_ENABLE_METRICS", "false")],
+            "false",
+            id="operator-runtime-config-env-outranks-metrics-default",
+        ),
+        pytest.param(
+            [{"name": "VLLM_ENABLE_METRICS", "value": "true"}],
+            [("VLLM_ENABLE_METRICS", "false")],
+            "true",
+            id="operator-template-env-outranks-runtime-config-env",
+        ),
+    ],
+)
+def test_operator_metrics_default_ranks_below_the_runtime_config(
+    template_env: list[dict[str, str]], rc_env: list[tuple[str, str]], expected: str
+) -> None:
+    template = _operator_template(env=template_env, runtimeConfigName="rc")
+    legacy = [
+        _pinned("tmpl", runtimeConfigName="rc"),
+        *_load("models.yaml"),
+        template,
+        _runtime_config(*rc_env),
+    ]
+    result = migrate_objects(legacy)
+    assert result.ok, result.problems
+
+    before = plan_documents(legacy, None)
+    after = plan_documents(list(result.objects), None)
+
+    assert manifests(before) == manifests(after)
+    assert _env_of(before)["VLLM_ENABLE_METRICS"] == expected
+
+
 def test_profile_pipeline_service_has_no_template_label() -> None:
     """Only a profile converted from a template names one; a hand-written profile's service has none."""
     legacy = [_pinned("tmpl"), *_load("models.yaml"), _operator_template()]
@@ -661,4 +708,6 @@ def test_profile_pipeline_service_has_no_template_label() -> None:
     del profile["metadata"]["labels"]["aim.eai.amd.com/template"]
     (isvc,) = [m for m in manifests(plan_documents(migrated, None)) if m["kind"] == "InferenceService"]
     assert "aim.eai.amd.com/template" not in isvc["metadata"]["labels"]
-    assert _env_of(plan_documents(migrated, None))["AIM_PROFILE_ID"].startswith("custom/")
+    env = _env_of(plan_documents(migrated, None))
+    assert env["AIM_PROFILE_ID"].startswith("custom/")
+    assert "VLLM_ENABLE_METRICS" not in env

@@ -680,7 +680,6 @@ def test_template_profile_is_the_migrated_profile() -> None:
             {"env": [{"name": "A", "value": "2"}, {"name": "C", "value": "3"}]},
             {
                 "containerEnv": [
-                    {"name": "VLLM_ENABLE_METRICS", "value": "true"},
                     {"name": "AIM_METRIC", "value": "latency"},
                     {"name": "AIM_PRECISION", "value": "fp8"},
                     {"name": "A", "value": "2"},
