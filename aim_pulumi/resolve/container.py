@@ -375,14 +375,20 @@ def build_container_plan(
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
+    default_resources: Mapping[str, Any] | None = None,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
     `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`,
-    `base_env` the layer below the runtime config's (see `inference_env`).
+    `base_env` the layer below the runtime config's (see `inference_env`). `default_resources`
+    (a template profile's per-GPU default, §7.2) applies only when neither the profile nor the
+    service sets `resources`, as the operator applies it.
     """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
+    resources = profile_resources(profile_spec, profile_status)
+    if default_resources and not profile_spec.get("resources") and not service_spec.get("resources"):
+        resources = _merge_resource_layers(default_resources, resources)
     return ContainerPlan(
         image=_text(profile_spec, "image"),
         env=tuple(
@@ -395,9 +401,7 @@ def build_container_plan(
                 base_env=base_env,
             )
         ),
-        resources=container_resources(
-            profile_resources(profile_spec, profile_status), service_spec.get("resources")
-        ),
+        resources=container_resources(resources, service_spec.get("resources")),
         image_pull_secrets=identity.image_pull_secrets,
         service_account_name=identity.service_account_name,
         priority_class_name=identity.priority_class_name,

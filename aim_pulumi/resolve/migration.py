@@ -443,6 +443,20 @@ def _template_profile_id(spec: Mapping[str, Any], status: Mapping[str, Any]) -> 
     return ""
 
 
+def template_default_resources_for(labels: Mapping[str, str] | None, gpus: Any) -> dict[str, Any] | None:
+    """The per-GPU default a profile converted from a template (labelled with it) deploys with.
+
+    The operator applies it only when neither the template nor the service sets `resources`, which
+    no explicit profile field can express (a service's resources merge into the profile's per key),
+    so the template label carries it and the container builder applies it under that condition.
+    """
+    if not (labels or {}).get(TEMPLATE_LABEL):
+        return None
+    if not isinstance(gpus, int) or isinstance(gpus, bool) or gpus <= 0:
+        return None
+    return template_default_resources(gpus)
+
+
 def _template_container_defaults(
     spec: MutableMapping[str, Any], metric: str, precision: str, profile_id: str
 ) -> None:
@@ -470,9 +484,6 @@ def _template_container_defaults(
     ]
     if env or "containerEnv" in spec:
         spec["containerEnv"] = env
-    gpus = spec.get("acceleratorCount")
-    if "resources" not in spec and isinstance(gpus, int) and not isinstance(gpus, bool) and gpus > 0:
-        spec["resources"] = template_default_resources(gpus)
 
 
 def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -32,7 +32,11 @@ from aim_pulumi.resolve.dispatch import choose_pipeline
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.labels import label_propagation_match, propagate_labels, standard_labels
 from aim_pulumi.resolve.merge import inline_runtime_config_layer, merge_layers_with_provenance
-from aim_pulumi.resolve.migration import TEMPLATE_LABEL, template_base_env
+from aim_pulumi.resolve.migration import (
+    TEMPLATE_LABEL,
+    template_base_env,
+    template_default_resources_for,
+)
 from aim_pulumi.resolve.names import http_route_name, inference_service_name, predictor_name
 from aim_pulumi.resolve.overlays import build_overlay
 from aim_pulumi.resolve.routing import plan_route
@@ -234,6 +238,9 @@ def _plan(
         cache_mount=_served_model_mount(profile_spec, caches),
         override_env=legacy_overrides.get("env"),
         base_env=template_base_env(declared.metadata.labels),
+        default_resources=template_default_resources_for(
+            declared.metadata.labels, profile_spec.get("acceleratorCount")
+        ),
     )
     profile_config = build_profile_config_plan(name, profile_spec, labels("inference"))
 

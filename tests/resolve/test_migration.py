@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from aim_pulumi.api import AIMService, admission_problems, parse, to_manifest
 from aim_pulumi.resolve.dispatch import choose_pipeline
-from aim_pulumi.resolve.migration import migrate_objects
+from aim_pulumi.resolve.migration import migrate_objects, template_default_resources_for
 
 LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
 V1 = "aim.eai.amd.com/v1alpha1"
@@ -386,9 +386,8 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "acceleratorType": "gpu",
                 "acceleratorModel": "MI300X",
                 "acceleratorCount": 2,
-                "resources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
             },
-            id="gpu-hardware-gets-the-operator-default-resources-per-gpu",
+            id="gpu-hardware-leaves-the-operator-default-resources-to-the-template-label",
         ),
         pytest.param(
             tmpl(hardware={"cpu": {"requests": 4}}),
@@ -499,9 +498,16 @@ def test_operator_template_container(
         extra["resources"] = resources
     if env:
         extra["env"] = env
-    spec = one(tmpl(**extra), model())["spec"]
-    assert spec["resources"].get("requests") == requests
-    assert spec["resources"]["limits"]["memory"] == limit
+    out = one(tmpl(**extra), model())
+    spec = out["spec"]
+    # Only the template's own resources are written; the per-GPU default comes with the template
+    # label and applies when neither the template nor the service sets resources.
+    assert spec.get("resources") == resources
+    default = template_default_resources_for(out["metadata"]["labels"], spec["acceleratorCount"])
+    assert default is not None
+    effective = resources if resources is not None else default
+    assert effective.get("requests") == requests
+    assert effective["limits"]["memory"] == limit
     assert {"name": "AIM_METRIC", "value": "latency"} in spec["containerEnv"]
     # The metrics default ranks below the runtime config's env, so the profile carries only the
     # template's own value (the template label brings the default: `template_base_env`).
@@ -743,7 +749,6 @@ def test_seed_template_reference() -> None:
             },
         ],
         "imagePullSecrets": [{"name": "registry-credentials"}],
-        "resources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     }
 
 

@@ -622,6 +622,14 @@ OPERATOR_DEFAULT_4_GPU = {
         ),
         pytest.param(
             _operator_template(profileId="mi300x-fp8-latency"),
+            {"resources": {"requests": {"cpu": "3"}}},
+            "mi300x-fp8-latency",
+            {},
+            {"requests": {"cpu": "3", "amd.com/gpu": 4}, "limits": {"amd.com/gpu": 4}},
+            id="operator-service-resources-drop-the-per-gpu-default",
+        ),
+        pytest.param(
+            _operator_template(profileId="mi300x-fp8-latency"),
             {"env": [{"name": "AIM_PROFILE_ID", "value": "from-service"}]},
             "from-service",
             {},
