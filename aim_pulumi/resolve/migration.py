@@ -398,7 +398,7 @@ def _hardware_fields(hardware: Any) -> list[tuple[str, Any]]:
 
 # The operator's container for a template service (behaviour §10.3, §7.2): metrics on below the runtime
 # config's env, the template's profile id, metric and precision announced to the AIM runtime above it,
-# and per-GPU resources when the template sets none.
+# and per-GPU resources when neither the template nor the service sets any.
 TEMPLATE_METRICS_ENV = ("VLLM_ENABLE_METRICS", "true")
 CPU_PER_GPU = 4
 MEMORY_REQUEST_GI_PER_GPU = 32
@@ -460,7 +460,7 @@ def template_default_resources_for(labels: Mapping[str, str] | None, gpus: Any) 
 def _template_container_defaults(
     spec: MutableMapping[str, Any], metric: str, precision: str, profile_id: str
 ) -> None:
-    """Write the operator's template env and default resources as explicit profile fields.
+    """Write the operator's template env above the runtime config's as explicit profile fields.
 
     Explicit, so that the profile `aim-pulumi migrate` writes plans the container the operator runs
     for the template, and migrating changes no child. The template's own env wins per name. The
