@@ -170,6 +170,22 @@ class ProgramRound:
     task: Any = None
 
 
+async def known_namespace(output: pulumi.Output[Any]) -> str | None:
+    """The value of a namespace Output, or None while a preview cannot know it.
+
+    Services and catalog objects both accept `namespace: ns.metadata.name`; one rule says when the
+    value is usable and what a non-string value means.
+    """
+    value = await output.future()
+    if not await output.is_known() or value is None:
+        return None
+    if not isinstance(value, str):
+        raise AIMValidationError(
+            "metadata.namespace", "InvalidSpec", f"the namespace Output resolved to {value!r}, not a string"
+        )
+    return value
+
+
 def reject_late_catalog_object(object_ref: str) -> None:
     """A catalog object declared after the round would be silently ignored: refuse it instead."""
     from aim_pulumi.resources.registry import current_registry

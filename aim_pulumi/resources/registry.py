@@ -23,7 +23,13 @@ from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, pa
 from aim_pulumi.resolve.catalog import Catalog, Inventory
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resources.outputs import known_output
-from aim_pulumi.resources.program import Deferred, declaration_site, enlist, reject_late_catalog_object
+from aim_pulumi.resources.program import (
+    Deferred,
+    declaration_site,
+    enlist,
+    known_namespace,
+    reject_late_catalog_object,
+)
 
 __all__ = [
     "CatalogComponent",
@@ -251,15 +257,11 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         output = self._aim_namespace_output
         if output is None:
             return
-        value = await output.future()
-        if not await output.is_known() or value is None:
+        value = await known_namespace(output)
+        if value is None:
             self._aim_namespace_known = False
             self._aim_status.resolve(output.apply(lambda _: {}))
             return
-        if not isinstance(value, str):
-            raise AIMValidationError(
-                "metadata.namespace", "InvalidSpec", f"the namespace resolved to {value!r}, not a string"
-            )
         manifest = to_manifest(self._aim_declared)
         manifest["metadata"] = {**manifest["metadata"], "namespace": value}
         self._aim_declared = parse(manifest)

@@ -37,7 +37,7 @@ from aim_pulumi.resolve.types import CachePlan, ServicePlan
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child
-from aim_pulumi.resources.program import Deferred, declaration_site, enlist
+from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
@@ -386,16 +386,10 @@ class AIMService(pulumi.ComponentResource):
         output = self._aim_namespace_output
         if output is None:
             return
-        value = await output.future()
-        if not await output.is_known() or value is None:
+        value = await known_namespace(output)
+        if value is None:
             self._aim_namespace_known = False
             return
-        if not isinstance(value, str):
-            raise api.AIMValidationError(
-                "metadata.namespace",
-                "InvalidSpec",
-                f"the namespace Output resolved to {value!r}, not a string",
-            )
         metadata = dict(self._aim_document.get("metadata") or {})
         metadata["namespace"] = value
         self._aim_document = {**self._aim_document, "metadata": metadata}
