@@ -1,4 +1,4 @@
-"""`aim-pulumi`: the command line. Each subcommand is a module exposing `register(subparsers)`."""
+"""`aim-pulumi`: the command line. The subcommands are in `aim_pulumi.cli.parser.COMMANDS`."""
 
 from __future__ import annotations
 
@@ -10,48 +10,10 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from aim_pulumi.cli import completion, explain, migrate, plan, validate, version
+from aim_pulumi.cli.common import option_strings, subcommand_parsers
+from aim_pulumi.cli.parser import build_parser
 
-# Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
-COMMANDS = [plan, explain, validate, migrate, completion, version]
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with `did you mean` for a mistyped subcommand, as git and kubectl answer one."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        if "invalid choice:" in message:
-            choice = message.split("invalid choice:", 1)[1].split("(", 1)[0].strip().strip("'")
-            close = difflib.get_close_matches(choice, [m.__name__.rsplit(".", 1)[-1] for m in COMMANDS], 1)
-            if close:
-                message += f"; did you mean `{close[0]}`?"
-        super().error(message)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(
-        prog="aim-pulumi",
-        description="Plan, validate and explain AIM inference services deployed with Pulumi.",
-    )
-    parser.add_argument("--version", action="version", version=version.version_line())
-    subparsers = parser.add_subparsers(
-        dest="command", metavar="COMMAND", required=True, parser_class=argparse.ArgumentParser
-    )
-    for module in COMMANDS:
-        module.register(subparsers)
-    return parser
-
-
-def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """Every subcommand's parser by name (completion scripts and suggestions read them)."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
-
-
-def option_strings(parser: argparse.ArgumentParser) -> list[str]:
-    return [option for action in parser._actions for option in action.option_strings]
+__all__ = ["build_parser", "internal_error_line", "main", "option_strings", "subcommand_parsers"]
 
 
 def _unrecognized(parser: argparse.ArgumentParser, command: str | None, extras: Sequence[str]) -> str:

@@ -11,12 +11,10 @@ Plans of another project or stack are compared all the same, with a note saying 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from aim_pulumi.api.errors import escape
 from aim_pulumi.cli.render import SECRET, Palette, as_mapping, format_value
@@ -32,7 +30,6 @@ __all__ = [
     "field_changes",
     "flatten",
     "identity_note",
-    "load_plan",
 ]
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -89,28 +86,6 @@ class PlanDiff:
             f"{len(self.created)} to create, {len(self.updated)} to update, {len(self.replaced)} to replace, "
             f"{len(self.deleted)} to delete, {self.unchanged} unchanged"
         )
-
-
-def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
-    """A plan written by `plan --json` (`-`: from `stdin`); anything else is a usage error naming the file."""
-    from aim_pulumi.cli.plan import UsageError
-
-    try:
-        text = stdin.read() if path == "-" and stdin is not None else Path(path).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except FileNotFoundError:
-        raise UsageError(f"--diff {path}: no such file") from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: {escape(exc)}") from None
-    except RecursionError:
-        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: nested too deeply") from None
-    resources = data.get("resources") if isinstance(data, Mapping) else None
-    if not isinstance(resources, list) or not all(
-        isinstance(r, Mapping) and isinstance(r.get("type"), str) and isinstance(r.get("name"), str)
-        for r in resources
-    ):
-        raise UsageError(f"--diff {path}: not a plan written by --json (no resources list of type/name)")
-    return dict(data)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from aim_pulumi.cli.__main__ import build_parser, main, option_strings, subcommand_parsers
-from aim_pulumi.cli.completion import script
+from aim_pulumi.cli.parser import completion_script as script
 from aim_pulumi.cli.render import use_colour
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -308,7 +308,7 @@ def test_readme_and_help_list_every_flag() -> None:
 
 @pytest.mark.skipif(os.name != "posix", reason="a terminal is a POSIX notion here")
 def test_progress_only_on_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    from aim_pulumi.cli.plan import run as plan_run
+    from aim_pulumi.cli.commands.plan import run as plan_run
 
     args = build_parser().parse_args(["plan", str(EXAMPLES / "multi-team")])
     terminal, piped = Terminal(), io.StringIO()

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from aim_pulumi.api import admission_problems, parse
-from aim_pulumi.cli import migrate, validate
+from aim_pulumi.cli.commands import migrate, validate
 
 LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
 

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from aim_pulumi.cli.__main__ import build_parser, main
-from aim_pulumi.cli.plan import UsageError, load_program
+from aim_pulumi.cli.common import UsageError
+from aim_pulumi.cli.project import load_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from aim_pulumi.cli.__main__ import main
-from aim_pulumi.cli.plan import UsageError, load_program
+from aim_pulumi.cli.common import UsageError
+from aim_pulumi.cli.project import load_program
 
 
 def program_dir(directory: Path, config: str, stack_file: str | None = None) -> Path:

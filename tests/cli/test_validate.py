@@ -155,7 +155,7 @@ def test_console_module_entry_point(tmp_path: Path) -> None:
 
 def test_validate_path_imports_no_pulumi() -> None:
     code = (
-        "import sys, aim_pulumi.api, aim_pulumi.cli.validate; "
+        "import sys, aim_pulumi.api, aim_pulumi.cli.commands.validate; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pulumi', 'pulumi_kubernetes')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.cli.plan import execute, kubernetes_manifests, load_program, plan_document
+from aim_pulumi.cli.execution import execute
+from aim_pulumi.cli.plan_files import kubernetes_manifests, plan_document
+from aim_pulumi.cli.project import load_program
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

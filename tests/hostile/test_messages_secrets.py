@@ -59,7 +59,7 @@ def test_plan_error_is_one_escaped_line(tmp_path: Path, capsys: pytest.CaptureFi
 def test_internal_error_is_one_line_and_traceback_only_with_debug(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    import aim_pulumi.cli.validate as validate
+    import aim_pulumi.cli.commands.validate as validate
 
     def boom(*_args: object) -> None:
         raise OverflowError("int too large\nto convert")

@@ -14,7 +14,9 @@ import pytest
 from harness import REPO, RealStack, changed_steps, toolchain_dir
 
 from aim_pulumi.cli.diff import diff_plans
-from aim_pulumi.cli.plan import execute, load_program, plan_document, previous_state
+from aim_pulumi.cli.execution import execute
+from aim_pulumi.cli.plan_files import plan_document, previous_state
+from aim_pulumi.cli.project import load_program
 
 pytestmark = pytest.mark.real_engine
 

@@ -459,7 +459,8 @@ USER_ERRORS = {
 def test_an_error_in_the_users_code_names_its_file_and_line(
     tmp_path: Path, case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from aim_pulumi.cli.plan import execute, load_program
+    from aim_pulumi.cli.execution import execute
+    from aim_pulumi.cli.project import load_program
 
     body, culprit = USER_ERRORS[case]
     program_dir = tmp_path / "prog"
@@ -482,7 +483,8 @@ def test_an_error_in_the_users_code_names_its_file_and_line(
 def test_an_unexpected_error_while_resolving_names_the_declaring_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from aim_pulumi.cli.plan import execute, load_program
+    from aim_pulumi.cli.execution import execute
+    from aim_pulumi.cli.project import load_program
     from aim_pulumi.resources import service as service_module
 
     def broken(*args: Any, **kwargs: Any) -> Any:

@@ -23,6 +23,7 @@ from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref, read_text
 from aim_pulumi.api.limits import MAX_FILE_BYTES
 from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
+from aim_pulumi.cli.common import format_problem
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -44,15 +45,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
     parser.set_defaults(func=run)
-
-
-def format_problem(err: AIMValidationError) -> str:
-    """The one-line form of a problem: `file:doc: ref: field: reason: message`."""
-    where = err.file or "<input>"
-    if err.document is not None:
-        where = f"{where}:{err.document}"
-    parts = (where, err.object_ref or "?", err.field or "(root)", err.reason, err.message)
-    return ": ".join(escape(p) for p in parts)
 
 
 @dataclass

@@ -8,6 +8,7 @@ script through `bashcompinit`, as kubectl's and helm's users are used to.
 from __future__ import annotations
 
 import argparse
+import functools
 import shlex
 import sys
 from typing import Any, TextIO
@@ -25,27 +26,22 @@ def register(subparsers: Any) -> None:
         "zsh: `source <(aim-pulumi completion zsh)`; fish: `aim-pulumi completion fish | source`.",
     )
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
-    parser.set_defaults(func=run)
+    # Registered with the other subcommands, this one completes them all (itself included).
+    parser.set_defaults(func=functools.partial(run, subcommands=subparsers))
 
 
-def _commands() -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, one-line help, parser) of every subcommand, in help order."""
-    from aim_pulumi.cli.__main__ import build_parser, subcommand_parsers
-
-    parser = build_parser()
-    helps = {}
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
-    return [(name, helps.get(name, ""), sub) for name, sub in subcommand_parsers(parser).items()]
+def _commands(commands: Any) -> list[tuple[str, str, argparse.ArgumentParser]]:
+    """(name, one-line help, parser) of every subcommand in `commands` (the subparsers), in help order."""
+    helps = {choice.dest: choice.help or "" for choice in commands._choices_actions}
+    return [(name, helps.get(name, ""), sub) for name, sub in commands.choices.items()]
 
 
 def _options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     return [a for a in parser._actions if a.option_strings]
 
 
-def _bash() -> str:
-    commands = _commands()
+def _bash(subcommands: Any) -> str:
+    commands = _commands(subcommands)
     cases = []
     for name, _, sub in commands:
         flags = " ".join(o for a in _options(sub) for o in a.option_strings)
@@ -80,12 +76,12 @@ def _bash() -> str:
     )
 
 
-def _zsh() -> str:
+def _zsh(subcommands: Any) -> str:
     return "\n".join(
         [
             "# aim-pulumi zsh completion: source <(aim-pulumi completion zsh)",
             "autoload -U +X bashcompinit && bashcompinit",
-            _bash(),
+            _bash(subcommands),
         ]
     )
 
@@ -94,9 +90,9 @@ def _fish_text(text: str) -> str:
     return shlex.quote(" ".join(text.split()).replace("%", "%%"))
 
 
-def _fish() -> str:
+def _fish(subcommands: Any) -> str:
     lines = ["# aim-pulumi fish completion: aim-pulumi completion fish | source"]
-    commands = _commands()
+    commands = _commands(subcommands)
     names = " ".join(name for name, _, _ in commands)
     lines.append("complete -c aim-pulumi -f")
     lines.append("complete -c aim-pulumi -n __fish_use_subcommand -l version -d 'print the version'")
@@ -126,10 +122,17 @@ def _fish() -> str:
     return "\n".join(lines) + "\n"
 
 
-def script(shell: str) -> str:
-    return {"bash": _bash, "zsh": _zsh, "fish": _fish}[shell]()
+def script(shell: str, subcommands: Any) -> str:
+    """The script for `shell` completing every parser of `subcommands` (argparse's subparsers action)."""
+    return {"bash": _bash, "zsh": _zsh, "fish": _fish}[shell](subcommands)
 
 
-def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    (stdout or sys.stdout).write(script(args.shell))
+def run(
+    args: argparse.Namespace,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    *,
+    subcommands: Any,
+) -> int:
+    (stdout or sys.stdout).write(script(args.shell, subcommands))
     return 0

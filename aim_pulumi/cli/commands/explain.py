@@ -19,22 +19,16 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from aim_pulumi.cli.plan import (
-    EXIT_FAILED,
-    EXIT_OK,
-    EXIT_USAGE,
-    UsageError,
-    add_program_arguments,
-    execute,
-    load_program,
-    runtime_config_text,
-)
+from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError
+from aim_pulumi.cli.execution import execute
+from aim_pulumi.cli.project import add_program_arguments, load_program
 from aim_pulumi.cli.render import Palette, as_mapping, format_value, palette_for, table
 from aim_pulumi.cli.stdin import program_path
+from aim_pulumi.cli.summary import deployed_selection, runtime_config_text, why_line
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.merge import Layer
-    from aim_pulumi.resolve.selection import ProfileSelection, SelectionExplanation
+    from aim_pulumi.resolve.selection import SelectionExplanation
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
@@ -43,18 +37,10 @@ __all__ = [
     "register",
     "run",
     "runtime_config_rows",
-    "why_line",
 ]
 
 _PLACEHOLDER = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
 _PATH_TOKEN = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]*)\]")
-_SHAPES = {
-    "Name": "by name",
-    "ModelImage": "by image",
-    "ModelAndSelector": "by model and selector",
-    "Selector": "by selector",
-    "Model": "by model",
-}
 
 
 def _service_spec(record: ServiceRecord) -> dict[str, Any]:
@@ -62,19 +48,6 @@ def _service_spec(record: ServiceRecord) -> dict[str, Any]:
 
     spec = to_manifest(record.service).get("spec")
     return dict(spec) if isinstance(spec, Mapping) else {}
-
-
-def _selection(record: ServiceRecord) -> ProfileSelection | None:
-    """The selection the plan deployed; re-selected only to show why a failed service found none."""
-    from aim_pulumi.resolve.errors import AIMResolutionError
-    from aim_pulumi.resolve.selection import select_profile
-
-    if record.plan is not None:
-        return record.plan.selection
-    try:
-        return select_profile(record.service, record.catalog)
-    except AIMResolutionError:
-        return None
 
 
 def _pipeline(record: ServiceRecord) -> str:
@@ -93,37 +66,6 @@ def _template_reason(record: ServiceRecord) -> str:
         f"the service has no spec.profile (annotate {RECONCILER_PIPELINE_ANNOTATION}: profile "
         "to resolve a profile by model instead)"
     )
-
-
-def why_line(record: ServiceRecord) -> str:
-    """The profile decision in a few words: shape, how many candidates, the deciding tier."""
-    plan = record.plan
-    if plan is not None and plan.pipeline == "template":
-        template = plan.resolved_template.name if plan.resolved_template else "?"
-        model = plan.resolved_model.name if plan.resolved_model else "?"
-        return f"template pipeline: template {template} of model {model}"
-    selection = _selection(record)
-    if selection is None or selection.explanation is None:
-        return "resolved"
-    ex = selection.explanation
-    if ex.shape == "Name":
-        return "by name"
-    head = _SHAPES.get(ex.shape, ex.shape) + (f" {ex.model}" if ex.model else "")
-    if ex.sticky == "kept":
-        return f"{head}: kept from the previous binding"
-    ranked = sorted((c for c in ex.candidates if c.rank is not None), key=lambda c: c.rank or 0)
-    if len(ranked) <= 1:
-        text = f"{head}: the only candidate of {len(ex.candidates)} considered"
-    else:
-        runner = ranked[1]
-        text = f"{head}: ranked 1st of {len(ranked)}, ahead of {runner.name} on {runner.decided_by}"
-    if ex.selection_pass == 2:
-        text += ", admitted by autoSelectionPolicy any"
-    if selection.ambiguous:
-        text += f", tied with {', '.join(selection.tied)} (name order decided)"
-    if selection.rebound_from:
-        text += f"; rebound from {selection.rebound_from} ({selection.rebound_reason})"
-    return text
 
 
 # --------------------------------------------------------------------------------------------------
@@ -393,7 +335,7 @@ def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
 
 
 def _selection_lines(record: ServiceRecord, palette: Palette) -> list[str]:
-    selection = _selection(record) if record.plan is not None or record.error is not None else None
+    selection = deployed_selection(record) if record.plan is not None or record.error is not None else None
     if selection is None or selection.explanation is None:
         if record.plan is not None and record.plan.resolved_profile is None:
             return []
@@ -457,7 +399,7 @@ def explain_document(record: ServiceRecord, error: str | None = None) -> dict[st
         "decision": why_line(record) if plan is not None else None,
         "profile": plan.resolved_profile.as_dict() if plan is not None and plan.resolved_profile else None,
     }
-    selection = _selection(record) if plan is not None or record.error is not None else None
+    selection = deployed_selection(record) if plan is not None or record.error is not None else None
     if selection is not None and selection.explanation is not None:
         document["candidates"] = _rows(_CANDIDATE_KEYS, candidate_rows(selection.explanation))
     elif plan is None or plan.resolved_profile is not None:

@@ -1,0 +1,62 @@
+"""What every command shares: exit statuses, the usage error, standard streams and one-line text.
+
+Commands (`aim_pulumi.cli.commands`) and the rooms they use (project reading, execution, plan
+files, rendering) import from here; nothing here imports another module of the CLI.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from aim_pulumi.api.errors import AIMValidationError, escape
+
+EXIT_OK = 0
+
+EXIT_FAILED = 1
+
+EXIT_USAGE = 2
+
+# `--detailed-exitcode` only. Terraform says 2 for "changes", but 2 is the usage error of every
+# subcommand here (and of argparse): a CI gate must never read a typo as "there are changes".
+EXIT_CHANGES = 3
+
+
+STDOUT = "-"
+
+
+class UsageError(Exception):
+    """The command line or PROGRAM cannot be used as given (exit 2)."""
+
+
+def one_line(text: str) -> str:
+    """User-supplied text inside a message, on one line with its control characters escaped."""
+    return escape(str(text).strip())
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def format_problem(err: AIMValidationError) -> str:
+    """The one-line form of a problem: `file:doc: ref: field: reason: message`."""
+    where = err.file or "<input>"
+    if err.document is not None:
+        where = f"{where}:{err.document}"
+    parts = (where, err.object_ref or "?", err.field or "(root)", err.reason, err.message)
+    return ": ".join(escape(p) for p in parts)
+
+
+def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser by name (completion scripts and suggestions read them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    return [option for action in parser._actions for option in action.option_strings]

@@ -1,0 +1,120 @@
+"""One clear line for a failed plan: where (file:line or file:document), the object, the field, the reason."""
+
+from __future__ import annotations
+
+import contextlib
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from aim_pulumi.cli.common import display_path, one_line
+from aim_pulumi.cli.project import Program
+from aim_pulumi.cli.render import as_mapping
+
+
+def _program_location(tb: TracebackType | None, program: Program) -> str | None:
+    """`file:line` of the innermost traceback frame inside the program's own files."""
+    root = program.path
+    found: str | None = None
+    for frame, line in traceback.walk_tb(tb):
+        filename = Path(frame.f_code.co_filename)
+        with contextlib.suppress(ValueError):
+            filename.resolve().relative_to(root)
+            found = f"{display_path(filename)}:{line}"
+    return found
+
+
+def _declared_in_program(exc: BaseException, program: Program) -> str | None:
+    """The program's line that declared the failing component (resolution runs after the body)."""
+    site = getattr(exc, "declared_at", None)
+    if site is None:
+        return None
+    filename = Path(site.filename)
+    try:
+        filename.resolve().relative_to(program.path)
+    except ValueError:
+        return None
+    return f"{display_path(filename)}:{site.line}"
+
+
+def _chained_location(exc: BaseException, program: Program) -> str | None:
+    """The program's own line, also when Pulumi re-raised the error from a failed registration."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    from aim_pulumi.cli.engine import ORIGIN_TRACEBACK
+
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        for tb in (current.__traceback__, getattr(current, ORIGIN_TRACEBACK, None)):
+            found = _program_location(tb, program)
+            if found is not None:
+                return found
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _component_in(tb: TracebackType | None) -> str | None:
+    """The innermost AIM component whose constructor was running.
+
+    Named as the object it declares (`AIMService/ml-team/chat`, the form resolution errors use)
+    when its args say so, else by its Pulumi name (`AIMStack models`).
+    """
+    import pulumi
+
+    from aim_pulumi.api.io import KINDS, manifest_ref
+
+    found: str | None = None
+    for frame, _ in traceback.walk_tb(tb):
+        owner = frame.f_locals.get("self")
+        name = frame.f_locals.get("name")
+        if (
+            isinstance(owner, pulumi.ComponentResource)
+            and type(owner).__module__.startswith("aim_pulumi.resources")
+            and isinstance(name, str)
+            and frame.f_code.co_name in ("__init__", "_setup", "_declare")
+        ):
+            kind = type(owner).__name__
+            args = as_mapping(frame.f_locals.get("args"))
+            # Args are either the Python shorthand (`name`, `namespace`) or a whole manifest.
+            written = as_mapping(args.get("metadata"))
+            metadata = {
+                "name": args.get("name") or written.get("name") or name,
+                "namespace": args.get("namespace") or written.get("namespace"),
+            }
+            ref = manifest_ref({"kind": kind, "metadata": metadata})
+            found = ref if kind in KINDS and "?" not in ref.split("/") else f"{kind} {name}"
+    return found
+
+
+def failure_line(exc: BaseException, program: Program) -> str:
+    """One line naming where (file:line or file:document), the object, the field and the reason.
+
+    A program whose resolution failed for several objects gets one such line for each.
+    """
+    from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.cli.engine import DynamicCheckFailed
+    from aim_pulumi.resolve.errors import AIMResolutionError
+    from aim_pulumi.resources.program import AIMProgramError
+
+    if isinstance(exc, AIMProgramError):
+        return "\n".join(failure_line(failure, program) for failure in exc.failures)
+    # Resolution runs after the program body, so the declaring line travels with the error.
+    location = _chained_location(exc, program) or _declared_in_program(exc, program)
+    component = _component_in(exc.__traceback__)
+    parts: list[str | None]
+    if isinstance(exc, AIMValidationError):
+        where = exc.file
+        if where is not None:
+            where = display_path(Path(where)) + (f":{exc.document}" if exc.document is not None else "")
+        parts = [where or location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+    elif isinstance(exc, AIMResolutionError):
+        parts = [location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+    elif isinstance(exc, DynamicCheckFailed):
+        detail = "; ".join(f"{prop}: {reason}" for prop, reason in exc.failures)
+        parts = [location, exc.resource_name, detail]
+    elif isinstance(exc, SyntaxError):
+        where = f"{display_path(Path(exc.filename))}:{exc.lineno}" if exc.filename else location
+        parts = [where, "SyntaxError", exc.msg]
+    else:
+        parts = [location, component, type(exc).__name__, str(exc)]
+    return ": ".join(one_line(p) for p in parts if p)

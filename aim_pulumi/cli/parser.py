@@ -1,0 +1,49 @@
+"""The command table: every subcommand module, in help order, and the parser built from them.
+
+Each command module (`aim_pulumi.cli.commands.*`) exposes `register(subparsers)`, which adds its
+parser and sets `func(args) -> int`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+
+from aim_pulumi.cli.commands import completion, explain, migrate, plan, validate, version
+
+# Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
+COMMANDS = [plan, explain, validate, migrate, completion, version]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with `did you mean` for a mistyped subcommand, as git and kubectl answer one."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        if "invalid choice:" in message:
+            choice = message.split("invalid choice:", 1)[1].split("(", 1)[0].strip().strip("'")
+            close = difflib.get_close_matches(choice, [m.__name__.rsplit(".", 1)[-1] for m in COMMANDS], 1)
+            if close:
+                message += f"; did you mean `{close[0]}`?"
+        super().error(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="aim-pulumi",
+        description="Plan, validate and explain AIM inference services deployed with Pulumi.",
+    )
+    parser.add_argument("--version", action="version", version=version.version_line())
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, parser_class=argparse.ArgumentParser
+    )
+    for module in COMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def completion_script(shell: str) -> str:
+    """What `aim-pulumi completion SHELL` prints: the script for every subcommand of `build_parser`."""
+    for action in build_parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return completion.script(shell, action)
+    raise AssertionError("the parser has no subcommands")

@@ -1,0 +1,284 @@
+"""The plan as files: the `--json` plan document, the `--yaml` manifests, and reading a plan back.
+
+Secrets are written as `[secret]` unless asked for, unknown values as `[unknown]`; files are written
+atomically, and refused before anything runs when writing them would harm an input
+(`check_outputs`). `validation_problems` checks the same manifests against the vendored schemas.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import yaml
+
+from aim_pulumi.api.errors import escape
+from aim_pulumi.cli.common import STDOUT, UsageError
+from aim_pulumi.cli.render import UNKNOWN, as_mapping, mark_unknowns, redact_secrets
+from aim_pulumi.cli.tree import KUBERNETES_PREFIX, parents, tree_order
+
+if TYPE_CHECKING:
+    from aim_pulumi.cli.engine import PlanRecording, RecordedResource
+
+
+DYNAMIC_PREFIX = "pulumi-python:dynamic"
+
+PROVIDER_INPUT = "__provider"
+
+
+def _reveal(value: Any, show_secrets: bool) -> Any:
+    """Secrets as `[secret]` (what `pulumi preview` shows), or their plaintext when asked for.
+
+    Values not known before `pulumi up` (a StackReference output, an id) are `[unknown]` either way.
+    """
+    from aim_pulumi.cli.engine import plain
+
+    return mark_unknowns(plain(value)) if show_secrets else redact_secrets(value)
+
+
+_SECRET_TYPE = "kubernetes:core/v1:Secret"
+
+_SECRET_DATA = ("data", "stringData")
+
+
+def _secret_per_key(inputs: Mapping[str, Any]) -> dict[str, Any]:
+    """A Secret's data held as one Pulumi secret, as one secret per key: the plan shows its keys."""
+    from pulumi.runtime import rpc
+
+    out = dict(inputs)
+    for field_name in _SECRET_DATA:
+        value: Any = out.get(field_name)
+        if rpc.is_rpc_secret(value) and isinstance(value["value"], Mapping):
+            out[field_name] = {
+                key: item if rpc.is_rpc_secret(item) else {**value, "value": item}
+                for key, item in value["value"].items()
+            }
+    return out
+
+
+def _inputs_for_document(r: RecordedResource, show_secrets: bool) -> dict[str, Any]:
+    raw = {k: v for k, v in r.inputs.items() if k != PROVIDER_INPUT}
+    if r.type == _SECRET_TYPE:
+        raw = _secret_per_key(raw)
+    inputs = _reveal(raw, show_secrets)
+    return _ordered_manifest(inputs) if r.type.startswith(KUBERNETES_PREFIX) else dict(inputs)
+
+
+def _ordered_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    head = ("apiVersion", "kind", "metadata")
+    ordered = {k: manifest[k] for k in head if k in manifest}
+    ordered.update({k: v for k, v in manifest.items() if k not in head})
+    return ordered
+
+
+def _options(r: RecordedResource) -> dict[str, Any]:
+    """The resource options the engine was given, in pulumi's camelCase names."""
+    return {
+        "protect": r.protect,
+        "retainOnDelete": r.retain_on_delete,
+        "deleteBeforeReplace": r.delete_before_replace,
+        "ignoreChanges": list(r.ignore_changes),
+        "replaceOnChanges": list(r.replace_on_changes),
+        "customTimeouts": dict(r.custom_timeouts),
+        "providers": dict(r.providers),
+    }
+
+
+def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> dict[str, Any]:
+    """The machine-readable plan (`--json`): every resource as the engine saw it, and the stack outputs.
+
+    Each resource has its URN, parent (Pulumi name and URN), provider reference, `dependsOn`
+    URNs, options, inputs and (components) registered outputs; `outputs` at the top are the
+    stack's exports, what `pulumi stack output` would print. Secrets are written as `[secret]`
+    unless `show_secrets`, unknown values as `[unknown]`; the dynamic providers' pickled code is
+    left out.
+    """
+    by_urn, _ = parents(recording)
+    resources = []
+    for _, r in tree_order(recording):
+        parent = by_urn.get(r.parent)
+        entry: dict[str, Any] = {
+            "type": r.type,
+            "name": r.name,
+            "urn": r.urn,
+            "custom": r.custom,
+            "parent": parent.name if parent is not None else None,
+            "parentUrn": parent.urn if parent is not None else None,
+            "provider": r.provider or None,
+            "dependsOn": sorted(r.dependencies),
+            "options": _options(r),
+            "inputs": _inputs_for_document(r, show_secrets),
+        }
+        registered = recording.outputs.get(r.urn)
+        if registered:
+            entry["outputs"] = _reveal(registered, show_secrets)
+        if r.type.startswith(DYNAMIC_PREFIX):
+            # What `check` decided (the sticky binding): `--diff` against this plan starts from it,
+            # as `pulumi preview` starts from the state `pulumi up` left.
+            state = {k: v for k, v in r.outputs.items() if k != PROVIDER_INPUT}
+            entry["state"] = _reveal(state, show_secrets)
+        resources.append(entry)
+    return {
+        "project": recording.project,
+        "stack": recording.stack,
+        "resources": resources,
+        "outputs": _reveal(recording.stack_outputs(), show_secrets),
+    }
+
+
+def previous_state(plan: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The dynamic resources' state recorded in a `--json` plan, by name, for `execute(previous=...)`."""
+    return {
+        str(r["name"]): dict(r["state"])
+        for r in plan.get("resources") or []
+        if isinstance(r, Mapping) and isinstance(r.get("state"), Mapping)
+    }
+
+
+def kubernetes_manifests(recording: PlanRecording, *, show_secrets: bool = False) -> list[dict[str, Any]]:
+    """Every Kubernetes object of the plan, sorted by kind, namespace and name.
+
+    A field Pulumi holds as a secret is written as `[secret]` unless `show_secrets`.
+    """
+    manifests = [_inputs_for_document(r, show_secrets) for r in recording.kubernetes()]
+
+    def key(m: Mapping[str, Any]) -> tuple[str, str, str]:
+        meta = as_mapping(m.get("metadata"))
+        return (str(m.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+
+    return sorted(manifests, key=key)
+
+
+_LEADING_KEYS = ("apiVersion", "kind", "metadata")
+
+
+def _canonical_manifest(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """Kubernetes' customary top-level order, every other map sorted.
+
+    The engine hands inputs back as protobuf structs whose key order follows the interpreter's
+    hash seed; sorting makes the written file byte-identical between identical runs.
+    """
+    nested: dict[str, Any] = json.loads(json.dumps(manifest), object_hook=lambda d: dict(sorted(d.items())))
+    ordered = {k: nested[k] for k in _LEADING_KEYS if k in nested}
+    ordered.update((k, v) for k, v in nested.items() if k not in _LEADING_KEYS)
+    return ordered
+
+
+class _ManifestDumper(yaml.SafeDumper):
+    """Multi-line strings (profile files in ConfigMaps) as literal blocks, as a person writes them."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in text else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ManifestDumper.add_representer(str, _represent_text)
+
+
+def manifests_yaml(recording: PlanRecording, *, show_secrets: bool = False) -> str:
+    documents = [_canonical_manifest(m) for m in kubernetes_manifests(recording, show_secrets=show_secrets)]
+    return yaml.dump_all(documents, Dumper=_ManifestDumper, sort_keys=False, default_flow_style=False)
+
+
+def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
+    """A plan written by `plan --json` (`-`: from `stdin`); anything else is a usage error naming the file."""
+    try:
+        text = stdin.read() if path == "-" and stdin is not None else Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except FileNotFoundError:
+        raise UsageError(f"--diff {path}: no such file") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: {escape(exc)}") from None
+    except RecursionError:
+        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: nested too deeply") from None
+    resources = data.get("resources") if isinstance(data, Mapping) else None
+    if not isinstance(resources, list) or not all(
+        isinstance(r, Mapping) and isinstance(r.get("type"), str) and isinstance(r.get("name"), str)
+        for r in resources
+    ):
+        raise UsageError(f"--diff {path}: not a plan written by --json (no resources list of type/name)")
+    return dict(data)
+
+
+def _has_schema(manifest: Mapping[str, Any]) -> bool:
+    from aim_pulumi.schemas.registry import schema_document
+
+    return schema_document(str(manifest.get("apiVersion")), str(manifest.get("kind"))) is not None
+
+
+def validation_problems(recording: PlanRecording) -> list[str]:
+    """One line per schema violation: `Kind/namespace/name (pulumi name): path: message`.
+
+    Kinds the project vendors no schema for (a foreign CRD) are not checked: `unvalidated_manifests`.
+    """
+    from aim_pulumi.schemas import manifest_identity, validate_manifest
+
+    problems: list[str] = []
+    for r in recording.kubernetes():
+        manifest = _ordered_manifest(mark_unknowns(r.manifest))
+        if not _has_schema(manifest):
+            continue
+        for error in validate_manifest(manifest):
+            # A value known only after `pulumi up` cannot be judged now, as in `pulumi preview`.
+            if UNKNOWN not in error:
+                problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
+    return problems
+
+
+def unvalidated_manifests(recording: PlanRecording) -> list[dict[str, Any]]:
+    """The Kubernetes objects of the plan whose kind has no vendored schema, in plan order."""
+    manifests = (_ordered_manifest(r.manifest) for r in recording.kubernetes())
+    return [m for m in manifests if not _has_schema(m)]
+
+
+def check_outputs(args: argparse.Namespace) -> list[Path]:
+    """The plan files to write, refused before anything runs when writing them would harm input.
+
+    A plan file that is PROGRAM, inside the planned directory (the next plan would read it as
+    AIM YAML), a `--catalog` path, a symlink or not a regular file is a usage error.
+    """
+    from aim_pulumi.api.errors import escape
+    from aim_pulumi.cli.files import WriteRefused, check_target, same_or_inside
+
+    targets = [Path(p) for p in (args.json, args.yaml) if p and p != STDOUT]
+    if len(targets) == 2 and targets[0].resolve() == targets[1].resolve():
+        raise UsageError(f"--json and --yaml name the same file {escape(targets[0])}")
+    for target in targets:
+        for source in [args.program, *args.catalog]:
+            if source != STDOUT and Path(source).exists() and same_or_inside(target, Path(source)):
+                raise UsageError(
+                    f"{escape(target)} is {escape(source)} or inside it; write the plan elsewhere"
+                )
+        try:
+            check_target(target)
+        except WriteRefused as exc:
+            raise UsageError(str(exc)) from None
+    return targets
+
+
+def write_plan_files(files: list[tuple[str, str]], out: TextIO, *, secret: bool) -> None:
+    """Write every plan file atomically (`-` is standard output); plaintext secrets only for the owner."""
+    from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write
+
+    try:
+        for target, text in files:
+            if target == STDOUT:
+                out.write(text)
+            else:
+                atomic_write(Path(target), text, mode=0o600 if secret else None)
+    except (WriteFailed, WriteRefused) as exc:
+        remove_stale(Path(target) for target, _ in files if target != STDOUT)
+        raise UsageError(str(exc)) from None
+
+
+def remove_stale(targets: Iterable[Path]) -> None:
+    """A failed plan leaves no plan file that could be mistaken for its result."""
+    for target in targets:
+        if target.is_file() and not target.is_symlink():
+            with contextlib.suppress(OSError):
+                target.unlink()

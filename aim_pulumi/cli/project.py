@@ -1,0 +1,275 @@
+"""PROGRAM and its configuration, read the way the Pulumi CLI reads them.
+
+PROGRAM is a Pulumi Python program directory (its `__main__.py`, configured by `Pulumi.yaml` and
+`Pulumi.<stack>.yaml`) or a file/directory of AIM YAML, planned through `AIMStack`. `plan` and
+`explain` take the same PROGRAM arguments (`add_program_arguments`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from aim_pulumi.cli.common import UsageError
+from aim_pulumi.cli.pulumi_yaml import declaration_problem, environment_imports
+
+_YAML_SUFFIXES = (".yaml", ".yml")
+
+_STACK_FILE = re.compile(r"^Pulumi\.(?P<stack>[^.]+)\.ya?ml$")
+
+# Keys of a Pulumi.yaml `config:` entry that declare it (type, default, ...) rather than set it.
+_DECLARATION_KEYS = frozenset({"type", "description", "default", "value", "secret", "items"})
+
+
+@dataclass(frozen=True)
+class Program:
+    """What to run: a Pulumi Python program directory or AIM YAML, with its project, stack and config."""
+
+    path: Path
+    kind: Literal["pulumi", "manifests"]
+    project: str
+    stack: str
+    config: Mapping[str, str]
+    secret_keys: tuple[str, ...] = ()
+    # What the offline plan leaves out that `pulumi preview` would use, printed as warnings.
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def main(self) -> Path | None:
+        return self.path / "__main__.py" if self.kind == "pulumi" else None
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        detail = " ".join(str(exc).split())
+        raise UsageError(f"{path}: cannot read: {detail}") from None
+
+
+def config_text(value: Any) -> str:
+    """A config value as the Pulumi CLI hands it to a program: text, structured values as JSON."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def full_config_key(key: str, project: str) -> str:
+    """`gatewayProvider` -> `<project>:gatewayProvider`; namespaced keys (`aim:strict`) stay as they are."""
+    return key if ":" in key else f"{project}:{key}"
+
+
+def _config_section(
+    data: Any, source: Path, project: str, *, declarations: bool
+) -> tuple[dict[str, str], list[str]]:
+    """The `config:` block of Pulumi.yaml (`declarations=True`) or Pulumi.<stack>.yaml."""
+    section = data.get("config") if isinstance(data, Mapping) else None
+    if section is None:
+        return {}, []
+    if not isinstance(section, Mapping):
+        raise UsageError(f"{source}: `config` must be a mapping of keys to values")
+    values: dict[str, str] = {}
+    secrets: list[str] = []
+    for raw_key, raw in section.items():
+        key = full_config_key(str(raw_key), project)
+        value = raw
+        if isinstance(raw, Mapping) and "secure" in raw and len(raw) == 1:
+            # Encrypted with the stack's secrets provider, which only the Pulumi CLI can open.
+            values[key] = "[secret]"
+            secrets.append(key)
+            continue
+        if declarations and isinstance(raw, Mapping) and raw and set(raw) <= _DECLARATION_KEYS:
+            problem = declaration_problem(project, str(raw_key), raw)
+            if problem is not None:
+                raise UsageError(f"{source}: {problem}")
+            if "value" in raw:
+                value = raw["value"]
+            elif "default" in raw:
+                value = raw["default"]
+            else:
+                continue
+            if raw.get("secret") is True:
+                secrets.append(key)
+        if value is None:
+            continue
+        values[key] = config_text(value)
+    return values, secrets
+
+
+def parse_config_argument(text: str, project: str) -> tuple[str, str]:
+    """`--config key=value` as `pulumi config set key value` would store it."""
+    key, separator, value = text.partition("=")
+    if not separator or not key.strip():
+        raise UsageError(f"--config expects key=value, got {text!r}")
+    return full_config_key(key.strip(), project), value
+
+
+def _stack_files(directory: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(directory.iterdir()):
+        match = _STACK_FILE.match(path.name)
+        if match and path.is_file():
+            found.setdefault(match.group("stack"), path)
+    return found
+
+
+def _project_file(directory: Path) -> Path | None:
+    for name in ("Pulumi.yaml", "Pulumi.yml"):
+        if (directory / name).is_file():
+            return directory / name
+    return None
+
+
+def _stack_config_dir(root: Path, project: Mapping[str, Any], project_file: Path | None) -> Path:
+    """Where the stack files live: beside Pulumi.yaml, or in its `stackConfigDir`."""
+    configured = project.get("stackConfigDir")
+    if configured is None:
+        return root
+    directory = root / str(configured)
+    if not directory.is_dir():
+        raise UsageError(f"{project_file}: stackConfigDir {configured!r} is not a directory")
+    return directory
+
+
+def _check_manifest_directory(root: Path, path: str) -> None:
+    """A directory planned as AIM YAML must hold some, and must not be a folder of programs.
+
+    `aim-pulumi plan examples` would otherwise read every Pulumi.<stack>.yaml below as a broken
+    AIM manifest, and an empty directory would plan nothing and succeed.
+    """
+    from aim_pulumi.api.io import manifest_files
+
+    programs = sorted(
+        p.parent.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.name in ("Pulumi.yaml", "Pulumi.yml", "__main__.py") and p.is_file()
+    )
+    if programs:
+        listed = ", ".join(dict.fromkeys(programs))
+        raise UsageError(
+            f"{path}: not a Pulumi program (no Pulumi.yaml or __main__.py here) but holds programs in: "
+            f"{listed}; plan one of them"
+        )
+    if not manifest_files(root):
+        raise UsageError(f"{path}: no Pulumi program (Pulumi.yaml, __main__.py) and no *.yaml or *.yml file")
+
+
+def load_program(path: str, *, stack: str | None = None, config: Sequence[str] = ()) -> Program:
+    """Read PROGRAM: its kind, project name, stack (the only stack file, else `dev`) and config.
+
+    Config precedence is the Pulumi CLI's: project defaults in `Pulumi.yaml`, then the stack file
+    (beside Pulumi.yaml or in its `stackConfigDir`), then `--config` arguments. A `stack` named
+    explicitly must have its stack file unless `config` supplies the values instead.
+    """
+    root = Path(path)
+    if not root.exists():
+        raise UsageError(f"{path}: no such file or directory")
+    project_file = _project_file(root) if root.is_dir() else None
+    if root.is_dir() and (project_file is not None or (root / "__main__.py").is_file()):
+        data = _read_yaml(project_file) if project_file is not None else {}
+        if not isinstance(data, Mapping):
+            raise UsageError(f"{project_file}: expected a mapping with `name` and `runtime`")
+        project = str(data.get("name") or root.resolve().name)
+        runtime = data.get("runtime")
+        runtime_name = runtime.get("name") if isinstance(runtime, Mapping) else runtime
+        if runtime_name not in (None, "python"):
+            raise UsageError(
+                f"{project_file}: runtime {runtime_name!r} is not supported; only python programs run"
+            )
+        main = data.get("main")
+        directory = root / str(main) if isinstance(main, str) and main else root
+        if not (directory / "__main__.py").is_file():
+            raise UsageError(f"{directory}: no __main__.py (a Pulumi Python program directory)")
+        stacks = _stack_files(_stack_config_dir(root, data, project_file))
+        chosen = stack or (next(iter(stacks)) if len(stacks) == 1 else "dev")
+        values, secrets = _config_section(data, project_file or root, project, declarations=True)
+        stack_file = stacks.get(chosen)
+        if stack is not None and stack_file is None and not config:
+            # `pulumi preview --stack typo` fails too; planning with no stack config would look fine.
+            known = ", ".join(sorted(stacks)) or "none"
+            raise UsageError(
+                f"--stack {stack}: no Pulumi.{stack}.yaml in {_stack_config_dir(root, data, project_file)} "
+                f"(stacks: {known}); create it, or pass its values with --config"
+            )
+        warnings: list[str] = []
+        if stack_file is not None:
+            stack_data = _read_yaml(stack_file)
+            stack_values, stack_secrets = _config_section(stack_data, stack_file, project, declarations=False)
+            imports = environment_imports(stack_data)
+            if imports:
+                warnings.append(
+                    f"{stack_file}: Pulumi ESC environments are not resolved offline ({', '.join(imports)}): "
+                    "config they provide is missing from this plan"
+                )
+            values.update(stack_values)
+            secrets.extend(stack_secrets)
+        kind: Literal["pulumi", "manifests"] = "pulumi"
+    else:
+        if root.is_file() and root.suffix.lower() not in _YAML_SUFFIXES:
+            raise UsageError(f"{path}: expected a Pulumi program directory or AIM YAML (*.yaml, *.yml)")
+        if root.is_dir():
+            _check_manifest_directory(root, path)
+        project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
+        chosen = stack or "dev"
+        values, secrets = {}, []
+        warnings = []
+        directory = root
+        kind = "manifests"
+    for item in config:
+        key, value = parse_config_argument(item, project)
+        values[key] = value
+        if key in secrets:
+            secrets.remove(key)
+    return Program(
+        path=directory.resolve(),
+        kind=kind,
+        project=project,
+        stack=chosen,
+        config=dict(sorted(values.items())),
+        secret_keys=tuple(sorted(set(secrets))),
+        warnings=tuple(warnings),
+    )
+
+
+def _dns_name(text: str) -> str:
+    return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
+
+
+def add_program_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments `plan` and `explain` share: what to run and how it is configured."""
+    parser.add_argument(
+        "program",
+        metavar="PROGRAM",
+        help="a Pulumi Python program directory, or AIM/Kubernetes YAML (a file, a directory, - for stdin)",
+    )
+    parser.add_argument("-s", "--stack", metavar="S", help="stack whose Pulumi.<stack>.yaml config is read")
+    parser.add_argument(
+        "-c",
+        "--config",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="a config value, as `pulumi config set` (repeatable; `aim:gatewayProvider=kgateway`)",
+    )
+    parser.add_argument(
+        "--catalog",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="AIM YAML (profiles, models, runtime configs) added to the catalog before the program",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and engine messages")
+    parser.add_argument(
+        "--no-color", action="store_true", help="never colour the output (also NO_COLOR, TERM=dumb)"
+    )
