@@ -25,7 +25,9 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.errors import AIMValidationError, join_path
+from aim_pulumi.schemas.metadata import is_dns1123_label, is_dns1123_subdomain
 
 AIM_GROUP = "aim.eai.amd.com"
 Scope = Literal["Namespace", "Cluster"]
@@ -164,13 +166,11 @@ class AIMKind(AIMBase):
         """
         from aim_pulumi.api.crd import crd_problems, merge_problems
 
-        return merge_problems(crd_problems(self), self.own_rules())
+        return merge_problems(crd_problems(to_manifest(self)), self.own_rules())
 
     def own_rules(self) -> list[AIMValidationError]:
         """The project's own rules (names, cross-field rules), in rule order; kinds add theirs."""
-        from aim_pulumi.api import admission
-
-        return admission.metadata_rules(self)
+        return metadata_rules(self)
 
     @property
     def scope(self) -> Scope:
@@ -191,6 +191,20 @@ class AIMKind(AIMBase):
         return object_ref(
             self.KIND, self.metadata.namespace if self.SCOPE == "Namespace" else None, self.metadata.name
         )
+
+
+def to_manifest(obj: AIMKind) -> dict[str, Any]:
+    """The CRD-shaped camelCase manifest of an object, holding only the fields that were set."""
+    body = obj.model_dump(by_alias=True, exclude_unset=True)
+    out: dict[str, Any] = {
+        "apiVersion": obj.api_version,
+        "kind": obj.kind if hasattr(obj, "kind") else obj.KIND,
+    }
+    out["metadata"] = body.get("metadata") or {"name": obj.metadata.name}
+    for key in ("spec", "status"):
+        if key in body:
+            out[key] = body[key]
+    return out
 
 
 def object_ref(kind: str, namespace: str | None, name: str) -> str:
@@ -344,3 +358,88 @@ def errors_from_validation(exc: ValidationError, root: type[BaseModel]) -> list[
     if not out:
         out.append(AIMValidationError("(root)", "InvalidSpec", str(exc)))
     return out
+
+
+# --- admission rules every kind shares (behaviour §2) --------------------------------------------
+
+
+# KServe names the predictor host `<isvc>-predictor-<namespace>` within 63 characters; the
+# InferenceService name keeps at least 10 characters after `-predictor-` and the namespace.
+_ISVC_HOST_BUDGET = 63 - 11
+_MIN_ISVC_NAME = 10
+
+
+def metadata_rules(obj: AIMKind) -> Problems:
+    """A23 (Kubernetes names), cluster kinds carry no namespace, A22 for services, label syntax."""
+    out: Problems = [*_label_rules(obj), *_service_name_rules(obj)]
+    name = obj.metadata.name
+    if not is_dns1123_subdomain(name):
+        out.append(
+            problem(
+                "metadata.name",
+                f"{name!r} is not a DNS-1123 subdomain (lowercase alphanumerics, '-' and '.', "
+                "starting and ending alphanumeric, at most 253 characters)",
+            )
+        )
+    namespace = obj.metadata.namespace
+    if obj.SCOPE == "Cluster":
+        if namespace is not None:
+            out.append(problem("metadata.namespace", f"{obj.KIND} is cluster-scoped and has no namespace"))
+        return out
+    if namespace is not None and not is_dns1123_label(namespace):
+        out.append(
+            problem(
+                "metadata.namespace",
+                f"{namespace!r} is not a DNS-1123 label (lowercase alphanumerics and '-', "
+                "starting and ending alphanumeric, at most 63 characters)",
+            )
+        )
+    elif obj.KIND == "AIMService" and namespace is not None:
+        room = _ISVC_HOST_BUDGET - len(namespace)
+        if room < _MIN_ISVC_NAME:
+            out.append(
+                problem(
+                    "metadata.namespace",
+                    f"namespace {namespace!r} leaves {room} characters for the InferenceService name "
+                    f"(at least {_MIN_ISVC_NAME} needed for the `<isvc>-predictor-<namespace>` host); "
+                    f"use a namespace of at most {_ISVC_HOST_BUDGET - _MIN_ISVC_NAME} characters",
+                    "NameTooLong",
+                )
+            )
+    return out
+
+
+def _label_rules(obj: AIMKind) -> Problems:
+    """Labels and annotation keys as the API server checks them: labels propagate to children.
+
+    A label the API server would refuse on a child would fail half-way through a deployment; it
+    is refused here, with the AIM field that holds it.
+    """
+    from aim_pulumi.api.limits import UNRESOLVED_VALUE
+    from aim_pulumi.schemas.metadata import label_value_errors, qualified_name_errors
+
+    out: Problems = []
+    for key, value in obj.metadata.labels.items():
+        for message in qualified_name_errors(key):
+            out.append(problem(f"metadata.labels.{key}", f"label key {key!r}: {message}"))
+        if UNRESOLVED_VALUE.search(value):
+            continue  # known only at deploy time
+        for message in label_value_errors(value):
+            out.append(problem(f"metadata.labels.{key}", f"label value {value!r}: {message}"))
+    for key in obj.metadata.annotations:
+        for message in qualified_name_errors(key.lower()):
+            out.append(problem(f"metadata.annotations.{key}", f"annotation key {key!r}: {message}"))
+    return out
+
+
+def _service_name_rules(obj: AIMKind) -> Problems:
+    """KServe names an InferenceService by DNS-1035: it must start with a letter, and so the service."""
+    name = obj.metadata.name
+    if obj.KIND != "AIMService" or not name or (name[0].isascii() and name[0].isalpha()):
+        return []
+    return [
+        problem(
+            "metadata.name",
+            f"{name!r} must start with a letter: the InferenceService named after it is a DNS-1035 label",
+        )
+    ]

@@ -8,12 +8,13 @@ and direct fields of an AIMService, so a rule on them holds wherever they appear
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, Field, PlainValidator, model_validator
 from pydantic_core import PydanticCustomError
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.base import AIMBase, AIMStatusBase, rename_alias
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import INT32_MAX, INT32_MIN, INT64_MAX
@@ -142,7 +143,7 @@ class EnvVar(AIMBase):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        _raise_first(admission.env_var_rules(self))
+        _raise_first(env_var_rules(self))
         return self
 
 
@@ -283,7 +284,7 @@ class S3Auth(AIMBase):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        _raise_first(admission.s3_auth_rules(self))
+        _raise_first(s3_auth_rules(self))
         return self
 
 
@@ -301,7 +302,7 @@ class S3Tls(AIMBase):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        _raise_first(admission.s3_tls_rules(self))
+        _raise_first(s3_tls_rules(self))
         return self
 
 
@@ -365,7 +366,7 @@ class ProfileGeneration(AIMBase):
 
     @model_validator(mode="after")
     def _check(self) -> Self:
-        _raise_first(admission.fallback_list_rules(self.fallbacks))
+        _raise_first(fallback_list_rules(self.fallbacks))
         return self
 
 
@@ -420,3 +421,46 @@ class GenericStatus(AIMStatusBase):
 
     status: str | None = None
     conditions: list[StatusCondition] = Field(default_factory=list)
+
+
+# --- admission rules of the shared blocks (behaviour §2) -----------------------------------------
+
+
+def env_var_rules(env: EnvVar) -> Problems:
+    """A24: an EnvVar takes its value from `value` or `valueFrom`, not both."""
+    if env.value is not None and env.value_from is not None:
+        return [problem("", f"env var {env.name!r} sets both `value` and `valueFrom`; set one")]
+    return []
+
+
+def fallback_list_rules(fallbacks: Sequence[Fallback]) -> Problems:
+    """R1: fallbacks merge by name, so a name appears once per list."""
+    out: Problems = []
+    seen: set[str] = set()
+    for i, fallback in enumerate(fallbacks):
+        if fallback.name in seen:
+            out.append(
+                problem(f"fallbacks[{i}].name", f"fallback name {fallback.name!r} is used more than once")
+            )
+        seen.add(fallback.name)
+    return out
+
+
+def s3_auth_rules(auth: S3Auth) -> Problems:
+    """R4: static credentials need a secret, and a secret means static credentials."""
+    static = auth.mode == "static"
+    has_secret = auth.credentials_secret_ref is not None
+    if static and not has_secret:
+        return [problem("", "auth mode static requires credentialsSecretRef")]
+    if has_secret and not static:
+        return [
+            problem("", f"credentialsSecretRef is only read with auth mode static (mode is {auth.mode!r})")
+        ]
+    return []
+
+
+def s3_tls_rules(tls: S3Tls) -> Problems:
+    """R5: a CA bundle is pointless when verification is skipped."""
+    if tls.ca_bundle_ref is not None and tls.insecure_skip_verify is True:
+        return [problem("", "set caBundleRef or insecureSkipVerify: true, not both")]
+    return []

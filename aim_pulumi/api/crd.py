@@ -9,13 +9,11 @@ alias is judged by the field it stands for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any
 
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.schemas.validator import custom_resource_errors
-
-if TYPE_CHECKING:
-    from aim_pulumi.api.base import AIMKind
 
 CRD_TAG = "(AIM CRD)"
 
@@ -54,9 +52,7 @@ def merge_problems(crd: list[AIMValidationError], own: list[AIMValidationError])
     return [*placed, *own]
 
 
-def crd_problems(obj: AIMKind) -> list[AIMValidationError]:
-    """Every CRD violation of `obj`; [] when the CRD admits it or no CRD is vendored for its version."""
-    from aim_pulumi.api.io import to_manifest
-
-    errors = custom_resource_errors(to_manifest(obj))
+def crd_problems(manifest: Mapping[str, Any]) -> list[AIMValidationError]:
+    """Every CRD violation of an object's manifest (`to_manifest`); [] when admitted or no CRD is vendored."""
+    errors = custom_resource_errors(dict(manifest))
     return [_problem(line) for line in errors or []]

@@ -1,4 +1,4 @@
-"""Manifests in and out: dispatch on apiVersion + kind, YAML loading, and `to_manifest`.
+"""Manifests in and out: dispatch on apiVersion + kind, YAML loading, and `to_manifest` (defined in `base`).
 
 Document positions are 1-based and count every YAML document of a file, empty ones included,
 so `file:3` is the third `---` section a reader sees.
@@ -18,6 +18,7 @@ import yaml
 from pydantic import ValidationError
 
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
+from aim_pulumi.api.base import to_manifest as to_manifest  # the object's manifest form lives with the object
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
@@ -135,20 +136,6 @@ def admission_problems(obj: Mapping[str, Any] | AIMKind) -> list[AIMValidationEr
     except Exception as exc:
         return [AIMValidationError(ROOT, "InvalidSpec", f"{type(exc).__name__}: {exc}")]
     return built.admission_problems()
-
-
-def to_manifest(obj: AIMKind) -> dict[str, Any]:
-    """The CRD-shaped camelCase manifest of an object, holding only the fields that were set."""
-    body = obj.model_dump(by_alias=True, exclude_unset=True)
-    out: dict[str, Any] = {
-        "apiVersion": obj.api_version,
-        "kind": obj.kind if hasattr(obj, "kind") else obj.KIND,
-    }
-    out["metadata"] = body.get("metadata") or {"name": obj.metadata.name}
-    for key in ("spec", "status"):
-        if key in body:
-            out[key] = body[key]
-    return out
 
 
 def manifest_ref(obj: Any) -> str:

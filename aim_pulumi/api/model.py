@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import Problems, is_set, path_segment_problems, problem
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, Scope
 from aim_pulumi.api.common import AcceleratorVendor, GenericStatus, LocalObjectReference, Quantity
 from aim_pulumi.api.errors import AIMValidationError
@@ -64,7 +64,7 @@ class ModelKind(AIMKind):
     status: GenericStatus | None = None
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.model_rules(self)]
+        return [*super().own_rules(), *model_rules(self)]
 
 
 class AIMModel(ModelKind):
@@ -81,3 +81,30 @@ class AIMClusterModel(ModelKind):
 
     api_version: str = f"{AIM_GROUP}/v1alpha2"
     kind: Literal["AIMClusterModel"] = "AIMClusterModel"
+
+
+# --- admission rules of this kind (behaviour §2) -------------------------------------------------
+
+
+def model_rules(model: ModelKind) -> Problems:
+    """M1 (one onboarding path), M2 (derivation unsupported)."""
+    spec = model.spec
+    out: Problems = [
+        *path_segment_problems("spec.aimId", spec.aim_id),
+        *path_segment_problems("spec.modelId", spec.model_id),
+    ]
+    if is_set(spec.image) and is_set(spec.model_id):
+        out.append(problem("spec.modelId", "set exactly one of spec.image and spec.modelId, not both"))
+    elif not is_set(spec.image) and not is_set(spec.model_id):
+        out.append(
+            problem("spec.image", "set exactly one of spec.image (image-backed) and spec.modelId (ID-backed)")
+        )
+    if spec.profiles is not None:
+        out.append(
+            problem(
+                "spec.profiles",
+                "profile derivation (spec.profiles) is not supported; declare profiles",
+                "Unsupported",
+            )
+        )
+    return out

@@ -6,7 +6,15 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import (
+    MANAGED_VLLM_FLAGS,
+    PROFILE_ROLE_LABEL,
+    PROFILE_ROLES,
+    Problems,
+    normalise_flag,
+    path_segment_problems,
+    problem,
+)
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope
 from aim_pulumi.api.common import (
     AcceleratorType,
@@ -105,7 +113,7 @@ class ProfileKind(AIMKind):
     status: ProfileStatus | None = None
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.profile_rules(self)]
+        return [*super().own_rules(), *profile_rules(self)]
 
 
 class AIMProfile(ProfileKind):
@@ -122,3 +130,57 @@ class AIMClusterProfile(ProfileKind):
 
     api_version: str = f"{AIM_GROUP}/v1alpha2"
     kind: Literal["AIMClusterProfile"] = "AIMClusterProfile"
+
+
+# --- admission rules of this kind (behaviour §2) -------------------------------------------------
+
+
+def profile_rules(profile: ProfileKind) -> Problems:
+    """P1 (non-empty anchors), P4 (engine args), P5 (cluster caching), P6 (role label)."""
+    out: Problems = []
+    spec = profile.spec
+    if spec.aim_id is not None and not spec.aim_id.strip():
+        out.append(problem("spec.aimId", "spec.aimId must not be blank; omit it only on a base profile"))
+    elif spec.aim_id is None and spec.model_sources:
+        out.append(
+            problem(
+                "spec.aimId",
+                "spec.modelSources needs spec.aimId: a deployable profile names its model; a base "
+                "profile sets neither",
+            )
+        )
+    out.extend(path_segment_problems("spec.aimId", spec.aim_id))
+    out.extend(path_segment_problems("spec.modelId", spec.model_id))
+    if not spec.image.strip():
+        out.append(problem("spec.image", "spec.image must not be blank"))
+    if spec.accelerator_vendor == "nvidia" and (spec.engine or "").lower() == "vllm":
+        seen: dict[str, str] = {}
+        for key in spec.engine_args:
+            flag = normalise_flag(key)
+            if flag in MANAGED_VLLM_FLAGS:
+                out.append(
+                    problem(
+                        "spec.engineArgs",
+                        f"engine arg {key!r} is managed by the vLLM command line; remove it",
+                    )
+                )
+            elif flag in seen:
+                out.append(
+                    problem(
+                        "spec.engineArgs",
+                        f"engine args {seen[flag]!r} and {key!r} name the same vLLM flag --{flag}",
+                    )
+                )
+            seen.setdefault(flag, key)
+    if profile.SCOPE == "Cluster" and spec.caching is not None:
+        out.append(
+            problem("spec.caching", "caching is namespace-only; AIMClusterProfile cannot set spec.caching")
+        )
+    role = profile.metadata.labels.get(PROFILE_ROLE_LABEL)
+    if role is not None and role not in PROFILE_ROLES:
+        out.append(
+            problem(
+                f"metadata.labels.{PROFILE_ROLE_LABEL}", f"profile role {role!r} must be deployable or base"
+            )
+        )
+    return out

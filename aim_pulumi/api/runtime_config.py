@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import Problems
 from aim_pulumi.api.base import AIM_GROUP, AIMKind, Scope
 from aim_pulumi.api.common import GenericStatus, RuntimeConfigBlock, RuntimeConfigModel
 from aim_pulumi.api.errors import AIMValidationError
@@ -32,7 +32,7 @@ class AIMRuntimeConfig(AIMKind):
     status: GenericStatus | None = None
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.runtime_config_rules(self)]
+        return [*super().own_rules(), *runtime_config_rules(self)]
 
 
 class AIMClusterRuntimeConfig(AIMKind):
@@ -46,4 +46,12 @@ class AIMClusterRuntimeConfig(AIMKind):
     status: GenericStatus | None = None
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.runtime_config_rules(self)]
+        return [*super().own_rules(), *runtime_config_rules(self)]
+
+
+# --- admission rules of this kind (behaviour §2) -------------------------------------------------
+
+
+def runtime_config_rules(rc: AIMRuntimeConfig | AIMClusterRuntimeConfig) -> Problems:
+    """R1-R5 are single-block rules enforced on the blocks themselves; nothing spans the kind."""
+    return []

@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import Problems, is_set, path_segment_problems, problem
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope, rename_alias
 from aim_pulumi.api.common import (
     EnvVar,
@@ -333,4 +333,213 @@ class AIMService(AIMKind):
         return self.api_version.endswith("/v1alpha1")
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.service_rules(self)]
+        return [*super().own_rules(), *service_rules(self)]
+
+
+# --- admission rules of this kind (behaviour §2) -------------------------------------------------
+
+
+def service_rules(svc: AIMService) -> Problems:
+    """A1-A13, A20, A21 and the autoscaling-needs-metrics rule, in that order."""
+    return [
+        *_service_version_rules(svc),
+        *_service_anchor_rules(svc),
+        *_service_profile_rules(svc),
+        *_service_model_rules(svc),
+        *_service_replica_rules(svc),
+        *_service_override_rules(svc),
+        *_service_autoscaling_rules(svc),
+        *_service_unsupported_rules(svc),
+    ]
+
+
+def _service_version_rules(svc: AIMService) -> Problems:
+    """A1, A2: v1alpha1-isms rejected on v1alpha2."""
+    if svc.is_legacy:
+        return []
+    out: Problems = []
+    if svc.spec.template is not None:
+        out.append(
+            problem(
+                "spec.template", "spec.template is not accepted on v1alpha2; use spec.profile or spec.model"
+            )
+        )
+    if svc.spec.overrides is not None:
+        out.append(
+            problem("spec.overrides", "spec.overrides is not accepted on v1alpha2; use spec.profileOverrides")
+        )
+    return out
+
+
+def _service_anchor_rules(svc: AIMService) -> Problems:
+    """A3 (something to resolve), A4 (one pipeline per service)."""
+    out: Problems = []
+    spec = svc.spec
+    if spec.model is None and spec.profile is None:
+        out.append(problem("spec", "one of spec.model or spec.profile must be specified"))
+    elif (
+        spec.model is None
+        and spec.profile is not None
+        and not is_set(spec.profile.name)
+        and spec.profile.selector is None
+    ):
+        # An empty profile block names nothing: resolving it would rank every profile in reach, the
+        # unanchored selection A7 forbids for an explicit selector.
+        out.append(
+            problem(
+                "spec.profile",
+                "spec.profile needs a name or a selector, or spec.model beside it; it names nothing",
+            )
+        )
+    if spec.profile is not None and spec.template is not None:
+        out.append(problem("spec.template", "spec.profile and spec.template are mutually exclusive"))
+    return out
+
+
+def _service_profile_rules(svc: AIMService) -> Problems:
+    """A5 (overrides need a named seed), A6 (never a base role), A7 (anchored selector), A8."""
+    out: Problems = []
+    spec = svc.spec
+    profile_name = spec.profile.name if spec.profile is not None else None
+    selector = spec.profile.selector if spec.profile is not None else None
+    if spec.profile_overrides is not None and not is_set(profile_name):
+        out.append(
+            problem(
+                "spec.profileOverrides", "spec.profileOverrides requires spec.profile.name (the seed profile)"
+            )
+        )
+    if selector is not None:
+        out.extend(path_segment_problems("spec.profile.selector.aimId", selector.aim_id))
+        if selector.role is not None and selector.role != "deployable":
+            out.append(
+                problem(
+                    "spec.profile.selector.role",
+                    f"role {selector.role!r} is reserved: a service only binds deployable profiles; "
+                    "omit role or set it to deployable",
+                )
+            )
+        anchored = (
+            is_set(selector.aim_id)
+            or (selector.model_ref is not None and is_set(selector.model_ref.name))
+            or spec.model is not None
+        )
+        if not anchored:
+            out.append(
+                problem(
+                    "spec.profile.selector",
+                    "a selector needs selector.aimId, selector.modelRef.name, or spec.model",
+                )
+            )
+        if is_set(profile_name):
+            out.append(
+                problem(
+                    "spec.profile.selector",
+                    "spec.profile.name and spec.profile.selector are mutually exclusive",
+                )
+            )
+    return out
+
+
+def _service_model_rules(svc: AIMService) -> Problems:
+    """A9 (exactly one model anchor)."""
+    model = svc.spec.model
+    if model is None:
+        return []
+    anchors = [n for n, v in (("name", model.name), ("image", model.image)) if is_set(v)]
+    if model.custom is not None:
+        anchors.append("custom")
+    if len(anchors) != 1:
+        found = ", ".join(anchors) if anchors else "none"
+        return [
+            problem("spec.model", f"spec.model needs exactly one of name, image, custom (found: {found})")
+        ]
+    return []
+
+
+def _service_replica_rules(svc: AIMService) -> Problems:
+    """A11: bounds in order (the single-field bounds are on the fields)."""
+    spec = svc.spec
+    if (
+        spec.min_replicas is not None
+        and spec.max_replicas is not None
+        and spec.min_replicas > spec.max_replicas
+    ):
+        return [
+            problem(
+                "spec.minReplicas",
+                f"minReplicas ({spec.min_replicas}) must not exceed maxReplicas ({spec.max_replicas})",
+            )
+        ]
+    return []
+
+
+def _service_override_rules(svc: AIMService) -> Problems:
+    """A13: partitioning changes the device count, so the count must be given with it."""
+    overrides = svc.spec.profile_overrides
+    if (
+        overrides is not None
+        and is_set(overrides.accelerator_partitioning_mode)
+        and overrides.accelerator_count is None
+    ):
+        return [
+            problem(
+                "spec.profileOverrides.acceleratorPartitioningMode",
+                "spec.profileOverrides.acceleratorPartitioningMode requires "
+                "spec.profileOverrides.acceleratorCount",
+            )
+        ]
+    return []
+
+
+def _service_autoscaling_rules(svc: AIMService) -> Problems:
+    """A20 (buildable triggers) and AutoscalingRequiresMetrics (bounds with nothing to scale on)."""
+    out: Problems = []
+    spec = svc.spec
+    metrics = spec.auto_scaling.metrics if spec.auto_scaling is not None else []
+    for i, metric in enumerate(metrics):
+        base = f"spec.autoScaling.metrics[{i}]"
+        pod = metric.podmetric
+        if pod is None:
+            out.append(problem(f"{base}.podmetric", "a PodMetric trigger needs podmetric"))
+            continue
+        source = pod.metric
+        if source is None or (not source.metric_names and not is_set(source.query)):
+            out.append(problem(f"{base}.podmetric.metric", "podmetric.metric needs metricNames or query"))
+        if pod.target is None or pod.target.type is None:
+            out.append(
+                problem(
+                    f"{base}.podmetric.target.type",
+                    "podmetric.target.type is required (Value, AverageValue or Utilization)",
+                )
+            )
+    autoscaling = (
+        spec.auto_scaling is not None or spec.min_replicas is not None or spec.max_replicas is not None
+    )
+    minimum = spec.min_replicas if spec.min_replicas is not None else 1
+    if autoscaling and minimum > 0 and not metrics:
+        out.append(
+            problem(
+                "spec.autoScaling.metrics",
+                f"autoscaling with minReplicas {minimum} needs at least one spec.autoScaling.metrics entry "
+                "(or minReplicas: 0 for scale-from-zero)",
+                "AutoscalingRequiresMetrics",
+            )
+        )
+    return out
+
+
+def _service_unsupported_rules(svc: AIMService) -> Problems:
+    """A10, A21: accepted by the operator's schema but not implementable without a cluster."""
+    out: Problems = []
+    if svc.spec.model is not None and svc.spec.model.custom is not None:
+        out.append(
+            problem(
+                "spec.model.custom",
+                "inline custom models need a discovery Job and are not supported; declare an AIMModel and "
+                "its profiles and use spec.model.name",
+                "Unsupported",
+            )
+        )
+    if svc.spec.adapters is not None:
+        out.append(problem("spec.adapters", "LoRA adapters are not supported", "Unsupported"))
+    return out

@@ -6,7 +6,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import ConfigDict, Field
 
-from aim_pulumi.api import admission
+from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope, rename_alias
 from aim_pulumi.api.common import (
     EnvVar,
@@ -79,7 +79,7 @@ class TemplateKind(AIMKind):
     status: TemplateStatus | None = None
 
     def own_rules(self) -> list[AIMValidationError]:
-        return [*super().own_rules(), *admission.template_rules(self)]
+        return [*super().own_rules(), *template_rules(self)]
 
 
 class AIMServiceTemplate(TemplateKind):
@@ -96,3 +96,29 @@ class AIMClusterServiceTemplate(TemplateKind):
 
     api_version: str = f"{AIM_GROUP}/v1alpha1"
     kind: Literal["AIMClusterServiceTemplate"] = "AIMClusterServiceTemplate"
+
+
+# --- admission rules of this kind (behaviour §2) -------------------------------------------------
+
+
+def template_rules(template: TemplateKind) -> Problems:
+    """T1 (blank model name), T3 (namespace-only fields), T4 (one hardware class)."""
+    out: Problems = []
+    spec = template.spec
+    if not spec.model_name.strip():
+        out.append(problem("spec.modelName", "spec.modelName must not be blank"))
+    if template.SCOPE == "Cluster":
+        if "env" in spec.model_fields_set:
+            out.append(
+                problem("spec.env", "env is namespace-only; AIMClusterServiceTemplate cannot set spec.env")
+            )
+        if spec.caching is not None:
+            out.append(
+                problem(
+                    "spec.caching",
+                    "caching is namespace-only; AIMClusterServiceTemplate cannot set spec.caching",
+                )
+            )
+    if spec.hardware is not None and spec.hardware.gpu is not None and spec.hardware.cpu is not None:
+        out.append(problem("spec.hardware", "set hardware.gpu or hardware.cpu, not both"))
+    return out
