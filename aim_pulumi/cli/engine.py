@@ -34,12 +34,11 @@ from pulumi.dynamic.dynamic import PROVIDER_KEY, ResourceProvider
 from pulumi.runtime import mocks as pulumi_mocks
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as pulumi_settings
-from pulumi.runtime._callbacks import _CallbackServicer
 from pulumi.runtime.config import set_all_config
 from pulumi.runtime.proto import callback_pb2, engine_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, run_pulumi_func
-from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
+from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.registry import reset_registry
 
 __all__ = [
@@ -301,14 +300,6 @@ def _apply_transform_options(request: Any, options: Any) -> None:
     request.aliases.extend(options.aliases)
 
 
-def _callback(token: str) -> Callable[[bytes], Any]:
-    for servicer in _CallbackServicer._servicers:
-        found = servicer._callbacks.get(token)
-        if found is not None:
-            return found
-    raise KeyError(f"transform callback {token} is not registered")
-
-
 class RecordingMonitor(pulumi_mocks.MockMonitor):
     """A mock resource monitor that writes down every registration and every registered output.
 
@@ -365,7 +356,7 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
                 properties=properties,
                 options=options,
             )
-            answer = _sync_await(_callback(callback.token)(asked.SerializeToString()))
+            answer = _sdk.sync_await(_sdk.transform_callback(callback.token)(asked.SerializeToString()))
             properties = answer.properties
             if answer.HasField("options"):
                 options = answer.options
@@ -377,7 +368,7 @@ class RecordingMonitor(pulumi_mocks.MockMonitor):
 
     def RegisterResource(self, request: Any) -> Any:
         if request.type != "pulumi:pulumi:Stack":
-            _ensure_event_loop()  # type: ignore[no-untyped-call]
+            _sdk.event_loop()
             own = list(request.transforms)
             request = self._transformed(request)
         response = super().RegisterResource(request)  # type: ignore[no-untyped-call]
@@ -515,11 +506,9 @@ def _run(
             callbacks=None,
         )
     )
-    pulumi_settings.ROOT.set(None)
     # Outputs and RPC failures an earlier failed run left behind would otherwise fail this one
     # (what `pulumi.runtime.test` clears between unit tests).
-    pulumi_settings.SETTINGS.outputs.clear()
-    pulumi_settings.SETTINGS.rpc_manager.clear()
+    _sdk.forget_previous_run()
     set_all_config(config, secret_config_keys)
     program = program_callable(entry)
 
@@ -528,10 +517,10 @@ def _run(
         try:
             program()
         finally:
-            root._finish()
+            _sdk.finish_stack(root)
 
-    loop = _ensure_event_loop()  # type: ignore[no-untyped-call]
-    saved_executor = getattr(loop, "_default_executor", None)
+    loop = _sdk.event_loop()
+    saved_executor = _sdk.default_executor(loop)
     saved_factory = loop.get_task_factory()
     loop.set_task_factory(_origin_keeping_task)
     # One worker: registrations reach the monitor in the order the program issued them.
@@ -539,7 +528,7 @@ def _run(
     loop.set_default_executor(executor)
     try:
         with _collector_tuned():
-            _sync_await(run_pulumi_func(run_in_stack))
+            _sdk.sync_await(run_pulumi_func(run_in_stack))
             _drain(loop)
     except BaseException:
         # Pulumi stops at the first failed task; the others of this run finish here, so they
@@ -550,7 +539,7 @@ def _run(
         raise
     finally:
         loop.set_task_factory(saved_factory)
-        loop._default_executor = saved_executor
+        _sdk.restore_default_executor(loop, saved_executor)
         executor.shutdown(wait=True)
         reset_registry()
     return PlanRecording(
@@ -629,7 +618,7 @@ def _drain(loop: asyncio.AbstractEventLoop) -> None:
         pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
         if not pending:
             return
-        _sync_await(asyncio.sleep(0))
+        _sdk.sync_await(asyncio.sleep(0))
 
 
 def program_callable(entry: Program) -> Callable[[], object]:

@@ -1,34 +1,72 @@
-"""The one place that reaches into the Pulumi SDK's private parts: the end of the program body.
+"""The one place that reaches into the Pulumi SDK's private parts.
 
-A program declares AIM objects in any order, and every service must resolve against all of them
-(`program.py`), so the resolution has to run once the program body has declared everything and
-before Pulumi waits for the outstanding registrations. The SDK has no public hook for that
-moment. Its entry point (`pulumi.runtime.stack.run_in_stack`, also used by the automation API
-and by this project's offline engine) creates the root `Stack`, runs the program body and then
-calls `Stack._finish()`, which registers the stack outputs exactly once; `_outputs_registered`
-says whether that has happened. Wrapping `_finish` on the one root instance runs a callback at
-exactly that point, whether the body returned or raised.
+Everything below is SDK internals the project needs and the SDK offers no public form of; no other
+module names them (a test checks), and a test checks each one's shape, so an SDK upgrade that
+moves one fails there, by name, instead of somewhere in a plan.
 
-Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`); `sdk_supports_program_end()` verifies
-the attributes, and a test fails loudly when an SDK upgrade changes them.
+Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 
-Where no program body is running (unit tests that call `pulumi.runtime.set_mocks`, which
-finishes the root stack at once), the caller falls back to the event loop: declarations happen
-before the loop runs, so a callback scheduled on it runs after them.
+- `Stack._finish` and `Stack._outputs_registered`: the end of the program body. A program declares
+  AIM objects in any order, and every service must resolve against all of them (`program.py`), so
+  the resolution has to run once the body has declared everything and before Pulumi waits for the
+  outstanding registrations. The SDK has no public hook for that moment. Its entry point
+  (`pulumi.runtime.stack.run_in_stack`, also used by the automation API and by the offline engine)
+  creates the root `Stack`, runs the body and then calls `Stack._finish()`, which registers the
+  stack outputs exactly once; `_outputs_registered` says whether that has happened. Wrapping
+  `_finish` on the one root instance runs a callback at exactly that point, whether the body
+  returned or raised (`after_program_body`); the offline engine calls it as the SDK's entry point
+  does (`finish_stack`). Where no body is running (unit tests that call `pulumi.runtime.set_mocks`,
+  which finishes the root stack at once), the caller falls back to the event loop: declarations
+  happen before the loop runs, so a callback scheduled on it runs after them.
+- `pulumi.runtime.sync_await._ensure_event_loop` and `_sync_await`: the loop Pulumi runs Outputs
+  on, and running a coroutine to completion on it from synchronous code (`event_loop`,
+  `sync_await`), as the SDK's own entry points do.
+- `pulumi.runtime._callbacks._CallbackServicer._servicers` and each servicer's `_callbacks`: the
+  transforms a program registered, by token; the offline engine's monitor calls them as the
+  Pulumi engine would (`transform_callback`).
+- `pulumi.runtime.settings.ROOT` and `SETTINGS.outputs` / `SETTINGS.rpc_manager`: the root
+  resource and the outputs and RPCs in flight; the offline engine clears what an earlier failed run
+  left behind, as `pulumi.runtime.test` does between unit tests (`forget_previous_run`).
+- `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
+  `get_config_env` (`stack_config_values`).
+- `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
+  one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
+  but not read or restore one (`default_executor`, `restore_default_executor`).
+
+Not here: the public names the SDK's mock engine and dynamic providers are built from
+(`pulumi.runtime.mocks`, `pulumi.runtime.rpc`, `pulumi.dynamic.dynamic.PROVIDER_KEY`), which
+`binding.py` imports itself because it must load in the provider host with Pulumi alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import Any, TypeVar
 
+from pulumi.runtime import config as pulumi_config
 from pulumi.runtime import settings as pulumi_settings
+from pulumi.runtime._callbacks import _CallbackServicer
 from pulumi.runtime.stack import Stack
-from pulumi.runtime.sync_await import _ensure_event_loop
+from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
-__all__ = ["CHECKED_SDK_VERSION", "after_program_body", "event_loop", "sdk_supports_program_end"]
+__all__ = [
+    "CHECKED_SDK_VERSION",
+    "after_program_body",
+    "default_executor",
+    "event_loop",
+    "finish_stack",
+    "forget_previous_run",
+    "restore_default_executor",
+    "sdk_supports_program_end",
+    "stack_config_values",
+    "sync_await",
+    "transform_callback",
+]
+
+T = TypeVar("T")
 
 CHECKED_SDK_VERSION = "3.272.0"
 _FINISH = "_finish"
@@ -72,3 +110,47 @@ def after_program_body(callback: Callable[[BaseException | None], None]) -> bool
 
     setattr(root, _FINISH, finish)
     return True
+
+
+def finish_stack(root: Stack) -> None:
+    """End a program body run under `root` as the SDK's entry point does: register the stack outputs."""
+    getattr(root, _FINISH)()
+
+
+def sync_await(awaitable: Awaitable[T]) -> T:
+    """Run `awaitable` to completion on Pulumi's event loop, from synchronous code."""
+    result: T = _sync_await(awaitable)
+    return result
+
+
+def transform_callback(token: str) -> Callable[[bytes], Any]:
+    """The transform the program registered under `token` (it takes and returns serialized requests)."""
+    for servicer in _CallbackServicer._servicers:
+        found = servicer._callbacks.get(token)
+        if found is not None:
+            return found
+    raise KeyError(f"transform callback {token} is not registered")
+
+
+def forget_previous_run() -> None:
+    """No root stack, and no outputs or RPC failures an earlier failed run left behind."""
+    pulumi_settings.ROOT.set(None)
+    pulumi_settings.SETTINGS.outputs.clear()
+    pulumi_settings.SETTINGS.rpc_manager.clear()
+
+
+def stack_config_values() -> dict[str, Any]:
+    """The config values set on the running stack (`pulumi.Config` reads them, with the environment's)."""
+    values: dict[str, Any] = pulumi_config.CONFIG.get()
+    return values
+
+
+def default_executor(loop: asyncio.AbstractEventLoop) -> Executor | None:
+    """The executor `loop.run_in_executor(None, ...)` uses now (None: asyncio creates one on demand)."""
+    found: Executor | None = getattr(loop, "_default_executor", None)
+    return found
+
+
+def restore_default_executor(loop: asyncio.AbstractEventLoop, executor: Executor | None) -> None:
+    """Put back what `default_executor` returned, None included (`set_default_executor` refuses None)."""
+    loop._default_executor = executor  # type: ignore[attr-defined]

@@ -14,6 +14,7 @@ from pulumi.runtime import config as pulumi_config
 
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.settings import CONFIG_NAMESPACE, Settings
+from aim_pulumi.resources import _sdk
 
 __all__ = ["WAIT_FOR_READY_KEY", "stack_config", "stack_settings"]
 
@@ -24,7 +25,7 @@ _PREFIX = f"{CONFIG_NAMESPACE}:"
 def stack_config() -> dict[str, Any]:
     """Every `aim:*` value the stack sets, keyed without the prefix (explicit config beats env)."""
     keys: set[str] = set()
-    for source in (pulumi_config.get_config_env(), pulumi_config.CONFIG.get()):
+    for source in (pulumi_config.get_config_env(), _sdk.stack_config_values()):
         keys.update(k[len(_PREFIX) :] for k in source if isinstance(k, str) and k.startswith(_PREFIX))
     config = pulumi.Config(CONFIG_NAMESPACE)
     return {key: config.get(key) for key in sorted(keys)}

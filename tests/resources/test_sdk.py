@@ -1,0 +1,108 @@
+"""The Pulumi SDK internals `aim_pulumi.resources._sdk` relies on are still there, and only it uses them.
+
+Each check names the private attribute and the module to update, so an SDK upgrade that moves one
+fails here with that sentence instead of somewhere inside a plan or a deployment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+import re
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pulumi.runtime import _callbacks, stack, sync_await
+from pulumi.runtime import config as pulumi_config
+from pulumi.runtime import settings as pulumi_settings
+
+import aim_pulumi
+from aim_pulumi.resources import _sdk
+
+INSTALLED = version("pulumi")
+
+
+def _changed(what: str) -> str:
+    return (
+        f"pulumi {INSTALLED}: {what} is not what aim_pulumi/resources/_sdk.py was written against "
+        f"(pulumi {_sdk.CHECKED_SDK_VERSION}); update that module and CHECKED_SDK_VERSION"
+    )
+
+
+def _parameters(function: Callable[..., Any]) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_sync_await_and_the_event_loop() -> None:
+    assert callable(getattr(sync_await, "_sync_await", None)), _changed(
+        "pulumi.runtime.sync_await._sync_await"
+    )
+    assert _parameters(sync_await._sync_await) == ["awaitable"], _changed("_sync_await(awaitable)")
+    ensure = getattr(sync_await, "_ensure_event_loop", None)
+    assert callable(ensure) and _parameters(ensure) == [], _changed("_ensure_event_loop()")
+    assert _sdk.sync_await(asyncio.sleep(0, result="done")) == "done"
+    assert _sdk.event_loop() is _sdk.event_loop()
+
+
+def test_transform_callbacks_by_token() -> None:
+    servicer = getattr(_callbacks, "_CallbackServicer", None)
+    assert isinstance(getattr(servicer, "_servicers", None), list), _changed("_CallbackServicer._servicers")
+    assert "_callbacks" in servicer.__init__.__code__.co_names, _changed("_CallbackServicer()._callbacks")
+    with pytest.raises(KeyError, match="transform callback no-such-token is not registered"):
+        _sdk.transform_callback("no-such-token")
+
+
+def test_the_settings_a_run_clears() -> None:
+    assert isinstance(pulumi_settings.ROOT, contextvars.ContextVar), _changed("pulumi.runtime.settings.ROOT")
+    settings = pulumi_settings.SETTINGS
+    assert callable(getattr(getattr(settings, "outputs", None), "clear", None)), _changed("SETTINGS.outputs")
+    assert callable(getattr(getattr(settings, "rpc_manager", None), "clear", None)), _changed(
+        "SETTINGS.rpc_manager"
+    )
+
+
+def test_the_stack_config() -> None:
+    assert isinstance(pulumi_config.CONFIG, contextvars.ContextVar), _changed("pulumi.runtime.config.CONFIG")
+    assert isinstance(_sdk.stack_config_values(), dict)
+
+
+def test_the_end_of_the_program_body() -> None:
+    finish = getattr(stack.Stack, "_finish", None)
+    assert callable(finish) and _parameters(finish) == ["self"], _changed("Stack._finish(self)")
+    assert _sdk.sdk_supports_program_end(), _changed("Stack._finish setting _outputs_registered")
+
+
+def test_the_loop_default_executor() -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        assert hasattr(loop, "_default_executor"), "asyncio's loop._default_executor is gone; update _sdk.py"
+        assert _sdk.default_executor(loop) is None
+        _sdk.restore_default_executor(loop, None)
+        assert _sdk.default_executor(loop) is None
+    finally:
+        loop.close()
+
+
+# Names of SDK internals (and the asyncio attribute) no module but the adapter may use.
+_PRIVATE = re.compile(
+    r"(?<!\w)(_sync_await|_ensure_event_loop|_CallbackServicer|_outputs_registered|_default_executor)\b|"
+    r"\._finish\b|\bSETTINGS\b|settings\.ROOT\b|rpc_manager|pulumi_config\.CONFIG\b|"
+    r"from pulumi[\w.]* import _|pulumi\.runtime\._"
+)
+
+
+def test_no_other_module_reaches_into_the_sdk() -> None:
+    root = Path(aim_pulumi.__file__).parent
+    adapter = Path(_sdk.__file__)
+    found = [
+        f"{path.relative_to(root.parent)}:{number}: {line.strip()}"
+        for path in sorted(root.rglob("*.py"))
+        if path != adapter
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _PRIVATE.search(line)
+    ]
+    assert not found, "private Pulumi SDK use outside aim_pulumi/resources/_sdk.py:\n" + "\n".join(found)
