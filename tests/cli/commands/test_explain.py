@@ -8,7 +8,7 @@ import pytest
 
 from aim_pulumi.cli.__main__ import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 PROGRAMS = ROOT / "tests" / "fixtures" / "programs"
 

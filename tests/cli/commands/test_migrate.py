@@ -13,7 +13,7 @@ import yaml
 from aim_pulumi.api import admission_problems, parse
 from aim_pulumi.cli.commands import migrate, validate
 
-LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
+LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "legacy"
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -15,7 +15,7 @@ from aim_pulumi.cli.__main__ import build_parser, main
 from aim_pulumi.cli.common import UsageError
 from aim_pulumi.cli.project import load_program
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples"
 FIXTURES = ROOT / "tests" / "fixtures"
 PROGRAMS = FIXTURES / "programs"

@@ -10,13 +10,12 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 from pulumi.runtime import rpc
+from resources.catalog import BINDING
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.cli.engine import DynamicCheckFailed, plain, run_program
 from aim_pulumi.resources.binding import Binding
 from aim_pulumi.resources.registry import current_registry
-
-from .catalog import BINDING
 
 
 def _component_with_children() -> None:

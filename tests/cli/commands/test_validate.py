@@ -12,7 +12,7 @@ import pytest
 
 from aim_pulumi.cli.__main__ import main
 
-SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
+SEEDS = Path(__file__).resolve().parents[2] / "fixtures" / "seeds"
 
 GOOD = """\
 apiVersion: aim.eai.amd.com/v1alpha2
