@@ -46,7 +46,8 @@ import yaml
 from pulumi.runtime import rpc
 
 from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
-from aim_pulumi.cli.engine import PlanRecording, run_program
+from aim_pulumi.cli.engine import run_program
+from aim_pulumi.cli.recording import PlanRecording
 from aim_pulumi.resources.children import register_child
 
 NAMESPACES = ("team-a", "team-b", "team-c", "team-d")

@@ -7,7 +7,8 @@ from typing import Any, Protocol
 
 import pytest
 
-from aim_pulumi.cli.engine import PlanRecording, run_program
+from aim_pulumi.cli.engine import run_program
+from aim_pulumi.cli.recording import PlanRecording
 from aim_pulumi.resources.registry import reset_registry
 
 

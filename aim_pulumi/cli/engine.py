@@ -24,7 +24,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,18 +37,14 @@ from pulumi.runtime.config import set_all_config
 from pulumi.runtime.proto import callback_pb2, engine_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, run_pulumi_func
 
+from aim_pulumi.cli.recording import DynamicCheckFailed, LogRecord, PlanRecording, RecordedResource, plain
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.registry import reset_registry
 
 __all__ = [
-    "DynamicCheckFailed",
-    "LogRecord",
-    "PlanRecording",
-    "RecordedResource",
     "RecordingEngine",
     "RecordingMocks",
     "RecordingMonitor",
-    "plain",
     "program_callable",
     "run_program",
 ]
@@ -71,17 +66,6 @@ _LOGGER.addHandler(logging.NullHandler())
 _DYNAMIC_PREFIX = "pulumi-python:dynamic"
 
 
-def plain(value: Any) -> Any:
-    """A recorded value with Pulumi's secret wrappers removed (what the cluster would receive)."""
-    if rpc.is_rpc_secret(value):
-        return plain(value["value"])
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
 def _numbers(value: Any) -> Any:
     """Protobuf carries every number as a double; give integral ones back their Kubernetes type."""
     if isinstance(value, float) and value.is_integer():
@@ -91,113 +75,6 @@ def _numbers(value: Any) -> Any:
     if isinstance(value, list):
         return [_numbers(v) for v in value]
     return value
-
-
-class DynamicCheckFailed(Exception):
-    """A dynamic provider's `check` rejected its inputs, as the engine would report it."""
-
-    def __init__(self, resource_name: str, failures: Sequence[tuple[str, str]]) -> None:
-        self.resource_name = resource_name
-        self.failures = tuple(failures)
-        detail = "; ".join(f"{prop}: {reason}" for prop, reason in self.failures)
-        super().__init__(f"{resource_name}: {detail}")
-
-
-@dataclass(frozen=True)
-class RecordedResource:
-    """One RegisterResource call: what was declared and with which options."""
-
-    type: str
-    name: str
-    urn: str
-    parent: str
-    custom: bool
-    inputs: dict[str, Any]
-    outputs: dict[str, Any]
-    id: str
-    dependencies: tuple[str, ...]
-    property_dependencies: dict[str, tuple[str, ...]]
-    retain_on_delete: bool
-    protect: bool
-    delete_before_replace: bool
-    ignore_changes: tuple[str, ...]
-    replace_on_changes: tuple[str, ...]
-    custom_timeouts: dict[str, str]
-    provider: str
-    providers: dict[str, str]
-
-    @property
-    def manifest(self) -> dict[str, Any]:
-        """The Kubernetes object a pulumi-kubernetes child would apply, secrets unwrapped."""
-        return {k: v for k, v in plain(self.inputs).items() if k != PROVIDER_KEY}
-
-
-@dataclass(frozen=True)
-class LogRecord:
-    """One `pulumi.log` message and the resource it was attached to (empty URN for none)."""
-
-    severity: str
-    message: str
-    urn: str
-
-
-@dataclass
-class PlanRecording:
-    """Everything a program run declared, in registration order."""
-
-    project: str
-    stack: str
-    resources: list[RecordedResource] = field(default_factory=list)
-    outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    logs: list[LogRecord] = field(default_factory=list)
-
-    def by_name(self, name: str) -> RecordedResource:
-        """The one resource registered under a Pulumi name; KeyError names what exists."""
-        found = [r for r in self.resources if r.name == name]
-        if len(found) != 1:
-            raise KeyError(f"{len(found)} resources named {name!r}; registered: {self.names()}")
-        return found[0]
-
-    def get(self, name: str) -> RecordedResource | None:
-        found = [r for r in self.resources if r.name == name]
-        return found[0] if len(found) == 1 else None
-
-    def names(self) -> list[str]:
-        return [r.name for r in self.resources]
-
-    def of_type(self, type_: str) -> list[RecordedResource]:
-        return [r for r in self.resources if r.type == type_]
-
-    def children(self, parent: str | RecordedResource) -> list[RecordedResource]:
-        """Resources whose parent is the given resource (by URN, Pulumi name or record)."""
-        urn = parent.urn if isinstance(parent, RecordedResource) else parent
-        if not urn.startswith("urn:"):
-            urn = self.by_name(urn).urn
-        return [r for r in self.resources if r.parent == urn]
-
-    def kubernetes(self) -> list[RecordedResource]:
-        return [r for r in self.resources if r.type.startswith("kubernetes:")]
-
-    def outputs_of(self, name: str) -> dict[str, Any]:
-        """The outputs a component registered (`register_outputs`), by Pulumi name."""
-        return self.outputs.get(self.by_name(name).urn, {})
-
-    def stack_outputs(self) -> dict[str, Any]:
-        for urn, outs in self.outputs.items():
-            if "::pulumi:pulumi:Stack::" in urn:
-                return outs
-        return {}
-
-    def messages(self, severity: str | None = None, urn: str | None = None) -> list[str]:
-        return [
-            r.message
-            for r in self.logs
-            if (severity is None or r.severity == severity) and (urn is None or r.urn == urn)
-        ]
-
-    def iter_manifests(self) -> Iterator[dict[str, Any]]:
-        for r in self.kubernetes():
-            yield r.manifest
 
 
 class RecordingMocks(pulumi_mocks.Mocks):

@@ -92,7 +92,7 @@ def failure_line(exc: BaseException, program: Program) -> str:
     A program whose resolution failed for several objects gets one such line for each.
     """
     from aim_pulumi.api import AIMValidationError
-    from aim_pulumi.cli.engine import DynamicCheckFailed
+    from aim_pulumi.cli.recording import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
     from aim_pulumi.resources.program import AIMProgramError
 

@@ -22,7 +22,7 @@ from aim_pulumi.cli.render import UNKNOWN, as_mapping, mark_unknowns, redact_sec
 from aim_pulumi.cli.tree import KUBERNETES_PREFIX, parents, tree_order
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.engine import PlanRecording, RecordedResource
+    from aim_pulumi.cli.recording import PlanRecording, RecordedResource
 
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
@@ -35,7 +35,7 @@ def _reveal(value: Any, show_secrets: bool) -> Any:
 
     Values not known before `pulumi up` (a StackReference output, an id) are `[unknown]` either way.
     """
-    from aim_pulumi.cli.engine import plain
+    from aim_pulumi.cli.recording import plain
 
     return mark_unknowns(plain(value)) if show_secrets else redact_secrets(value)
 

@@ -17,8 +17,8 @@ from aim_pulumi.cli.render import Palette, format_value, redact_secrets
 from aim_pulumi.cli.tree import resource_label
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.engine import PlanRecording
     from aim_pulumi.cli.execution import PlanRun
+    from aim_pulumi.cli.recording import PlanRecording
     from aim_pulumi.resolve.selection import ProfileSelection
     from aim_pulumi.resolve.types import ServicePlan
     from aim_pulumi.resources.service import Resolution as ServiceRecord

@@ -13,7 +13,7 @@ from aim_pulumi.cli.common import one_line
 from aim_pulumi.cli.render import Palette, as_mapping, table
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.engine import PlanRecording, RecordedResource
+    from aim_pulumi.cli.recording import PlanRecording, RecordedResource
 
 
 KUBERNETES_PREFIX = "kubernetes:"

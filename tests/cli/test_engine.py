@@ -13,7 +13,8 @@ from pulumi.runtime import rpc
 from resources.catalog import BINDING
 
 from aim_pulumi.api import AIMValidationError
-from aim_pulumi.cli.engine import DynamicCheckFailed, plain, run_program
+from aim_pulumi.cli.engine import run_program
+from aim_pulumi.cli.recording import DynamicCheckFailed, plain
 from aim_pulumi.resources.binding import Binding
 from aim_pulumi.resources.registry import current_registry
 

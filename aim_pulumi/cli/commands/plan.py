@@ -42,7 +42,7 @@ from aim_pulumi.cli.tree import tree_lines
 
 if TYPE_CHECKING:
     from aim_pulumi.cli.diff import PlanDiff
-    from aim_pulumi.cli.engine import PlanRecording
+    from aim_pulumi.cli.recording import PlanRecording
 
 __all__ = ["register", "run"]
 
