@@ -1,1 +1,7 @@
+"""The `aim-pulumi` command line: one module per subcommand in `commands/`, the rooms they share here.
 
+`project` reads PROGRAM and its Pulumi config, `engine` runs it offline and `recording` holds what it
+declared, `execution` ties the two for `plan` and `explain` (with `failures` for the one-line error),
+`tree`, `summary` and `render` print it, `plan_files` writes and reads the plan, `diff` compares two
+plans; `common` holds what every command shares and imports nothing else of the CLI.
+"""
