@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from aim_pulumi.api.admission import normalise_flag
+from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.merge import merge_env
 from aim_pulumi.resolve.names import profile_configmap_name
 from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
@@ -24,6 +25,8 @@ AIM_CACHE_ROOT = "/workspace/cache"
 PROFILE_MOUNT_ROOT = "/workspace/aim-runtime/profiles/custom"
 VLLM_PORT = 8000
 PROFILE_ID_ENV = "AIM_PROFILE_ID"
+# What a deploy-time env value contributes to a profile's hash.
+DEPLOY_TIME_VALUE = "(known at deploy time)"
 
 _VENDOR_RESOURCE = {"amd": "amd.com/gpu", "nvidia": "nvidia.com/gpu"}
 _RESOURCE_MAPS = ("requests", "limits")
@@ -203,9 +206,25 @@ def profile_id(profile_spec: Mapping[str, Any]) -> str:
     return f"custom/{_text(profile_spec, 'aimId')}/{stem}"
 
 
+def _deploy_time(entry: Any) -> bool:
+    value = entry.get("value") if isinstance(entry, dict) else None
+    return isinstance(value, str) and UNRESOLVED_VALUE.search(value) is not None
+
+
 def profile_hash(profile_spec: Mapping[str, Any]) -> str:
-    """A content hash of canonical JSON: key order never matters, any value change does."""
-    canonical = json.dumps(_plain(profile_spec), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """A content hash of canonical JSON: key order never matters, any value change does.
+
+    A `containerEnv` value known only at deploy time (a secret a service's `profileOverrides`
+    adds) counts as that, not by its content: the container reads it from a Secret, and a
+    rotated secret must not rename what the profile identifies.
+    """
+    spec = _plain(profile_spec)
+    env = spec.get("containerEnv")
+    if isinstance(env, list):
+        spec["containerEnv"] = [
+            {**entry, "value": DEPLOY_TIME_VALUE} if _deploy_time(entry) else entry for entry in env
+        ]
+    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
 
 

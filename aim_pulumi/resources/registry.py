@@ -30,6 +30,7 @@ from aim_pulumi.resources.program import (
     known_namespace,
     reject_late_catalog_object,
 )
+from aim_pulumi.resources.secrets import CatalogOutputs
 
 __all__ = [
     "CatalogComponent",
@@ -58,6 +59,8 @@ class StackRegistry:
     # The components waiting for the program's resolution round, and whether the body has ended.
     round: Any = None
     program_ended: bool = False
+    # Env values of runtime configs that are Outputs, kept out of the catalog (secrets.py).
+    catalog_outputs: CatalogOutputs = field(default_factory=CatalogOutputs)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":
@@ -168,6 +171,12 @@ def reject_outputs(value: Any, path: str = "") -> None:
             reject_outputs(item, f"{path}[{index}]")
 
 
+def _public(value: Any, outputs: CatalogOutputs) -> pulumi.Output[Any]:
+    """An output of catalog data: its env Outputs put back, so a secret among them keeps it secret."""
+    restored = outputs.restore(value)
+    return known_output(value) if restored is value else pulumi.Output.from_input(restored)
+
+
 def _is_output(value: Any) -> bool:
     return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
 
@@ -199,6 +208,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     """
 
     _KIND_CLASS: ClassVar[type[AIMKind]]
+    _ENV_OUTPUTS: ClassVar[bool] = False
+    """Whether `spec.env[].value` may be an Output (runtime configs: their env is only carried)."""
     _NAME_OUTPUT: ClassVar[str]
     """The output attribute holding metadata.name; it differs per kind, as published outputs do."""
 
@@ -241,7 +252,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     _aim_status: Deferred
 
     def _aim_settle_status(self) -> None:
-        self._aim_status.resolve(self._status(self._aim_declared, self._aim_target))
+        status = self._status(self._aim_declared, self._aim_target)
+        self._aim_status.resolve(_public(status, current_registry().catalog_outputs))
 
     def _aim_waits_for_outputs(self) -> bool:
         return self._aim_namespace_output is not None
@@ -293,10 +305,11 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         self._aim_ref = declared.object_ref
         self._aim_status = Deferred()
         setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
-        self.spec = known_output(spec)
+        shown = current_registry().catalog_outputs.restore(spec)
+        self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)
         self.status = self._aim_status.output
         self.register_outputs(
-            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": spec, "status": self.status}
+            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": shown, "status": self.status}
         )
         enlist(self)
 
@@ -311,8 +324,14 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     ) -> tuple[AIMObject, Catalog]:
         """Validate and add to the catalog first, so a bad object fails before anything registers."""
         if obj is None:
-            reject_outputs(dict(args or {}))
-            parsed = parse(object_manifest(self._KIND_CLASS, name, args or {}))
+            plain = dict(args or {})
+            if self._ENV_OUTPUTS:
+                kind = self._KIND_CLASS
+                scope = [str(plain.get("namespace") or "default")] if kind.SCOPE == "Namespace" else []
+                owner = "/".join([kind.KIND, *scope, str(plain.get("name") or name)])
+                plain = current_registry().catalog_outputs.mask_env_values(plain, owner)
+            reject_outputs(plain)
+            parsed = parse(object_manifest(self._KIND_CLASS, name, plain))
         else:
             parsed = obj
         if parsed.kind != self._KIND_CLASS.KIND:

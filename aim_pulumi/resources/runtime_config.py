@@ -78,6 +78,7 @@ class _RuntimeConfigComponent(CatalogComponent[_RuntimeConfigT]):
     """metadata.name of the runtime config."""
 
     _NAME_OUTPUT = "config_name"
+    _ENV_OUTPUTS = True
 
     def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
         assert isinstance(declared, api.AIMRuntimeConfig | api.AIMClusterRuntimeConfig)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import pulumi
@@ -27,6 +27,7 @@ from aim_pulumi.resolve.errors import AIMResolutionError
 
 __all__ = [
     "OUTPUT_NOT_ALLOWED",
+    "CatalogOutputs",
     "MaskedArgs",
     "build_independent_of_outputs",
     "holds_output",
@@ -40,6 +41,10 @@ _PLACEHOLDER = UNRESOLVED_VALUE
 _METADATA_KEYS = frozenset({"name", "namespace", "labels", "annotations"})
 _PRIMARY = "Qx"
 _ALTERNATE = "aLt.Z-9~w"
+# The variant of a catalog object's placeholders: never one a service's masking chooses.
+_CATALOG = "Env"
+# The env value the merge reads (deep-merged JSON), so it decides what gets deployed.
+_MERGED_ENV = "AIM_ENGINE_ARGS"
 
 R = TypeVar("R")
 
@@ -147,6 +152,16 @@ def holds_output(text: str) -> bool:
     return _PLACEHOLDER.search(text) is not None
 
 
+def _mentions_placeholder(value: Any) -> bool:
+    if isinstance(value, str):
+        return holds_output(value)
+    if isinstance(value, Mapping):
+        return any(_mentions_placeholder(k) or _mentions_placeholder(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return any(_mentions_placeholder(item) for item in value)
+    return False
+
+
 def redact(text: str) -> str:
     """A message fit for a log: placeholders (and so any secret) shown as `[output]`."""
     return _PLACEHOLDER.sub("[output]", text)
@@ -217,3 +232,58 @@ def build_independent_of_outputs(
                 "path or which children exist); pass a plain value here",
             )
     return result, masked
+
+
+@dataclass
+class CatalogOutputs:
+    """The env-value Outputs of one program run's catalog objects, under run-wide placeholders."""
+
+    outputs: dict[str, pulumi.Output[Any]] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)
+
+    def mask_env_values(self, args: Mapping[str, Any], owner: str) -> dict[str, Any]:
+        """`args` with each `spec.env[i].value` Output swapped for a placeholder.
+
+        Any other Output stays and is refused by the caller; `owner` names the object in the
+        error a placeholder may later be blamed for.
+        """
+        spec = args.get("spec")
+        env = spec.get("env") if isinstance(spec, Mapping) else None
+        if not isinstance(env, list | tuple) or not any(
+            isinstance(entry, Mapping) and _is_output_like(entry.get("value")) for entry in env
+        ):
+            return dict(args)
+        masked_env: list[Any] = []
+        for index, entry in enumerate(env):
+            if not isinstance(entry, Mapping) or not _is_output_like(entry.get("value")):
+                masked_env.append(entry)
+                continue
+            path = f"spec.env[{index}].value"
+            if entry.get("name") == _MERGED_ENV:
+                raise AIMValidationError(
+                    path,
+                    OUTPUT_NOT_ALLOWED,
+                    f"{path} is a Pulumi Output, but {_MERGED_ENV} is deep-merged with the other "
+                    "layers' engine arguments, so its value decides what gets deployed; pass a plain value",
+                )
+            placeholder = _placeholder(len(self.outputs), _CATALOG)
+            self.outputs[placeholder] = pulumi.Output.from_input(entry["value"])
+            self.paths[placeholder] = f"{owner} {path}"
+            masked_env.append({**entry, "value": placeholder})
+        return {**args, "spec": {**spec, "env": masked_env}}  # type: ignore[dict-item]
+
+    def restore(self, value: Any) -> Any:
+        """`value` with the catalog's placeholders put back as Outputs; `value` itself if it has none."""
+        if not self.outputs or not _mentions_placeholder(value):
+            return value
+        return restore_outputs(value, MaskedArgs(value=None, outputs=self.outputs, paths=self.paths))
+
+    def joined(self, masked: MaskedArgs) -> MaskedArgs:
+        """`masked` that also restores the catalog's Outputs (a service's children carry both)."""
+        if not self.outputs:
+            return masked
+        return MaskedArgs(
+            value=masked.value,
+            outputs={**self.outputs, **masked.outputs},
+            paths={**self.paths, **masked.paths},
+        )

@@ -422,7 +422,8 @@ class AIMService(pulumi.ComponentResource):
         """Plan against the complete catalog; raises what the operator would report as failed."""
         first, masked = build_independent_of_outputs(self._aim_document, self._build, _Built.render)
         self._aim_first = first
-        self._aim_masked = masked
+        # The children also carry the runtime configs' env Outputs (merged into the container env).
+        self._aim_masked = current_registry().catalog_outputs.joined(masked)
         self._aim_user = (first.plan.namespace, first.plan.name)
         self._aim_uses_binding = self._needs_binding(first)
         self._aim_qualifying = (

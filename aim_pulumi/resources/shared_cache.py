@@ -14,10 +14,11 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
-from aim_pulumi.resources.secrets import MaskedArgs, mask_outputs, restore_outputs
+from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
 
 __all__ = ["AIMSharedCache", "shared_cache_name", "with_users_labels"]
 
@@ -76,22 +77,30 @@ class AIMSharedCache(pulumi.ComponentResource):
         masked: MaskedArgs | None = None,
     ) -> None:
         super().__init__("aim:index:AIMSharedCache", name, None, opts)
-        pvc_manifest: Any = build_cache_pvc(cache)
-        job_manifest: Any = build_download_job(cache)
-        if masked is not None:
-            pvc_manifest = restore_outputs(pvc_manifest, masked)
-            job_manifest = restore_outputs(job_manifest, masked)
+        # The Job's env may carry a runtime config's env Outputs: they go into a Secret beside it.
+        own = masked if masked is not None else mask_outputs({})
+        outputs = current_registry().catalog_outputs.joined(own)
+        job_manifest, job_secret = split_env_secrets(build_download_job(cache), holds_output)
         self.key = cache.key
         waits_for = inherited_dependencies(opts)
         self.pvc = register_child(
             f"{name}-pvc",
-            pvc_manifest,
+            restore_outputs(build_cache_pvc(cache), outputs),
             pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=waits_for),
         )
+        job_waits: list[pulumi.Resource] = [self.pvc]
+        if job_secret is not None:
+            job_waits.append(
+                register_child(
+                    f"{name}-download-env",
+                    restore_outputs(job_secret, outputs),
+                    pulumi.ResourceOptions(parent=self, depends_on=waits_for),
+                )
+            )
         self.job = register_child(
             f"{name}-download",
-            job_manifest,
-            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, self.pvc]),
+            restore_outputs(job_manifest, outputs),
+            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, *job_waits]),
         )
         self.pvc_name = pulumi.Output.from_input(cache.pvc_name)
         self.job_name = pulumi.Output.from_input(cache.job_name)

@@ -265,3 +265,71 @@ def test_diff_against_deeply_nested_json_is_a_usage_error(
     old.write_text("[" * 100_000 + "]" * 100_000)
     assert main(["plan", str(PROGRAMS / "secret-output"), "--diff", str(old)]) == 2
     assert "nested too deeply" in capsys.readouterr().err
+
+
+# Runtime-config env values that are Pulumi secrets (a secret config value, `Output.secret`).
+RC_SECRETS = ("s3-key-plaintext", "hf-token-plaintext")
+RC_PROGRAM = PROGRAMS / "runtime-config-secret"
+
+
+def _plan_files(tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[str, dict, list]:
+    plan_json, plan_yaml = tmp_path / "plan.json", tmp_path / "plan.yaml"
+    assert main(["plan", str(RC_PROGRAM), "--json", str(plan_json), "--yaml", str(plan_yaml), *flags]) == 0
+    out = capsys.readouterr()
+    import yaml
+
+    return (
+        out.out + out.err,
+        json.loads(plan_json.read_text()),
+        list(yaml.safe_load_all(plan_yaml.read_text())),
+    )
+
+
+def _isvc_env(documents: list) -> dict:
+    (isvc,) = [d for d in documents if d["kind"] == "InferenceService"]
+    return {e["name"]: e for e in isvc["spec"]["predictor"]["containers"][0]["env"]}
+
+
+def test_runtime_config_secrets_never_reach_the_plan_in_plain_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    printed, plan, documents = _plan_files(tmp_path, capsys, "--validate")
+
+    for secret in RC_SECRETS:
+        assert secret not in printed
+        assert secret not in json.dumps(plan) and secret not in json.dumps(documents)
+    env = _isvc_env(documents)
+    (secret_doc,) = [d for d in documents if d["kind"] == "Secret"]
+    name = secret_doc["metadata"]["name"]
+    for key in ("AWS_SECRET_ACCESS_KEY", "HF_TOKEN"):
+        assert env[key] == {"name": key, "valueFrom": {"secretKeyRef": {"name": name, "key": key}}}
+    assert env["LOG_LEVEL"] == {"name": "LOG_LEVEL", "value": "debug"}
+    assert secret_doc["stringData"] == {"AWS_SECRET_ACCESS_KEY": "[secret]", "HF_TOKEN": "[secret]"}
+    (config,) = [r for r in plan["resources"] if r["type"] == "aim:index:AIMRuntimeConfig"]
+    assert config["outputs"]["spec"] == "[secret]" and config["outputs"]["status"] == "[secret]"
+    assert "manifests valid against the vendored schemas" in printed
+
+
+def test_show_secrets_writes_runtime_config_secrets_only_where_they_belong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, plan, documents = _plan_files(tmp_path, capsys, "--show-secrets")
+
+    assert (tmp_path / "plan.json").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "plan.yaml").stat().st_mode & 0o777 == 0o600
+    (secret_doc,) = [d for d in documents if d["kind"] == "Secret"]
+    assert secret_doc["stringData"] == {"AWS_SECRET_ACCESS_KEY": RC_SECRETS[0], "HF_TOKEN": RC_SECRETS[1]}
+    # The namespace config's HF_TOKEN wins over the cluster config's plain one.
+    assert "cluster-plain-overridden" not in json.dumps(documents)
+    assert "valueFrom" in _isvc_env(documents)["HF_TOKEN"]
+    holders = {r["type"] for r in plan["resources"] if RC_SECRETS[0] in json.dumps(r)}
+    assert holders == {"kubernetes:core/v1:Secret", "aim:index:AIMRuntimeConfig"}
+
+
+def test_explain_shows_runtime_config_secrets_as_secret(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(RC_PROGRAM), "--service", "default/chat"]) == 0
+    out = capsys.readouterr()
+    for secret in RC_SECRETS:
+        assert secret not in out.out + out.err
+    rows = [line for line in out.out.splitlines() if "AWS_SECRET_ACCESS_KEY" in line]
+    assert rows and all("[secret]" in row for row in rows)

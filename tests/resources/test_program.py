@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ PROFILE = (
 )
 LABELS = '{"aim.eai.amd.com/source-model": "qwen"}'
 PIPELINE = '{"aim.eai.amd.com/reconciler-pipeline": "profile"}'
+ROUND_SECRET = "hf-secret-of-the-round"
 
 # Each entry declares one object; the programs below put them in different orders.
 SERVICES = {
@@ -62,7 +64,8 @@ CATALOG = {
     ),
     "routing": (
         'AIMRuntimeConfig("ml-team-default", {"name": "default", "namespace": "ml-team", "spec": '
-        '{"routing": {"enabled": True, "gatewayRef": {"name": "gw", "namespace": "gateways"}}}})'
+        '{"routing": {"enabled": True, "gatewayRef": {"name": "gw", "namespace": "gateways"}}, '
+        '"env": [{"name": "HF_TOKEN", "value": pulumi.Output.secret("' + ROUND_SECRET + '")}]}})'
     ),
 }
 
@@ -91,7 +94,9 @@ def write_program(directory: Path, order: list[str], entries: dict[str, str] | N
     known = entries or {**SERVICES, **CATALOG}
     directory.mkdir(parents=True)
     (directory / "Pulumi.yaml").write_text("name: orders\nruntime: python\n")
-    (directory / "__main__.py").write_text(HEADER + "\n".join(known[key] for key in order) + "\n")
+    # The routing config's env holds a Pulumi secret; one header line keeps the line numbers.
+    header = ("import pulumi; " if "routing" in order else "") + HEADER
+    (directory / "__main__.py").write_text(header + "\n".join(known[key] for key in order) + "\n")
     return directory
 
 
@@ -122,6 +127,21 @@ def test_every_order_registers_the_same_resources(runs: dict[str, tuple[PlanReco
     assert any(r[0].endswith("InferenceService") for r in baseline)
     for label, (rec, _) in runs.items():
         assert registrations(rec) == baseline, label
+
+
+def test_every_order_reads_the_runtime_config_secret_by_reference(
+    runs: dict[str, tuple[PlanRecording, str]],
+) -> None:
+    for label, (rec, _) in runs.items():
+        for isvc in rec.of_type("kubernetes:serving.kserve.io/v1beta1:InferenceService"):
+            env = {e["name"]: e for e in isvc.manifest["spec"]["predictor"]["containers"][0]["env"]}
+            secret = f"{isvc.manifest['metadata']['name']}-env"
+            assert env["HF_TOKEN"] == {
+                "name": "HF_TOKEN",
+                "valueFrom": {"secretKeyRef": {"name": secret, "key": "HF_TOKEN"}},
+            }, label
+        holders = {r.type for r in rec.resources if ROUND_SECRET in json.dumps(r.inputs)}
+        assert holders == {"kubernetes:core/v1:Secret"}, label
 
 
 def test_every_order_exports_the_same_statuses(runs: dict[str, tuple[PlanRecording, str]]) -> None:
