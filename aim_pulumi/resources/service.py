@@ -48,7 +48,7 @@ from aim_pulumi.resources.secrets import (
     restore_outputs,
 )
 from aim_pulumi.resources.shared_cache import AIMSharedCache
-from aim_pulumi.schemas.children import check_children
+from aim_pulumi.schemas.children import Source, check_children
 
 __all__ = [
     "AIMService",
@@ -415,7 +415,11 @@ class AIMService(pulumi.ComponentResource):
         )
         caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
         manifests = tuple(build_service_manifests(plan))
-        check_children([*manifests, *(m for _, pvc, job in caches for m in (pvc, job))], service.object_ref)
+        check_children(
+            [*manifests, *(m for _, pvc, job in caches for m in (pvc, job))],
+            service.object_ref,
+            lambda: plan_sources(service, plan, self._aim_catalog),
+        )
         return _Built(service, plan, manifests, caches)
 
     def _aim_prepare(self) -> None:
@@ -604,6 +608,17 @@ class AIMService(pulumi.ComponentResource):
                 runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
             )
         return restore_outputs(status, masked)
+
+
+def plan_sources(service: api.AIMService, plan: ServicePlan, catalog: Catalog) -> list[Source]:
+    """The AIM objects a service's children are built from: itself, its profile, model, configs."""
+    objects: list[Any] = [service]
+    for ref in (plan.resolved_profile, plan.resolved_model, plan.resolved_template):
+        if ref is not None:
+            objects.append(catalog.get(ref.kind, ref.namespace or None, ref.name))
+    if plan.runtime_config is not None:
+        objects.extend(catalog.runtime_config_objects(plan.namespace, plan.runtime_config.ref.name))
+    return [(obj.object_ref, api.to_manifest(obj)) for obj in objects if obj is not None]
 
 
 def _is_output(value: Any) -> bool:
