@@ -8,7 +8,7 @@ and direct fields of an AIMService, so a rule on them holds wherever they appear
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import AfterValidator, Field, PlainValidator, model_validator
@@ -228,6 +228,11 @@ class Routing(AIMBase):
     annotations: dict[str, str] = Field(default_factory=dict)
     """Annotations of the HTTPRoute."""
 
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(routing_annotation_rules(self.annotations))
+        return self
+
 
 # --- storage ---------------------------------------------------------------------------------
 
@@ -424,6 +429,17 @@ class GenericStatus(AIMStatusBase):
 
 
 # --- admission rules of the shared blocks (behaviour §2) -----------------------------------------
+
+
+def routing_annotation_rules(annotations: Mapping[str, str]) -> Problems:
+    """`routing.annotations` become the HTTPRoute's annotations, whose keys the API server checks."""
+    from aim_pulumi.schemas.metadata import qualified_name_errors
+
+    return [
+        problem(f"annotations.{key}", f"annotation key {key!r}: {message}")
+        for key in annotations
+        for message in qualified_name_errors(key.lower())
+    ]
 
 
 def env_var_rules(env: EnvVar) -> Problems:

@@ -74,6 +74,11 @@ CASES = [
         "spec.routing.hostnames[0]",
         id="hostname",
     ),
+    pytest.param(
+        _set(SERVICE, "spec.routing", {"enabled": True, "annotations": {"a/b/c": "x"}}),
+        "spec.routing.annotations.a/b/c",
+        id="route-annotation-key",
+    ),
     pytest.param(_set(PROFILE, "spec.aimId", "../../../../../etc"), "spec.aimId", id="aimid-dotdot"),
     pytest.param(_set(PROFILE, "spec.aimId", "/etc"), "spec.aimId", id="aimid-absolute"),
     pytest.param(_set(PROFILE, "spec.modelId", "a/../../b"), "spec.modelId", id="profile-modelid-dotdot"),

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMValidationError
+from aim_pulumi.api import AIMValidationError, common
 from aim_pulumi.resources import AIMRuntimeConfig
 from aim_pulumi.schemas import children
 from aim_pulumi.schemas.children import check_children, value_origin
@@ -79,8 +79,12 @@ def test_a_profile_field_is_named_when_the_profile_supplied_the_value(
     assert f"of AIMService/{NS}/chat" in error.message and "this registry is refused" in error.message
 
 
-def test_a_runtime_config_field_is_named_for_a_route_annotation_it_supplied(failed_run: Any) -> None:
-    # Admission leaves routing annotation keys to the child check: the HTTPRoute's metadata refuses it.
+def test_a_runtime_config_field_is_named_for_a_route_annotation_it_supplied(
+    failed_run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without admission's rule for routing annotation keys, the HTTPRoute's metadata check refuses it.
+    monkeypatch.setattr(common, "routing_annotation_rules", lambda annotations: [])
+
     def program() -> None:
         declare_catalog()
         AIMRuntimeConfig(
