@@ -182,13 +182,15 @@ def _normalise(value: Any, masked: MaskedArgs) -> Any:
 def _explain(error: Exception, masked: MaskedArgs) -> Exception:
     """Turn a validation failure caused by a placeholder into the real reason: an Output is there."""
     field = getattr(error, "field", "") or ""
+    # A rule about an enclosing object (`spec.profileOverrides requires spec.profile.name`) is
+    # the Output's doing only when it speaks of the placeholder.
+    speaks_of_it = _PLACEHOLDER.search(str(getattr(error, "message", error))) is not None
     for path in masked.paths.values():
         if field and (
             field == path
             or field.startswith(path + ".")
             or field.startswith(path + "[")
-            or path.startswith(field + ".")
-            or path.startswith(field + "[")
+            or (speaks_of_it and (path.startswith(field + ".") or path.startswith(field + "[")))
         ):
             return AIMValidationError(
                 path,

@@ -274,3 +274,18 @@ def test_a_profile_env_output_is_still_refused(failed_run: Any) -> None:
 
     assert isinstance(error, AIMValidationError) and error.reason == OUTPUT_NOT_ALLOWED
     assert TOKEN not in str(error)
+
+
+def test_a_rule_about_the_enclosing_object_is_not_blamed_on_an_output_inside_it(failed_run: Any) -> None:
+    # profileOverrides needs a seed profile named by the service; the secret inside is not the problem.
+    overrides = {"containerEnv": [{"name": "T", "value": pulumi.Output.secret(TOKEN)}]}
+
+    def program() -> None:
+        declare_catalog()
+        declare_service("chat", by_model(profileOverrides=overrides))
+
+    error, _ = failed_run(program)
+
+    assert isinstance(error, AIMValidationError)
+    assert (error.field, error.reason) == ("spec.profileOverrides", "InvalidSpec")
+    assert "spec.profile.name" in error.message and TOKEN not in str(error)
