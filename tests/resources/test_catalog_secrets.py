@@ -289,3 +289,29 @@ def test_a_rule_about_the_enclosing_object_is_not_blamed_on_an_output_inside_it(
     assert isinstance(error, AIMValidationError)
     assert (error.field, error.reason) == ("spec.profileOverrides", "InvalidSpec")
     assert "spec.profile.name" in error.message and TOKEN not in str(error)
+
+
+def test_a_secret_of_a_config_in_a_namespace_output_is_referenced(recording: Any) -> None:
+    import pulumi_kubernetes as k8s
+
+    def program() -> None:
+        declare_catalog("team-b")
+        declare_service("chat", by_model(), namespace="team-b")
+        ns = k8s.core.v1.Namespace("team-b", metadata={"name": "team-b"})
+        AIMRuntimeConfig(
+            "rc",
+            {
+                "name": "default",
+                "namespace": ns.metadata.name,
+                "spec": {"env": [{"name": "HF_TOKEN", "value": pulumi.Output.secret(TOKEN)}]},
+            },
+        )
+
+    rec = recording(program)
+
+    (isvc,) = rec.of_type(ISVC)
+    assert isvc.manifest["metadata"]["namespace"] == "team-b"
+    secret_name = f"{isvc.manifest['metadata']['name']}-env"
+    assert _env(rec)["HF_TOKEN"] == _ref(secret_name, "HF_TOKEN")
+    assert _secret_data(rec, secret_name) == {"HF_TOKEN": TOKEN}
+    _assert_only_secrets_hold(rec, TOKEN)
