@@ -333,3 +333,19 @@ def test_explain_shows_runtime_config_secrets_as_secret(capsys: pytest.CaptureFi
         assert secret not in out.out + out.err
     rows = [line for line in out.out.splitlines() if "AWS_SECRET_ACCESS_KEY" in line]
     assert rows and all("[secret]" in row for row in rows)
+
+
+def test_diff_of_a_changed_runtime_config_secret_shows_neither_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.json"
+    assert main(["plan", str(RC_PROGRAM), "--json", str(old), "--show-secrets"]) == 0
+    old.write_text(old.read_text().replace(RC_SECRETS[1], "hf-previous-value"))
+    capsys.readouterr()
+
+    assert main(["plan", str(RC_PROGRAM), "--diff", str(old)]) == 0
+
+    out = capsys.readouterr()
+    assert "stringData.HF_TOKEN: [secret] -> [secret]" in out.out
+    for value in (*RC_SECRETS, "hf-previous-value"):
+        assert value not in out.out + out.err
