@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from aim_pulumi.api import AIMService, parse
-from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.selection import select_profile
+from aim_pulumi.resolve.selection.select import select_profile
 
 G = "aim.eai.amd.com"
 NAMESPACES = [f"team-{i}" for i in range(5)]

@@ -44,7 +44,8 @@ sys.path.insert(0, str(ROOT))
 
 from aim_pulumi import api  # noqa: E402
 from aim_pulumi.api import base, common, model, profile, runtime_config, service, template  # noqa: E402
-from aim_pulumi.resolve import dispatch, scaling  # noqa: E402
+from aim_pulumi.resolve.children import scaling  # noqa: E402
+from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
 
 INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"

@@ -23,7 +23,7 @@ from aim_pulumi.cli.tree import resource_label
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
     from aim_pulumi.cli.recording import PlanRecording
-    from aim_pulumi.resolve.catalog import Catalog
+    from aim_pulumi.resolve.catalog.store import Catalog
     from aim_pulumi.resolve.settings import Settings
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 

@@ -19,7 +19,7 @@ from aim_pulumi.cli.tree import resource_label
 if TYPE_CHECKING:
     from aim_pulumi.cli.execution import PlanRun
     from aim_pulumi.cli.recording import PlanRecording
-    from aim_pulumi.resolve.selection import ProfileSelection
+    from aim_pulumi.resolve.selection.select import ProfileSelection
     from aim_pulumi.resolve.types import ServicePlan
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 
@@ -145,7 +145,7 @@ def _cache_text(plan: ServicePlan) -> str:
 def deployed_selection(record: ServiceRecord) -> ProfileSelection | None:
     """The selection the plan deployed; re-selected only to show why a failed service found none."""
     from aim_pulumi.resolve.errors import AIMResolutionError
-    from aim_pulumi.resolve.selection import select_profile
+    from aim_pulumi.resolve.selection.select import select_profile
 
     if record.plan is not None:
         return record.plan.selection

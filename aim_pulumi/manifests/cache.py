@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aim_pulumi.manifests._common import TIMEOUT_SECONDS, metadata, plain, sorted_map
-from aim_pulumi.resolve.caching import CA_MOUNT_PATH, DOWNLOAD_MOUNT_PATH
+from aim_pulumi.resolve.children.caching import CA_MOUNT_PATH, DOWNLOAD_MOUNT_PATH
 from aim_pulumi.resolve.types import CachePlan
 
 CACHE_VOLUME = "cache"

@@ -5,21 +5,21 @@ profile selection, overlays, generated profiles, templates, paths, labels, env, 
 caches) is a plain function of the declared objects, so a plan can be explained and tested.
 """
 
-from aim_pulumi.resolve.catalog import Catalog, Inventory
-from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.labels import label_key_matches, propagate_labels
-from aim_pulumi.resolve.merge import merge_env, merge_runtime_config_specs
-from aim_pulumi.resolve.names import (
+from aim_pulumi.resolve.catalog.store import Catalog, Inventory
+from aim_pulumi.resolve.children.labels import label_key_matches, propagate_labels
+from aim_pulumi.resolve.children.names import (
     derived_name,
     http_route_name,
     inference_service_name,
     overlay_profile_name,
 )
-from aim_pulumi.resolve.paths import render_path
-from aim_pulumi.resolve.plan import plan_service
-from aim_pulumi.resolve.runtime_config import resolve_runtime_config
-from aim_pulumi.resolve.scaling import render_activation_query
-from aim_pulumi.resolve.selection import ProfileSelection, select_profile
+from aim_pulumi.resolve.children.paths import render_path
+from aim_pulumi.resolve.children.scaling import render_activation_query
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.plan.service import plan_service
+from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
+from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_runtime_config_specs
+from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import ResolvedRuntimeConfig, ServicePlan
 

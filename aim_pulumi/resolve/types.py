@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from aim_pulumi.resolve.selection import ProfileSelection
+    from aim_pulumi.resolve.selection.select import ProfileSelection
 
 Scope = Literal["Namespace", "Cluster"]
 Level = Literal["info", "warn"]

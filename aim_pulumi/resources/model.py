@@ -11,7 +11,7 @@ from typing import Any, TypedDict, TypeVar
 import pulumi
 
 from aim_pulumi import api
-from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.registry import CatalogComponent
 

@@ -10,8 +10,8 @@ from typing import Any, TypedDict, TypeVar
 import pulumi
 
 from aim_pulumi import api
-from aim_pulumi.resolve.catalog import Catalog
-from aim_pulumi.resolve.runtime_config import resolve_runtime_config
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.registry import CatalogComponent
 

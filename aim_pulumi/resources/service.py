@@ -28,10 +28,10 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests.env_secret import split_env_secrets
-from aim_pulumi.resolve.catalog import FORCE_REBIND_ANNOTATION, Catalog
-from aim_pulumi.resolve.names import hash_suffix
-from aim_pulumi.resolve.plan import plan_service
-from aim_pulumi.resolve.selection import qualifying_profile_refs
+from aim_pulumi.resolve.catalog.store import FORCE_REBIND_ANNOTATION, Catalog
+from aim_pulumi.resolve.children.names import hash_suffix
+from aim_pulumi.resolve.plan.service import plan_service
+from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan, ServicePlan
 from aim_pulumi.resources import inputs

@@ -21,7 +21,7 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.api.sources import read_manifest_set
-from aim_pulumi.resolve.catalog import Catalog
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel

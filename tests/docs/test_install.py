@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from aim_pulumi.cli.__main__ import main
+from aim_pulumi.resolve.children.source_size import source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.source_size import source_size_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -125,7 +125,8 @@ def test_an_editable_install_is_a_path_entry_type_checkers_follow() -> None:
 def test_mypy_type_checks_a_user_program_against_the_installed_package(tmp_path: Path) -> None:
     program = tmp_path / "program.py"
     program.write_text(
-        "from aim_pulumi.resolve.quantity import parse_quantity\n\nsize: str = parse_quantity('1Gi')\n"
+        "from aim_pulumi.resolve.children.quantity import parse_quantity\n\n"
+        "size: str = parse_quantity('1Gi')\n"
     )
     done = subprocess.run(
         [

@@ -11,7 +11,7 @@ import pytest
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.cli.__main__ import main
 from aim_pulumi.resolve import AIMResolutionError
-from aim_pulumi.resolve.paths import check_client_go_subset, render_path
+from aim_pulumi.resolve.children.paths import check_client_go_subset, render_path
 from aim_pulumi.schemas.children import check_children
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "fixtures" / "programs"

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
-from aim_pulumi.resolve.caching import CacheSettings, plan_caches
-from aim_pulumi.resolve.source_size import declared_size_bytes
+from aim_pulumi.resolve.children.caching import CacheSettings, plan_caches
+from aim_pulumi.resolve.children.source_size import declared_size_bytes
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.schemas import validate_manifest
 

@@ -7,7 +7,7 @@ import yaml
 from factories import NAMESPACE, profile_config_plan
 
 from aim_pulumi.manifests import build_profile_config
-from aim_pulumi.resolve.container import build_profile_config_plan
+from aim_pulumi.resolve.children.container import build_profile_config_plan
 from aim_pulumi.resolve.types import ProfileConfigPlan
 from aim_pulumi.schemas import validate_manifest
 

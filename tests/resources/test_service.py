@@ -957,7 +957,7 @@ def test_an_output_option_is_refused(recording: Any) -> None:
 
 
 def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any, failed_run: Any) -> None:
-    from aim_pulumi.resolve.catalog import Catalog
+    from aim_pulumi.resolve.catalog.store import Catalog
 
     def program(use_private: bool) -> None:
         private = Catalog()

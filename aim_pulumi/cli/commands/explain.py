@@ -27,8 +27,8 @@ from aim_pulumi.cli.stdin import program_path
 from aim_pulumi.cli.summary import deployed_selection, runtime_config_text, why_line
 
 if TYPE_CHECKING:
-    from aim_pulumi.resolve.merge import Layer
-    from aim_pulumi.resolve.selection import SelectionExplanation
+    from aim_pulumi.resolve.runtime_config.merge import Layer
+    from aim_pulumi.resolve.selection.select import SelectionExplanation
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
@@ -51,14 +51,14 @@ def _service_spec(record: ServiceRecord) -> dict[str, Any]:
 
 
 def _pipeline(record: ServiceRecord) -> str:
-    from aim_pulumi.resolve.dispatch import choose_pipeline
+    from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
 
     return choose_pipeline(record.service)[0]
 
 
 def _template_reason(record: ServiceRecord) -> str:
     """Why a service takes the legacy pipeline, and how to leave it (behaviour §7.1)."""
-    from aim_pulumi.resolve.dispatch import RECONCILER_PIPELINE_ANNOTATION
+    from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
 
     if record.service.metadata.annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template":
         return f"annotation {RECONCILER_PIPELINE_ANNOTATION}: template"
@@ -119,7 +119,7 @@ _CANDIDATE_HEADERS = [
 
 def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]:
     """For a failed selection: every profile the selector could reach and the filter it failed."""
-    from aim_pulumi.resolve.selection import (
+    from aim_pulumi.resolve.selection.select import (
         candidate_pool,
         effective_selector,
         first_failing_filter,
@@ -163,8 +163,12 @@ def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]
 
 def _layers(record: ServiceRecord, *, service_inline: bool) -> list[Layer]:
     from aim_pulumi.api import to_manifest
-    from aim_pulumi.resolve.catalog import embedded_default_runtime_config
-    from aim_pulumi.resolve.merge import Layer, inline_runtime_config_layer, service_inline_layer
+    from aim_pulumi.resolve.catalog.store import embedded_default_runtime_config
+    from aim_pulumi.resolve.runtime_config.merge import (
+        Layer,
+        inline_runtime_config_layer,
+        service_inline_layer,
+    )
 
     spec = _service_spec(record)
     namespace = record.service.metadata.namespace or "default"
@@ -207,7 +211,7 @@ def _related(path: str, other: str) -> bool:
 
 def runtime_config_rows(record: ServiceRecord) -> tuple[list[str], list[list[str]]]:
     """(layer labels, rows of field / value / winning layer / other layers that set it)."""
-    from aim_pulumi.resolve.merge import merge_layers_with_provenance
+    from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
 
     layers = _layers(record, service_inline=True)
     merged, contributions = merge_layers_with_provenance(layers)
@@ -240,8 +244,8 @@ def _redact(value: Any) -> Any:
 
 def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """The layers of behaviour §10.1, lowest first, each entry labelled by where it came from."""
-    from aim_pulumi.resolve.container import framework_env, is_direct_vllm, vllm_env
-    from aim_pulumi.resolve.merge import merge_layers_with_provenance
+    from aim_pulumi.resolve.children.container import framework_env, is_direct_vllm, vllm_env
+    from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
 
     plan = record.plan
     if plan is None:

@@ -24,7 +24,7 @@ from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
 from aim_pulumi.cli.common import format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write, check_target
-from aim_pulumi.resolve.migration import migrate_objects
+from aim_pulumi.resolve.legacy.migration import migrate_objects
 
 EXIT_OK = 0
 EXIT_NOT_CONVERTIBLE = 1

@@ -1,0 +1,227 @@
+"""Profile-generation fallbacks (behaviour §6): generic runtimes for models declared by ID.
+
+A model declared as `spec.modelId` has no published AIM image and so no published profiles; the
+runtime config's fallbacks say which generic runtime serves which hardware class, and each matching
+fallback yields one self-contained profile. Nothing here reads the catalog: the caller passes the
+model, its merged runtime-config spec and the inventory, so the rule can be tested on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from aim_pulumi.api import (
+    AIMClusterModel,
+    AIMClusterProfile,
+    AIMModel,
+    AIMProfile,
+    AIMValidationError,
+    parse,
+    to_manifest,
+)
+from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
+from aim_pulumi.resolve.children.names import generated_profile_name
+from aim_pulumi.resolve.errors import AIMResolutionError
+
+if TYPE_CHECKING:
+    from aim_pulumi.resolve.catalog.store import Inventory
+
+AnyModel = AIMModel | AIMClusterModel
+AnyProfile = AIMProfile | AIMClusterProfile
+
+GROUP = "aim.eai.amd.com"
+FALLBACK_ANNOTATION = f"{GROUP}/profile-generation-fallback"
+_RUNTIME_FIELDS = (
+    "engineArgs",
+    "engineEnv",
+    "containerEnv",
+    "resources",
+    "imagePullSecrets",
+    "serviceAccountName",
+)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(getattr(value, "value", value))
+
+
+def _axis_agrees(model_value: Any, match_value: Any) -> bool:
+    """An axis rejects only when both sides set it and they differ (case-insensitive)."""
+    left, right = _text(model_value).strip().lower(), _text(match_value).strip().lower()
+    return not left or not right or left == right
+
+
+def fallback_matches(fallback: Mapping[str, Any], accelerator: Mapping[str, Any]) -> bool:
+    """Whether a fallback's `match` serves a model's `accelerator` block (§6.2, hardware aside)."""
+    match = fallback.get("match") or {}
+    return (
+        _axis_agrees(accelerator.get("vendor"), match.get("acceleratorVendor"))
+        and _axis_agrees(accelerator.get("model"), match.get("acceleratorModel"))
+        and _axis_agrees(accelerator.get("partitioningMode"), match.get("acceleratorPartitioningMode"))
+    )
+
+
+def rc_fallbacks(merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    """`model.profileGeneration.fallbacks` of a merged runtime-config spec (already merged by name)."""
+    model = (merged_rc_spec or {}).get("model") or {}
+    generation = model.get("profileGeneration") or {}
+    return [f for f in generation.get("fallbacks") or () if isinstance(f, Mapping)]
+
+
+def _matching(spec: Mapping[str, Any], merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    if not _text(spec.get("modelId")):
+        return []
+    accelerator = spec.get("accelerator") or {}
+    return [f for f in rc_fallbacks(merged_rc_spec) if fallback_matches(f, accelerator)]
+
+
+def specificity(fallback: Mapping[str, Any]) -> int:
+    """Hardware-match specificity of §6.4: accelerator model +2, partitioning mode +1."""
+    match = fallback.get("match") or {}
+    return (2 if _text(match.get("acceleratorModel")) else 0) + (
+        1 if _text(match.get("acceleratorPartitioningMode")) else 0
+    )
+
+
+def _priority(fallback: Mapping[str, Any]) -> int:
+    value = fallback.get("priority")
+    return int(value) if value is not None else 0
+
+
+def _profile_manifest(
+    model: AnyModel, spec: Mapping[str, Any], fallback: Mapping[str, Any]
+) -> dict[str, Any]:
+    model_name = model.metadata.name
+    model_id = _text(spec.get("modelId"))
+    aim_id = _text(spec.get("aimId")) or model_id
+    accelerator: Mapping[str, Any] = spec.get("accelerator") or {}
+    source: Mapping[str, Any] = spec.get("source") or {}
+    match: Mapping[str, Any] = fallback.get("match") or {}
+    runtime: Mapping[str, Any] = fallback.get("runtime") or {}
+    fallback_name = _text(fallback.get("name"))
+    cluster = isinstance(model, AIMClusterModel)
+
+    profile_spec: dict[str, Any] = {
+        "aimId": aim_id,
+        "modelId": model_id,
+        "profileId": fallback_name,
+        "image": _text(runtime.get("image")),
+        "type": _text(fallback.get("type")) or "unoptimized",
+        "autoSelectionPolicy": _text(fallback.get("autoSelectionPolicy")) or "optimized",
+        "primary": False,
+    }
+    if runtime.get("engine") is not None:
+        profile_spec["engine"] = runtime["engine"]
+    for key in _RUNTIME_FIELDS:
+        if runtime.get(key) is not None:
+            profile_spec[key] = runtime[key]
+    if _text(source.get("precision")):
+        profile_spec["precision"] = source["precision"]
+    for field, value in (
+        ("acceleratorVendor", match.get("acceleratorVendor")),
+        ("acceleratorType", match.get("acceleratorType")),
+        ("acceleratorModel", accelerator.get("model") or match.get("acceleratorModel")),
+        (
+            "acceleratorPartitioningMode",
+            accelerator.get("partitioningMode") or match.get("acceleratorPartitioningMode"),
+        ),
+    ):
+        if _text(value):
+            profile_spec[field] = value
+    count = accelerator.get("count")
+    profile_spec["acceleratorCount"] = int(count) if count is not None else 1
+    if _text(spec.get("runtimeConfigName")):
+        profile_spec["runtimeConfigName"] = spec["runtimeConfigName"]
+    model_source: dict[str, Any] = {
+        "modelId": model_id,
+        "sourceUri": _text(source.get("uri")) or f"hf://{model_id}",
+    }
+    if source.get("size") is not None:
+        model_source["size"] = source["size"]
+    profile_spec["modelSources"] = [model_source]
+
+    metadata: dict[str, Any] = {
+        "name": generated_profile_name(model_name, fallback_name, aim_id),
+        "labels": {
+            MANAGED_BY_LABEL: MANAGED_BY,
+            f"{GROUP}/profile-role": "deployable",
+            f"{GROUP}/profile-origin": "generated",
+            f"{GROUP}/source-model": model_name,
+            f"{GROUP}/source-model-scope": "cluster" if cluster else "namespace",
+        },
+        "annotations": {FALLBACK_ANNOTATION: fallback_name},
+    }
+    if not cluster:
+        metadata["namespace"] = model.metadata.namespace
+    return {
+        "apiVersion": f"{GROUP}/v1alpha2",
+        "kind": "AIMClusterProfile" if cluster else "AIMProfile",
+        "metadata": metadata,
+        "spec": profile_spec,
+    }
+
+
+def _hardware_present(manifest: Mapping[str, Any], inventory: Inventory | None) -> bool:
+    if inventory is None:
+        return True
+    spec = manifest["spec"]
+    return inventory.has(
+        _text(spec.get("acceleratorVendor")),
+        _text(spec.get("acceleratorType")),
+        _text(spec.get("acceleratorModel")),
+        _text(spec.get("acceleratorPartitioningMode")),
+        spec.get("acceleratorCount"),
+    )
+
+
+def generated_profiles(
+    model: AnyModel,
+    merged_rc_spec: Mapping[str, Any] | None,
+    inventory: Inventory | None,
+    retained: Iterable[str] = (),
+) -> list[AnyProfile]:
+    """The profiles an ID-backed model gets from its runtime config's fallbacks (§6.2-6.4).
+
+    With an inventory, a fallback whose hardware is absent yields nothing unless its profile name is
+    in `retained` (a service is still bound to it): then it is kept with `status.status: NotAvailable`.
+    Exactly one result is `primary` (§6.4). Image-backed models get no profiles. Result order is the
+    runtime config's fallback order. A model's `runtimeConfigName` carries onto its profiles: the
+    config that set the model up also configures what its profiles set up, such as a Shared cache
+    (a profile resolves its own runtime config, §3).
+    """
+    spec = to_manifest(model).get("spec") or {}
+    if not _text(spec.get("modelId")):
+        return []
+    keep = frozenset(retained)
+    produced: list[tuple[Mapping[str, Any], dict[str, Any], bool]] = []
+    for fallback in _matching(spec, merged_rc_spec):
+        manifest = _profile_manifest(model, spec, fallback)
+        present = _hardware_present(manifest, inventory)
+        if not present:
+            if manifest["metadata"]["name"] not in keep:
+                continue
+            manifest["status"] = {"status": "NotAvailable"}
+        produced.append((fallback, manifest, present))
+    if not produced:
+        return []
+    pool = [p for p in produced if p[2]] or produced
+    best = min(pool, key=lambda p: (-_priority(p[0]), -specificity(p[0]), _text(p[0].get("name"))))
+    best[1]["spec"]["primary"] = True
+    out: list[AnyProfile] = []
+    for fallback, manifest, _present in produced:
+        try:
+            profile = parse(manifest)
+        except AIMValidationError as err:
+            # The bad value was written in a runtime config's fallback (or the model), not in the
+            # generated profile nobody wrote: say so instead of naming a profile that does not exist.
+            raise AIMResolutionError(
+                "InvalidSpec",
+                f"the profile generated for this model from runtime config fallback "
+                f"{_text(fallback.get('name'))!r} is invalid: {err.field}: {err.message}",
+                field="spec.modelId",
+                object_ref=model.object_ref,
+            ) from None
+        assert isinstance(profile, AIMProfile | AIMClusterProfile)
+        out.append(profile)
+    return out

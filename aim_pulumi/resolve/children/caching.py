@@ -1,0 +1,462 @@
+"""Model caching decisions (behaviour §12): whether a service caches, and one plan per model source.
+
+A cache is a PVC plus the Job that fills it. Everything that decides their shape (names, size, storage
+class, downloader env, labels, image) is decided here from plain specs, so the Pulumi layer only has to
+register what these plans describe, and the same inputs always give the same children.
+
+Inputs are camelCase spec dicts with presence semantics (`to_manifest(obj)["spec"]`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from aim_pulumi.resolve.children.container import cache_mount_path
+from aim_pulumi.resolve.children.labels import propagate_labels, standard_labels
+from aim_pulumi.resolve.children.names import CacheMode, cache_job_name, cache_pvc_name
+from aim_pulumi.resolve.children.quantity import to_gi_ceil
+from aim_pulumi.resolve.children.source_size import filter_lists, source_size_bytes, split_source_uri
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_layers
+from aim_pulumi.resolve.settings import DEFAULT_DOWNLOAD_IMAGE, Settings
+from aim_pulumi.resolve.types import CachePlan, Diagnostic
+
+DEFAULT_HEADROOM_PERCENT = 10
+DEFAULT_ACCESS_MODE = Settings.cache_access_mode
+DEFAULT_DOWNLOAD_TIMEOUT_SECONDS = Settings.download_timeout_seconds
+DOWNLOAD_MOUNT_PATH = "/cache/models"
+CA_MOUNT_PATH = "/etc/aim/s3-ca"
+DEFAULT_CA_BUNDLE_KEY = "ca.crt"
+DEFAULT_ACCESS_KEY_ID_KEY = "accessKeyId"
+DEFAULT_SECRET_ACCESS_KEY_KEY = "secretAccessKey"
+
+CACHE_MODE_LABEL = "aim.eai.amd.com/cache-mode"
+PROFILE_LABEL = "aim.eai.amd.com/profile"
+
+SUPPORTED_SCHEMES = ("hf", "s3")
+IGNORED_INPUT = "CacheInputIgnored"
+SHRINK_REFUSED = "CacheShrinkRefused"
+
+
+@dataclass(frozen=True)
+class CacheSettings:
+    """Deploy-time settings with no runtime-config field (stack config `aim:*` or component args)."""
+
+    download_image: str | None = None
+    timeout_seconds: int = DEFAULT_DOWNLOAD_TIMEOUT_SECONDS
+    access_mode: str = DEFAULT_ACCESS_MODE
+    skip_await: bool = False
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CacheSettings:
+        """The cache-related part of the stack settings (`aim:downloadImage`, ...)."""
+        return cls(
+            download_image=settings.download_image,
+            timeout_seconds=settings.download_timeout_seconds,
+            access_mode=settings.cache_access_mode,
+            skip_await=settings.skip_await,
+        )
+
+
+class SizeOf(Protocol):
+    """How many bytes a model source occupies; `source_size_bytes` is the real one."""
+
+    def __call__(
+        self,
+        source: Mapping[str, Any],
+        *,
+        s3_settings: Mapping[str, Any] | None,
+        download_filter: Mapping[str, Any] | None,
+        field: str = "",
+    ) -> int: ...
+
+
+# ----------------------------------------------------------------------------------- when / mode
+
+
+def caching_enabled(
+    profile_kind: str, profile_spec: Mapping[str, Any], service_spec: Mapping[str, Any]
+) -> bool:
+    """Whether the service gets caches: the service asks for them, or its namespace profile does.
+
+    Only namespaced profiles carry `caching` (cluster profiles cannot opt a namespace into storage use),
+    and a profile without model sources has nothing to download.
+    """
+    if not _sources(profile_spec):
+        return False
+    if service_spec.get("caching") is not None:
+        return True
+    if profile_kind != "AIMProfile":
+        return False
+    caching = profile_spec.get("caching")
+    return isinstance(caching, Mapping) and caching.get("enabled") is True
+
+
+def cache_mode(service_spec: Mapping[str, Any]) -> CacheMode:
+    """`spec.caching.mode`, Shared by default; legacy spellings arrive already normalised by the API."""
+    caching = service_spec.get("caching")
+    mode = caching.get("mode") if isinstance(caching, Mapping) else None
+    if mode is None or mode == "Shared":
+        return "Shared"
+    if mode == "Dedicated":
+        return "Dedicated"
+    raise AIMResolutionError(
+        "InvalidSpec", f"cache mode {mode!r} is not Shared or Dedicated", field="spec.caching.mode"
+    )
+
+
+# ------------------------------------------------------------------------------------- planning
+
+
+def plan_caches(
+    *,
+    mode: CacheMode,
+    namespace: str,
+    service_name: str,
+    service_uid: str,
+    profile_name: str,
+    profile_spec: Mapping[str, Any],
+    rc_spec: Mapping[str, Any] | None,
+    profile_kind: str = "AIMProfile",
+    service_storage: Mapping[str, Any] | None = None,
+    service_env: Sequence[Mapping[str, Any]] | None = None,
+    service_caching: Mapping[str, Any] | None = None,
+    parent_labels: Sequence[Mapping[str, str]] = (),
+    label_match: Sequence[str] | None = None,
+    settings: CacheSettings | None = None,
+    size_of: SizeOf = source_size_bytes,
+) -> tuple[list[CachePlan], list[Diagnostic]]:
+    """One `CachePlan` per model source of the effective profile, plus the diagnostics to log.
+
+    `rc_spec` is the merged runtime config of the cache: the profile's (resolved in the cache
+    namespace) for Shared, the service's for Dedicated. `service_storage`, `service_env` and
+    `service_caching` are the service's `spec.storage`, `spec.env` and `spec.caching`: a Dedicated
+    cache belongs to the service and honours them; a Shared one serves every service on the profile,
+    so one service's wishes cannot shape it and they are ignored with a warning.
+
+    `parent_labels` are the labels of the services the cache serves, in (namespace, name) order (one
+    for Dedicated); the first value of a key wins. `label_match` are the propagation patterns of the
+    cache's runtime config (None when propagation is off).
+    """
+    settings = settings or CacheSettings()
+    diagnostics: list[Diagnostic] = []
+    dedicated = mode == "Dedicated"
+    if not dedicated:
+        diagnostics.extend(_ignored_inputs(service_name, service_storage, service_env, service_caching))
+        service_storage = service_env = service_caching = None
+
+    effective_rc = merge_layers(rc_spec, {"storage": service_storage} if service_storage else None)
+    storage: Mapping[str, Any] = effective_rc.get("storage") or {}
+    artifact: Mapping[str, Any] = effective_rc.get("artifact") or {}
+    s3_settings: Mapping[str, Any] = artifact.get("s3") or {}
+    download_filter = storage.get("downloadFilter")
+    headroom = _headroom(storage)
+    storage_class = _storage_class(profile_spec, storage)
+    image = str(artifact.get("modelDownloadImage") or settings.download_image or DEFAULT_DOWNLOAD_IMAGE)
+    profile_env = _profile_download_env(profile_spec)
+    service_layers = [_env_list(service_env), _env_list((service_caching or {}).get("env"))]
+    object_ref = _object_ref(profile_kind, namespace, profile_name)
+    pull_secrets = _secret_names(profile_spec.get("imagePullSecrets"))
+    account = str(profile_spec.get("serviceAccountName") or "") or None
+
+    plans: list[CachePlan] = []
+    first_of_uri: dict[str, str] = {}
+    first_of_mount: dict[str, str] = {}
+    owner = {"service": service_name, "service_uid": service_uid} if dedicated else {}
+    for index, source in enumerate(_sources(profile_spec)):
+        field = f"spec.modelSources[{index}]"
+        scheme = _check_source(source, field, object_ref)
+        pvc_name = cache_pvc_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
+        job_name = cache_job_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
+        mount_path = cache_mount_path(_text(source.get("modelId")) or None, pvc_name)
+        _check_unique(first_of_uri, _text(source.get("sourceUri")), f"{field}.sourceUri", object_ref)
+        _check_unique(first_of_mount, mount_path, f"{field}.modelId", object_ref)
+        try:
+            size_bytes = size_of(
+                source, s3_settings=s3_settings, download_filter=download_filter, field=field
+            )
+        except AIMResolutionError as exc:
+            if not exc.object_ref:
+                raise AIMResolutionError(
+                    exc.reason, exc.message, field=exc.field, object_ref=object_ref
+                ) from exc
+            raise
+        s3_env, ca_bundle = _s3_env(s3_settings) if scheme == "s3" else ([], None)
+        job_env = merge_env(
+            _default_env(size_bytes, pvc_name, namespace, download_filter),
+            _env_list(effective_rc.get("env")),
+            profile_env,
+            *service_layers,
+            _env_list(source.get("env")),
+            s3_env,
+        )
+        plans.append(
+            CachePlan(
+                mode=mode,
+                namespace=namespace,
+                profile_name=profile_name,
+                source=dict(source),
+                pvc_name=pvc_name,
+                job_name=job_name,
+                size_gi=pvc_size_gi(size_bytes, headroom),
+                access_mode=settings.access_mode,
+                mount_path=mount_path,
+                job_image=image,
+                job_env=tuple(job_env),
+                pvc_labels=_labels("cache", mode, profile_name, service_name, parent_labels, label_match),
+                job_labels=_labels("download", mode, profile_name, service_name, parent_labels, label_match),
+                storage_class_name=storage_class,
+                image_pull_secrets=pull_secrets,
+                service_account_name=account,
+                ca_bundle=ca_bundle,
+                timeout_seconds=settings.timeout_seconds,
+                skip_await=settings.skip_await,
+            )
+        )
+    return plans, diagnostics
+
+
+def pvc_size_gi(size_bytes: int, headroom_percent: int) -> int:
+    """`ceil(bytes x (100 + headroom) / 100)` in whole Gi, rounded up; never 0, which the API rejects.
+
+    Whole Gi keeps small changes in a source from resizing the PVC on every run.
+    """
+    with_headroom = -(-size_bytes * (100 + headroom_percent) // 100)
+    return max(1, to_gi_ceil(with_headroom))
+
+
+def shrink_guard(previous_gi: int | None, new_gi: int, *, pvc_name: str = "") -> tuple[int, list[Diagnostic]]:
+    """Keep a PVC at its deployed size when the plan asks for less.
+
+    Kubernetes can expand a PVC but rejects any decrease, so a smaller plan would fail the update;
+    keeping the larger size and warning lets the rest of the deployment proceed.
+    """
+    if previous_gi is None or new_gi >= previous_gi:
+        return new_gi, []
+    subject = f"cache PVC {pvc_name}" if pvc_name else "cache PVC"
+    return previous_gi, [
+        Diagnostic(
+            "warn",
+            SHRINK_REFUSED,
+            f"{subject} stays at {previous_gi}Gi: the plan asks for {new_gi}Gi, and Kubernetes cannot "
+            "shrink a PersistentVolumeClaim",
+        )
+    ]
+
+
+# ---------------------------------------------------------------------------------- precedence
+
+
+def _headroom(storage: Mapping[str, Any]) -> int:
+    value = storage.get("pvcHeadroomPercent")
+    return DEFAULT_HEADROOM_PERCENT if value is None else int(value)
+
+
+def _storage_class(profile_spec: Mapping[str, Any], storage: Mapping[str, Any]) -> str | None:
+    """Profile class > (inline >) runtime config default > cluster default (omitted).
+
+    An empty string counts as unset at every level: an empty `storageClassName` on a PVC would disable
+    dynamic provisioning, which no one means by leaving the field blank.
+    """
+    for value in (profile_spec.get("storageClassName"), storage.get("defaultStorageClassName")):
+        if value:
+            return str(value)
+    return None
+
+
+def _profile_download_env(profile_spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Profile `caching.env` when present (even empty), else its `containerEnv`; never `engineEnv`."""
+    caching = profile_spec.get("caching")
+    if isinstance(caching, Mapping) and caching.get("env") is not None:
+        return _env_list(caching.get("env"))
+    return _env_list(profile_spec.get("containerEnv"))
+
+
+def _default_env(
+    size_bytes: int, pvc_name: str, namespace: str, download_filter: Mapping[str, Any] | None
+) -> list[dict[str, Any]]:
+    """The downloader's own defaults (lowest layer), with the file filter it applies."""
+    env = [
+        _env("AIM_DOWNLOADER_PROTOCOL", "XET,HF_TRANSFER"),
+        _env("TMPDIR", "/tmp/"),
+        _env("HF_HOME", "/tmp/.hf"),
+        _env("EXPECTED_SIZE_BYTES", str(size_bytes)),
+        _env("MOUNT_PATH", DOWNLOAD_MOUNT_PATH),
+        _env("TARGET_DIR", DOWNLOAD_MOUNT_PATH),
+        _env("ARTIFACT_NAME", pvc_name),
+        _env("ARTIFACT_NAMESPACE", namespace),
+        _env("STALL_TIMEOUT", "120"),
+        _env("DU_TIMEOUT", "300"),
+    ]
+    include, exclude = filter_lists(download_filter)
+    if include:
+        env.append(_env("AIM_HF_INCLUDE", ",".join(include)))
+    if exclude:
+        env.append(_env("AIM_HF_EXCLUDE", ",".join(exclude)))
+    return env
+
+
+def _s3_env(s3: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, str] | None]:
+    """The runtime config's typed S3 settings as downloader env (the final layer), and the CA bundle.
+
+    Static credentials only ever appear as references to their Secret, never as values.
+    """
+    env: list[dict[str, Any]] = []
+    for name, key in (
+        ("AWS_ENDPOINT_URL", "endpoint"),
+        ("AWS_REGION", "region"),
+        ("AIM_S3_ADDRESSING_STYLE", "addressingStyle"),
+        ("AIM_S3_SIGNATURE_VERSION", "signatureVersion"),
+    ):
+        if s3.get(key):
+            env.append(_env(name, str(s3[key])))
+    auth: Mapping[str, Any] = s3.get("auth") or {}
+    if auth.get("mode"):
+        env.append(_env("AIM_S3_AUTH_MODE", str(auth["mode"])))
+    secret: Mapping[str, Any] = auth.get("credentialsSecretRef") or {}
+    if auth.get("mode") == "static" and secret.get("name"):
+        refs = [
+            ("AWS_ACCESS_KEY_ID", secret.get("accessKeyIdKey") or DEFAULT_ACCESS_KEY_ID_KEY),
+            ("AWS_SECRET_ACCESS_KEY", secret.get("secretAccessKeyKey") or DEFAULT_SECRET_ACCESS_KEY_KEY),
+        ]
+        if secret.get("sessionTokenKey"):
+            refs.append(("AWS_SESSION_TOKEN", secret["sessionTokenKey"]))
+        for name, key in refs:
+            env.append(
+                {"name": name, "valueFrom": {"secretKeyRef": {"name": str(secret["name"]), "key": str(key)}}}
+            )
+    tls: Mapping[str, Any] = s3.get("tls") or {}
+    ca_ref: Mapping[str, Any] = tls.get("caBundleRef") or {}
+    ca_bundle: dict[str, str] | None = None
+    if ca_ref.get("name"):
+        key = str(ca_ref.get("key") or DEFAULT_CA_BUNDLE_KEY)
+        ca_bundle = {"kind": str(ca_ref.get("kind") or "ConfigMap"), "name": str(ca_ref["name"]), "key": key}
+        env.append(_env("AWS_CA_BUNDLE", f"{CA_MOUNT_PATH}/{key}"))
+    if tls.get("insecureSkipVerify") is True:
+        env.append(_env("AIM_S3_INSECURE_SKIP_VERIFY", "true"))
+    return env, ca_bundle
+
+
+def _labels(
+    component: str,
+    mode: CacheMode,
+    profile_name: str,
+    service_name: str,
+    parents: Sequence[Mapping[str, str]],
+    match: Sequence[str] | None,
+) -> dict[str, str]:
+    """Standard labels first, then each parent's propagated labels; nothing already set is replaced.
+
+    A Shared cache is no one service's child, so it carries no service label.
+    """
+    labels = standard_labels(
+        component,
+        service_name if mode == "Dedicated" else None,
+        {CACHE_MODE_LABEL: mode.lower(), PROFILE_LABEL: profile_name},
+    )
+    for parent in parents:
+        labels = propagate_labels(parent, labels, match)
+    return dict(sorted(labels.items()))
+
+
+def _ignored_inputs(
+    service_name: str,
+    storage: Mapping[str, Any] | None,
+    env: Sequence[Mapping[str, Any]] | None,
+    caching: Mapping[str, Any] | None,
+) -> list[Diagnostic]:
+    ignored = []
+    if storage:
+        ignored.append("spec.storage")
+    if env:
+        ignored.append("spec.env")
+    if caching and caching.get("env"):
+        ignored.append("spec.caching.env")
+    if not ignored:
+        return []
+    return [
+        Diagnostic(
+            "warn",
+            IGNORED_INPUT,
+            f"service {service_name}: {', '.join(ignored)} not applied to the Shared cache, which every "
+            "service on the profile uses; set them on the profile or its runtime config, or use "
+            "caching.mode: Dedicated",
+        )
+    ]
+
+
+# ------------------------------------------------------------------------------------- helpers
+
+
+def _check_source(source: Mapping[str, Any], field: str, object_ref: str) -> str:
+    """The source's scheme, once it is known to be one the downloader can fetch."""
+    uri = _text(source.get("sourceUri"))
+    scheme, first, _ = split_source_uri(uri)
+    if scheme not in SUPPORTED_SCHEMES or not first:
+        raise AIMResolutionError(
+            "InvalidSpec",
+            f"model source {uri!r} cannot be cached: use hf://<org>/<repo> or s3://<bucket>/<prefix>",
+            field=f"{field}.sourceUri",
+            object_ref=object_ref,
+        )
+    return scheme
+
+
+def _check_unique(seen: dict[str, str], value: str, field: str, object_ref: str) -> None:
+    """One cache per source URI and one mount path per cache: a repeat would give the InferenceService
+    two volumes of one name or two mounts at one path, which the API server rejects."""
+    if value in seen:
+        raise AIMResolutionError(
+            "InvalidSpec",
+            f"{value!r} is already taken by {seen[value]}: each model source needs its own source URI "
+            "and its own cache mount path (/workspace/cache/<modelId>)",
+            field=field,
+            object_ref=object_ref,
+        )
+    seen[value] = field
+
+
+def _sources(profile_spec: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [source for source in (profile_spec.get("modelSources") or ()) if isinstance(source, Mapping)]
+
+
+def _env_list(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in (value or ()) if isinstance(item, Mapping)]
+
+
+def _env(name: str, value: str) -> dict[str, Any]:
+    return {"name": name, "value": value}
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _secret_names(value: Any) -> tuple[str, ...]:
+    names: list[str] = []
+    for item in value or ():
+        name = item.get("name") if isinstance(item, Mapping) else item
+        if name and str(name) not in names:
+            names.append(str(name))
+    return tuple(names)
+
+
+def _object_ref(kind: str, namespace: str, name: str) -> str:
+    return f"{kind}/{name}" if kind.startswith("AIMCluster") else f"{kind}/{namespace}/{name}"
+
+
+__all__ = [
+    "CA_MOUNT_PATH",
+    "DEFAULT_DOWNLOAD_IMAGE",
+    "DEFAULT_HEADROOM_PERCENT",
+    "CacheMode",
+    "CacheSettings",
+    "SizeOf",
+    "cache_mode",
+    "caching_enabled",
+    "plan_caches",
+    "pvc_size_gi",
+    "shrink_guard",
+]

@@ -1,0 +1,481 @@
+"""The inference container and the profile ConfigMap, derived from the effective profile (behaviour §13).
+
+Everything here works on camelCase spec dicts with presence semantics (what `to_manifest(obj)["spec"]`
+gives), so that the profile pipeline, overlays and generated profiles all feed the same rules.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from aim_pulumi.api.admission import normalise_flag
+from aim_pulumi.api.limits import UNRESOLVED_VALUE
+from aim_pulumi.resolve.children.names import profile_configmap_name
+from aim_pulumi.resolve.runtime_config.merge import merge_env
+from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
+
+AIM_CACHE_ROOT = "/workspace/cache"
+PROFILE_MOUNT_ROOT = "/workspace/aim-runtime/profiles/custom"
+VLLM_PORT = 8000
+PROFILE_ID_ENV = "AIM_PROFILE_ID"
+# What a deploy-time env value contributes to a profile's hash.
+DEPLOY_TIME_VALUE = "(known at deploy time)"
+
+_VENDOR_RESOURCE = {"amd": "amd.com/gpu", "nvidia": "nvidia.com/gpu"}
+_RESOURCE_MAPS = ("requests", "limits")
+
+
+def _text(spec: Mapping[str, Any], key: str) -> str:
+    value = spec.get(key)
+    return "" if value is None else str(value)
+
+
+def _count(spec: Mapping[str, Any]) -> int:
+    """An absent count means no devices: the CRD has no default and a guess would request GPUs."""
+    value = spec.get("acceleratorCount")
+    return int(value) if value is not None else 0
+
+
+# --------------------------------------------------------------------------------------- resources
+
+
+def _merge_resource_layers(*layers: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Requests and limits merge per key (the later layer wins); every other key is replaced whole."""
+    result: dict[str, Any] = {}
+    for layer in layers:
+        if not layer:
+            continue
+        for key, value in layer.items():
+            if value is None:
+                continue
+            if key in _RESOURCE_MAPS and isinstance(value, Mapping):
+                merged = dict(result.get(key) or {})
+                merged.update({str(k): _plain(v) for k, v in value.items() if v is not None})
+                result[key] = {k: merged[k] for k in sorted(merged)}
+            else:
+                result[key] = _plain(value)
+    return {key: result[key] for key in sorted(result)}
+
+
+def accelerator_resources(profile_spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The device request a GPU profile implies, so that a profile without `resources` still schedules."""
+    count = _count(profile_spec)
+    if _text(profile_spec, "acceleratorType").lower() != "gpu" or count <= 0:
+        return {}
+    vendor = _text(profile_spec, "acceleratorVendor").lower()
+    resource = _VENDOR_RESOURCE.get(vendor, _VENDOR_RESOURCE["amd"])
+    return {"limits": {resource: count}, "requests": {resource: count}}
+
+
+def profile_resources(
+    profile_spec: Mapping[str, Any], profile_status: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Accelerator default < `spec.resources` < `status.resources`, each per key (§13.3)."""
+    status_resources = profile_status.get("resources") if profile_status else None
+    return _merge_resource_layers(
+        accelerator_resources(profile_spec), profile_spec.get("resources"), status_resources
+    )
+
+
+def container_resources(
+    profile_resources: Mapping[str, Any], service_resources: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The service's resources refine the profile's per key rather than replacing them (seed)."""
+    return _merge_resource_layers(profile_resources, service_resources)
+
+
+# ------------------------------------------------------------------------------------ pod identity
+
+
+@dataclass(frozen=True)
+class PodIdentity:
+    """Who the predictor pod runs as and which registries it may pull from (§13.2)."""
+
+    image_pull_secrets: tuple[str, ...]
+    service_account_name: str | None
+    priority_class_name: str | None
+
+
+def _secret_names(value: Any) -> list[str]:
+    names: list[str] = []
+    for item in value or ():
+        name = item.get("name") if isinstance(item, Mapping) else item
+        if name:
+            names.append(str(name))
+    return names
+
+
+def pod_identity(service_spec: Mapping[str, Any], profile_spec: Mapping[str, Any]) -> PodIdentity:
+    """Service secrets come first and the profile's are added, so neither side loses a registry."""
+    secrets: list[str] = []
+    for name in [
+        *_secret_names(service_spec.get("imagePullSecrets")),
+        *_secret_names(profile_spec.get("imagePullSecrets")),
+    ]:
+        if name not in secrets:
+            secrets.append(name)
+    account = _text(service_spec, "serviceAccountName") or _text(profile_spec, "serviceAccountName")
+    priority = _text(service_spec, "priorityClassName")
+    return PodIdentity(tuple(secrets), account or None, priority or None)
+
+
+# --------------------------------------------------------------------------------- profile config
+
+
+def engine_name(profile_spec: Mapping[str, Any]) -> str:
+    return _text(profile_spec, "engine") or "vllm"
+
+
+def served_model_id(profile_spec: Mapping[str, Any]) -> str:
+    """The model identity the engine serves: `modelId`, else the first source's, else the AIM id."""
+    model_id = _text(profile_spec, "modelId")
+    if model_id:
+        return model_id
+    sources = profile_spec.get("modelSources") or ()
+    if sources and isinstance(sources[0], Mapping):
+        first = _text(sources[0], "modelId")
+        if first:
+            return first
+    return _text(profile_spec, "aimId")
+
+
+def profile_config_file_name(profile_spec: Mapping[str, Any]) -> str:
+    """Every segment has a fallback so that the name never has empty parts (upstream leaves them empty)."""
+    accelerator = _text(profile_spec, "acceleratorModel").lower() or "none"
+    precision = _text(profile_spec, "precision") or "auto"
+    metric = _text(profile_spec, "metric") or "default"
+    count = _count(profile_spec)
+    return f"{engine_name(profile_spec)}-{accelerator}-{precision}-tp{count}-{metric}.yaml"
+
+
+def profile_config_document(profile_spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The profile as the AIM runtime reads it from `profiles/custom/<aimId>/`."""
+    return {
+        "aim_id": _text(profile_spec, "aimId"),
+        "model_id": served_model_id(profile_spec),
+        "metadata": {
+            "engine": engine_name(profile_spec),
+            "accelerator_model": _text(profile_spec, "acceleratorModel"),
+            "accelerator_type": _text(profile_spec, "acceleratorType"),
+            "accelerator_count": _count(profile_spec),
+            "manual_selection_only": False,
+            "metric": _text(profile_spec, "metric"),
+            "precision": _text(profile_spec, "precision"),
+            "type": _text(profile_spec, "type"),
+        },
+        "engine_args": _plain(profile_spec.get("engineArgs") or {}),
+        "env_vars": {str(k): _env_text(v) for k, v in (profile_spec.get("engineEnv") or {}).items()},
+    }
+
+
+def profile_config_content(profile_spec: Mapping[str, Any]) -> str:
+    """Sorted keys keep the ConfigMap byte-identical between runs, so Pulumi shows no spurious diff."""
+    document = profile_config_document(profile_spec)
+    try:
+        # JSON tells apart every value YAML would write differently (1, 1.0, true, "1").
+        key = json.dumps(document, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return _dump_profile_config(document)
+    return _rendered_profile_config(key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _rendered_profile_config(key: str) -> str:
+    """Many services share a profile; the pure-Python YAML emitter is the slowest step of a plan."""
+    return _dump_profile_config(json.loads(key))
+
+
+def _dump_profile_config(document: Mapping[str, Any]) -> str:
+    return yaml.safe_dump(document, sort_keys=True, default_flow_style=False, allow_unicode=True)
+
+
+def profile_mount_path(profile_spec: Mapping[str, Any]) -> str:
+    return f"{PROFILE_MOUNT_ROOT}/{_text(profile_spec, 'aimId')}"
+
+
+def profile_id(profile_spec: Mapping[str, Any]) -> str:
+    """`AIM_PROFILE_ID` points the runtime at the mounted file, named without its extension."""
+    stem = profile_config_file_name(profile_spec).removesuffix(".yaml")
+    return f"custom/{_text(profile_spec, 'aimId')}/{stem}"
+
+
+def _deploy_time(entry: Any) -> bool:
+    value = entry.get("value") if isinstance(entry, dict) else None
+    return isinstance(value, str) and UNRESOLVED_VALUE.search(value) is not None
+
+
+def profile_hash(profile_spec: Mapping[str, Any]) -> str:
+    """A content hash of canonical JSON: key order never matters, any value change does.
+
+    A `containerEnv` value known only at deploy time (a secret a service's `profileOverrides`
+    adds) counts as that, not by its content: the container reads it from a Secret, and a
+    rotated secret must not rename what the profile identifies.
+    """
+    spec = _plain(profile_spec)
+    env = spec.get("containerEnv")
+    if isinstance(env, list):
+        spec["containerEnv"] = [
+            {**entry, "value": DEPLOY_TIME_VALUE} if _deploy_time(entry) else entry for entry in env
+        ]
+    canonical = json.dumps(spec, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()[:8]
+
+
+# ------------------------------------------------------------------------------------- direct vLLM
+
+
+def is_direct_vllm(profile_spec: Mapping[str, Any]) -> bool:
+    """NVIDIA vLLM profiles run the upstream vLLM image, which has no AIM runtime to read a profile."""
+    return (
+        _text(profile_spec, "acceleratorVendor").lower() == "nvidia"
+        and _text(profile_spec, "engine").lower() == "vllm"
+    )
+
+
+def _flag_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _render_flag(flag: str, value: Any) -> list[str]:
+    if value is None or value is True:
+        return [f"--{flag}"]
+    if value is False:
+        return [f"--no-{flag}"]
+    if isinstance(value, list | tuple):
+        return [f"--{flag}={_flag_value(item)}" for item in value]
+    return [f"--{flag}={_flag_value(value)}"]
+
+
+def engine_arg_flags(engine_args: Mapping[str, Any]) -> list[str]:
+    """engineArgs as CLI flags in sorted key order, so the pod spec is stable whatever the input order."""
+    flags: list[str] = []
+    for key in sorted(engine_args, key=lambda k: (normalise_flag(str(k)), str(k))):
+        flags.extend(_render_flag(normalise_flag(str(key)), engine_args[key]))
+    return flags
+
+
+def vllm_command() -> tuple[str, ...]:
+    return ("vllm", "serve")
+
+
+def vllm_args(profile_spec: Mapping[str, Any]) -> tuple[str, ...]:
+    """Managed flags first; a flag the profile already sets in engineArgs is not emitted twice."""
+    engine_args: Mapping[str, Any] = profile_spec.get("engineArgs") or {}
+    user_flags = {normalise_flag(str(key)) for key in engine_args}
+    args = ["$(AIM_VLLM_MODEL)"]
+    if "served-model-name" not in user_flags:
+        args.append(f"--served-model-name={served_model_id(profile_spec)}")
+    args.extend(["--host=0.0.0.0", f"--port={VLLM_PORT}"])
+    count = _count(profile_spec)
+    if count > 0 and "tensor-parallel-size" not in user_flags:
+        args.append(f"--tensor-parallel-size={count}")
+    args.extend(engine_arg_flags(engine_args))
+    return tuple(args)
+
+
+# --------------------------------------------------------------------------------------------- env
+
+
+def cache_mount_path(model_id: str | None, pvc_name: str) -> str:
+    """`..` is removed so a model id can never climb out of the cache root; no id falls back to the PVC."""
+    cleaned = (model_id or "").replace("..", "")
+    segments = [segment for segment in cleaned.split("/") if segment]
+    tail = "/".join(segments) or pvc_name
+    return f"{AIM_CACHE_ROOT}/{tail}"
+
+
+def _env(name: str, value: str) -> dict[str, Any]:
+    return {"name": name, "value": value}
+
+
+def _env_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _names_runtime_profile(profile_spec: Mapping[str, Any]) -> bool:
+    """Whether the profile's `containerEnv` names the runtime profile itself (`AIM_PROFILE_ID`)."""
+    return any(item.get("name") == PROFILE_ID_ENV for item in _env_list(profile_spec.get("containerEnv")))
+
+
+def framework_env(profile_spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The variables the AIM runtime reads to find its profile and model (§10.1 layer 3).
+
+    A profile whose `containerEnv` sets `AIM_PROFILE_ID` names a profile the image ships (a
+    converted template carries the template's profile id, as the operator's template container
+    does), so the computed `custom/<aimId>/<file>` path does not replace it.
+    """
+    env = [] if _names_runtime_profile(profile_spec) else [_env(PROFILE_ID_ENV, profile_id(profile_spec))]
+    sources = profile_spec.get("modelSources") or ()
+    if sources:
+        first = sources[0] if isinstance(sources[0], Mapping) else {}
+        env.extend(
+            [
+                _env("AIM_ID", ""),
+                _env("AIM_CACHE_PATH", AIM_CACHE_ROOT),
+                _env("AIM_MODEL_ID", _text(first, "modelId")),
+            ]
+        )
+    else:
+        env.append(_env("AIM_ID", _text(profile_spec, "aimId")))
+    return env
+
+
+def vllm_env(profile_spec: Mapping[str, Any], cache_mount: str | None) -> list[dict[str, Any]]:
+    """vLLM has no profile file: engineEnv becomes container env and the model path comes from the cache."""
+    engine_env: Mapping[str, Any] = profile_spec.get("engineEnv") or {}
+    env = [_env(str(name), _env_text(engine_env[name])) for name in sorted(engine_env, key=str)]
+    offline = "1" if cache_mount else "0"
+    env.extend(
+        [
+            _env("AIM_VLLM_MODEL", cache_mount or served_model_id(profile_spec)),
+            _env("HF_HUB_OFFLINE", offline),
+            _env("TRANSFORMERS_OFFLINE", offline),
+        ]
+    )
+    return env
+
+
+def inference_env(
+    profile_spec: Mapping[str, Any],
+    service_spec: Mapping[str, Any],
+    rc_spec: Mapping[str, Any] | None = None,
+    *,
+    cache_mount: str | None = None,
+    override_env: Sequence[Mapping[str, Any]] | None = None,
+    base_env: Sequence[Mapping[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env.
+
+    `rc_spec` is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`);
+    `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
+    replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
+    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
+    ranks below the RC env (a template profile's operator defaults, §10.3).
+    """
+    if override_env is None:
+        override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
+    framework = (
+        vllm_env(profile_spec, cache_mount) if is_direct_vllm(profile_spec) else framework_env(profile_spec)
+    )
+    return merge_env(
+        _env_list(base_env),
+        _env_list((rc_spec or {}).get("env")),
+        _env_list(profile_spec.get("containerEnv")),
+        framework,
+        _env_list(service_spec.get("env")),
+        _env_list(override_env),
+    )
+
+
+def _env_list(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in (value or ()) if isinstance(item, Mapping)]
+
+
+# ------------------------------------------------------------------------------------------ plans
+
+
+def build_container_plan(
+    service_spec: Mapping[str, Any],
+    profile_spec: Mapping[str, Any],
+    *,
+    rc_spec: Mapping[str, Any] | None = None,
+    profile_status: Mapping[str, Any] | None = None,
+    cache_mount: str | None = None,
+    override_env: Sequence[Mapping[str, Any]] | None = None,
+    base_env: Sequence[Mapping[str, Any]] | None = None,
+    default_resources: Mapping[str, Any] | None = None,
+) -> ContainerPlan:
+    """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
+
+    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`,
+    `base_env` the layer below the runtime config's (see `inference_env`). `default_resources`
+    (a template profile's per-GPU default, §7.2) applies only when neither the profile nor the
+    service sets `resources`, as the operator applies it.
+    """
+    identity = pod_identity(service_spec, profile_spec)
+    direct = is_direct_vllm(profile_spec)
+    resources = profile_resources(profile_spec, profile_status)
+    if default_resources and not profile_spec.get("resources") and not service_spec.get("resources"):
+        resources = _merge_resource_layers(default_resources, resources)
+    return ContainerPlan(
+        image=_text(profile_spec, "image"),
+        env=tuple(
+            inference_env(
+                profile_spec,
+                service_spec,
+                rc_spec,
+                cache_mount=cache_mount,
+                override_env=override_env,
+                base_env=base_env,
+            )
+        ),
+        resources=container_resources(resources, service_spec.get("resources")),
+        image_pull_secrets=identity.image_pull_secrets,
+        service_account_name=identity.service_account_name,
+        priority_class_name=identity.priority_class_name,
+        command=vllm_command() if direct else None,
+        args=vllm_args(profile_spec) if direct else None,
+    )
+
+
+def build_profile_config_plan(
+    service_name: str, profile_spec: Mapping[str, Any], labels: Mapping[str, str]
+) -> ProfileConfigPlan | None:
+    """None for direct vLLM profiles: nothing in the vLLM image reads an AIM profile file."""
+    if is_direct_vllm(profile_spec):
+        return None
+    return ProfileConfigPlan(
+        name=profile_configmap_name(service_name),
+        file_name=profile_config_file_name(profile_spec),
+        content=profile_config_content(profile_spec),
+        mount_path=profile_mount_path(profile_spec),
+        labels=dict(sorted(labels.items())),
+    )
+
+
+def _plain(value: Any) -> Any:
+    """Deep copy into plain dicts and lists, so results never alias (or freeze) the caller's data."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+__all__ = [
+    "AIM_CACHE_ROOT",
+    "PROFILE_ID_ENV",
+    "PROFILE_MOUNT_ROOT",
+    "PodIdentity",
+    "accelerator_resources",
+    "build_container_plan",
+    "build_profile_config_plan",
+    "cache_mount_path",
+    "container_resources",
+    "engine_arg_flags",
+    "framework_env",
+    "inference_env",
+    "is_direct_vllm",
+    "normalise_flag",
+    "pod_identity",
+    "profile_config_content",
+    "profile_config_file_name",
+    "profile_hash",
+    "profile_id",
+    "profile_mount_path",
+    "profile_resources",
+    "served_model_id",
+    "vllm_args",
+    "vllm_env",
+]

@@ -1,0 +1,506 @@
+"""One AIMService in, one `ServicePlan` out: every decision the operator makes, in the operator's order.
+
+This module only sequences the rules that live in their own modules (runtime configs, selection,
+overlays, templates, caching, container, routing, scaling, labels, names); it adds the status
+rollup and the conditions, and turns degradations into hard errors under `strict`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from aim_pulumi.api import AIMKind, AIMService, to_manifest
+from aim_pulumi.resolve.catalog.store import Catalog, object_ref
+from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
+from aim_pulumi.resolve.children.caching import (
+    CacheSettings,
+    SizeOf,
+    cache_mode,
+    caching_enabled,
+    plan_caches,
+    shrink_guard,
+)
+from aim_pulumi.resolve.children.container import (
+    build_container_plan,
+    build_profile_config_plan,
+    profile_hash,
+    served_model_id,
+)
+from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
+from aim_pulumi.resolve.children.names import http_route_name, inference_service_name, predictor_name
+from aim_pulumi.resolve.children.routing import plan_route
+from aim_pulumi.resolve.children.scaling import plan_scaling
+from aim_pulumi.resolve.children.source_size import source_size_bytes
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
+from aim_pulumi.resolve.legacy.migration import (
+    TEMPLATE_LABEL,
+    template_base_env,
+    template_default_resources_for,
+)
+from aim_pulumi.resolve.legacy.templates import (
+    TemplateSelection,
+    effective_template_profile,
+    resolve_model,
+    select_template,
+)
+from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
+from aim_pulumi.resolve.runtime_config.merge import inline_runtime_config_layer, merge_layers_with_provenance
+from aim_pulumi.resolve.selection.overlays import build_overlay
+from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
+from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resolve.types import (
+    AwaitPlan,
+    CachePlan,
+    Condition,
+    Diagnostic,
+    ObjectRef,
+    ResolvedRuntimeConfig,
+    ServicePlan,
+)
+
+PROFILE_LABEL = "aim.eai.amd.com/profile"
+METRIC_LABEL = "aim.eai.amd.com/metric"
+PRECISION_LABEL = "aim.eai.amd.com/precision"
+
+#: Reasons that degrade a service instead of failing it (behaviour "Hard errors vs degraded").
+DEGRADING_REASONS = frozenset({"GatewayNotConfigured", "PathTemplateInvalid", "ActivationMetricQueryInvalid"})
+
+
+def service_document(service: AIMService) -> dict[str, Any]:
+    """The CRD-shaped service that path templates are evaluated against, with its effective uid."""
+    document = to_manifest(service)
+    metadata = dict(document.get("metadata") or {})
+    metadata["namespace"] = service.metadata.namespace or "default"
+    metadata["uid"] = service.effective_uid
+    metadata.setdefault("labels", {})
+    metadata.setdefault("annotations", {})
+    document["metadata"] = metadata
+    document.setdefault("spec", {})
+    return document
+
+
+def _object_ref(service: AIMService) -> str:
+    return f"AIMService/{service.metadata.namespace or 'default'}/{service.metadata.name}"
+
+
+def _with_object(error: AIMResolutionError, object_ref: str) -> AIMResolutionError:
+    if error.object_ref:
+        return error
+    return AIMResolutionError(error.reason, error.message, field=error.field, object_ref=object_ref)
+
+
+def plan_service(
+    service: AIMService,
+    catalog: Catalog,
+    settings: Settings | None = None,
+    *,
+    previous_cache_sizes: Mapping[str, int] | None = None,
+    size_of: SizeOf | None = None,
+) -> ServicePlan:
+    """Resolve one service against a catalog; raises before anything is planned on a hard error.
+
+    `previous_cache_sizes` maps cache PVC names to the size (GiB) they had in the last deployment,
+    so a smaller computed size never shrinks a PVC. `size_of` replaces the real source sizing
+    (declared size, else an S3 listing) in tests and offline tools.
+    """
+    try:
+        return _plan(service, catalog, settings or Settings(), previous_cache_sizes or {}, size_of)
+    except AIMResolutionError as error:
+        raise _with_object(error, _object_ref(service)) from None
+
+
+def _plan(
+    service: AIMService,
+    catalog: Catalog,
+    settings: Settings,
+    previous_cache_sizes: Mapping[str, int],
+    size_of: SizeOf | None,
+) -> ServicePlan:
+    name = service.metadata.name
+    namespace = service.metadata.namespace or "default"
+    uid = service.effective_uid
+    document = service_document(service)
+    service_spec: dict[str, Any] = document["spec"]
+    diagnostics: list[Diagnostic] = []
+
+    pipeline, dispatch_diagnostics = choose_pipeline(service)
+    diagnostics.extend(dispatch_diagnostics)
+
+    runtime_config = resolve_runtime_config(catalog, namespace, service_spec.get("runtimeConfigName") or None)
+    rc_condition = runtime_config_condition(runtime_config)
+    if runtime_config is None:
+        diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
+    rc_spec, _ = merge_layers_with_provenance(
+        [
+            ("RuntimeConfig", runtime_config.spec if runtime_config else None),
+            inline_runtime_config_layer(service_spec),
+        ]
+    )
+
+    # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
+    selection: ProfileSelection | None = None
+    seed: AIMKind  # the declared object whose fields configure the effective profile
+    template_selection: TemplateSelection | None = None
+    profile_conditions: list[Condition] = []
+    overlay_name: str | None = None
+    if pipeline == "profile":
+        selection = select_profile(service, catalog)
+        diagnostics.extend(selection.diagnostics())
+        overlay = build_overlay(selection.profile, service)
+        effective = overlay if overlay is not None else selection.profile
+        seed = selection.profile
+        declared: AIMKind = selection.profile
+        overlay_name = overlay.metadata.name if overlay is not None else None
+        profile_conditions.append(
+            Condition(
+                "ProfileReady",
+                "True",
+                "ProfileResolved",
+                f"resolved {selection.profile.kind} {selection.profile.metadata.name} ({selection.shape})",
+            )
+        )
+    else:
+        model = resolve_model(service, catalog)
+        template_selection = select_template(service, model, catalog)
+        converted = effective_template_profile(service, template_selection)
+        effective = converted.effective
+        seed = template_selection.template
+        declared = converted.seed
+        overlay_name = converted.overlay_name
+        profile_conditions.append(
+            Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}")
+        )
+        profile_conditions.append(
+            Condition(
+                "TemplateReady",
+                "True",
+                "Resolved",
+                f"resolved {template_selection.template.kind} {template_selection.template.metadata.name}",
+            )
+        )
+    profile_manifest = to_manifest(effective)
+    profile_spec: dict[str, Any] = dict(profile_manifest.get("spec") or {})
+    profile_status = profile_manifest.get("status")
+    profile_name = effective.metadata.name
+
+    isvc = inference_service_name(name, namespace)
+    route_name = http_route_name(name, namespace)
+    predictor = predictor_name(isvc)
+    parent_labels = dict(service.metadata.labels or {})
+    match = label_propagation_match(rc_spec)
+
+    def labels(component: str, extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
+        return propagate_labels(parent_labels, standard_labels(component, name, extra), match)
+
+    isvc_labels = labels(
+        "inference",
+        {
+            PROFILE_LABEL: profile_name,
+            METRIC_LABEL: profile_spec.get("metric"),
+            PRECISION_LABEL: profile_spec.get("precision"),
+            # A profile converted from a template names it; the operator labels template services so.
+            TEMPLATE_LABEL: (declared.metadata.labels or {}).get(TEMPLATE_LABEL),
+        },
+    )
+
+    caches = _plan_caches(
+        service_spec=service_spec,
+        namespace=namespace,
+        name=name,
+        uid=uid,
+        profile_kind=effective.kind,
+        profile_name=profile_name,
+        profile_spec=profile_spec,
+        declared_profile=_where(object_ref(seed)),
+        rc_spec=rc_spec,
+        catalog=catalog,
+        settings=settings,
+        parent_labels=parent_labels,
+        match=match,
+        previous_cache_sizes=previous_cache_sizes,
+        size_of=size_of,
+        diagnostics=diagnostics,
+    )
+
+    # A legacy service's `spec.overrides.env` is its final env layer, as `profileOverrides.containerEnv`
+    # is once migrated (behaviour §10.3: overrides win over `spec.env`).
+    legacy_overrides: Mapping[str, Any] = (
+        (service_spec.get("overrides") or {}) if pipeline == "template" else {}
+    )
+    container = build_container_plan(
+        service_spec,
+        profile_spec,
+        rc_spec=rc_spec,
+        profile_status=profile_status,
+        cache_mount=_served_model_mount(profile_spec, caches),
+        override_env=legacy_overrides.get("env"),
+        base_env=template_base_env(declared.metadata.labels),
+        default_resources=template_default_resources_for(
+            declared.metadata.labels, profile_spec.get("acceleratorCount")
+        ),
+    )
+    profile_config = build_profile_config_plan(name, profile_spec, labels("inference"))
+
+    route, route_conditions, route_diagnostics = plan_route(
+        service=document, rc_spec=rc_spec, isvc_name=isvc, labels=labels("routing")
+    )
+    diagnostics.extend(route_diagnostics)
+    scaling, scaling_conditions, scaling_diagnostics = plan_scaling(
+        service_spec=service_spec,
+        namespace=namespace,
+        service_name=name,
+        isvc_name=isvc,
+        rc_spec=rc_spec,
+        container_resources=container.resources,
+        settings=settings,
+        labels=labels("autoscaling"),
+        route_skipped=_route_skipped(route_conditions) if route is None else None,
+    )
+    diagnostics.extend(scaling_diagnostics)
+
+    degradations = [d for d in diagnostics if d.reason in DEGRADING_REASONS]
+    if degradations and settings.strict:
+        first = degradations[0]
+        raise AIMResolutionError(
+            first.reason, f"{first.message} (strict mode turns degradations into errors)"
+        )
+
+    wait = AwaitPlan(
+        wait_for=None if settings.skip_await or scaling.min_replicas == 0 else settings.wait_for,
+        timeout_seconds=None if settings.skip_await else settings.ready_timeout_seconds,
+        skip_await=settings.skip_await,
+    )
+    conditions = _conditions(
+        rc_condition=rc_condition,
+        profile_conditions=profile_conditions,
+        scaling_conditions=scaling_conditions,
+        route_conditions=route_conditions,
+        caches=caches,
+        pipeline=pipeline,
+    )
+    resolved_profile = selection.ref if selection is not None else None
+    resolved_template = template_selection.ref if template_selection is not None else None
+    resolved_model = _model_ref(template_selection)
+    status = _status(
+        pipeline=pipeline,
+        resolved_profile=resolved_profile,
+        overlay_name=overlay_name,
+        resolved_model=resolved_model,
+        resolved_template=resolved_template,
+        runtime_config=runtime_config,
+        route_path=route.path if route is not None else None,
+        caches=caches,
+        min_replicas=scaling.min_replicas,
+        max_replicas=scaling.max_replicas,
+        autoscaling=scaling.autoscaler_class == "external",
+        conditions=conditions,
+        degraded=bool(degradations),
+    )
+    return ServicePlan(
+        name=name,
+        namespace=namespace,
+        uid=uid,
+        pipeline=pipeline,
+        isvc_name=isvc,
+        route_name=route_name,
+        predictor_name=predictor,
+        profile_name=profile_name,
+        profile_spec=profile_spec,
+        profile_hash=profile_hash(profile_spec),
+        container=container,
+        scaling=scaling,
+        isvc_labels=isvc_labels,
+        deployment_mode=settings.deployment_mode,
+        isvc_annotations=isvc_extra_annotations(
+            service.metadata.annotations or {}, profile_spec, scaling, predictor
+        ),
+        wait=wait,
+        profile_config=profile_config,
+        route=route,
+        caches=tuple(caches),
+        resolved_profile=resolved_profile,
+        profile_overlay=overlay_name,
+        resolved_model=resolved_model,
+        resolved_template=resolved_template,
+        runtime_config=runtime_config,
+        conditions=tuple(conditions),
+        diagnostics=tuple(diagnostics),
+        status=status,
+        selection=selection,
+    )
+
+
+def _route_skipped(route_conditions: list[Condition]) -> str | None:
+    """The degradation that kept an enabled route from being created, if any."""
+    for condition in route_conditions:
+        if condition.reason in DEGRADING_REASONS:
+            return condition.reason
+    return None
+
+
+def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]) -> str | None:
+    """Where the served model's weights are mounted: the cache of the source with the served model id,
+    else the first cache (a source without a `modelId` has no id to match)."""
+    served = served_model_id(profile_spec)
+    for cache in caches:
+        if str(cache.source.get("modelId") or "") == served:
+            return cache.mount_path
+    return caches[0].mount_path if caches else None
+
+
+def _where(ref: ObjectRef) -> str:
+    """`Kind/namespace/name`, or `Kind/name` for a cluster object, as errors name objects."""
+    return f"{ref.kind}/{ref.name}" if ref.scope == "Cluster" else f"{ref.kind}/{ref.namespace}/{ref.name}"
+
+
+def _model_ref(selection: TemplateSelection | None) -> ObjectRef | None:
+    if selection is None:
+        return None
+    return object_ref(selection.model)
+
+
+def _plan_caches(
+    *,
+    service_spec: Mapping[str, Any],
+    namespace: str,
+    name: str,
+    uid: str,
+    profile_kind: str,
+    profile_name: str,
+    profile_spec: Mapping[str, Any],
+    declared_profile: str,
+    rc_spec: Mapping[str, Any],
+    catalog: Catalog,
+    settings: Settings,
+    parent_labels: Mapping[str, str],
+    match: list[str] | None,
+    previous_cache_sizes: Mapping[str, int],
+    size_of: SizeOf | None,
+    diagnostics: list[Diagnostic],
+) -> list[CachePlan]:
+    """The caches of the effective profile; a Shared cache is configured by the profile's own RC."""
+    if not caching_enabled(profile_kind, profile_spec, service_spec):
+        return []
+    mode = cache_mode(service_spec)
+    if mode == "Shared":
+        try:
+            cache_rc = resolve_runtime_config(
+                catalog, namespace, profile_spec.get("runtimeConfigName") or None
+            )
+        except AIMResolutionError as error:
+            # The reference is the profile's (an overlay inherits it), so name the object to fix.
+            raise AIMResolutionError(
+                error.reason,
+                f"{error.message} (the Shared cache of AIMService/{namespace}/{name} is configured by "
+                "its profile's runtime config)",
+                field=error.field,
+                object_ref=declared_profile,
+            ) from None
+        cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
+        cache_match = label_propagation_match(cache_rc_spec)
+    else:
+        cache_rc_spec, cache_match = rc_spec, match
+    plans, cache_diagnostics = plan_caches(
+        mode=mode,
+        namespace=namespace,
+        service_name=name,
+        service_uid=uid,
+        profile_name=profile_name,
+        profile_spec=profile_spec,
+        rc_spec=cache_rc_spec,
+        profile_kind=profile_kind,
+        service_storage=service_spec.get("storage"),
+        service_env=service_spec.get("env"),
+        service_caching=service_spec.get("caching"),
+        parent_labels=(parent_labels,),
+        label_match=cache_match,
+        settings=CacheSettings.from_settings(settings),
+        size_of=size_of or source_size_bytes,
+    )
+    diagnostics.extend(cache_diagnostics)
+    guarded: list[CachePlan] = []
+    for plan in plans:
+        size, shrink_diagnostics = shrink_guard(
+            previous_cache_sizes.get(plan.pvc_name), plan.size_gi, pvc_name=plan.pvc_name
+        )
+        diagnostics.extend(shrink_diagnostics)
+        guarded.append(dataclasses.replace(plan, size_gi=size) if size != plan.size_gi else plan)
+    return guarded
+
+
+def _conditions(
+    *,
+    rc_condition: Condition,
+    profile_conditions: list[Condition],
+    scaling_conditions: list[Condition],
+    route_conditions: list[Condition],
+    caches: list[CachePlan],
+    pipeline: str,
+) -> list[Condition]:
+    """Conditions in the order of behaviour §15, as known before anything is applied."""
+    config_invalid = [c for c in scaling_conditions if c.type == "ConfigValid"]
+    hpa = [c for c in scaling_conditions if c.type == "HPAReady"]
+    conditions = [rc_condition]
+    conditions.append(
+        config_invalid[0]
+        if config_invalid
+        else Condition("ConfigValid", "True", "ConfigurationValid", "the service configuration is valid")
+    )
+    conditions.extend(profile_conditions)
+    if caches:
+        cache_type = "ProfileCacheReady" if pipeline == "profile" else "CacheReady"
+        conditions.append(
+            Condition(cache_type, "False", "CacheCreating", f"{len(caches)} model cache(s) to download")
+        )
+    conditions.append(
+        Condition(
+            "InferenceServiceReady", "False", "CreatingRuntime", "the InferenceService is being created"
+        )
+    )
+    conditions.extend(route_conditions)
+    conditions.extend(hpa)
+    conditions.append(Condition("Ready", "False", "Progressing", "components are being created"))
+    return conditions
+
+
+def _status(
+    *,
+    pipeline: str,
+    resolved_profile: ObjectRef | None,
+    overlay_name: str | None,
+    resolved_model: ObjectRef | None,
+    resolved_template: ObjectRef | None,
+    runtime_config: ResolvedRuntimeConfig | None,
+    route_path: str | None,
+    caches: list[CachePlan],
+    min_replicas: int,
+    max_replicas: int,
+    autoscaling: bool,
+    conditions: list[Condition],
+    degraded: bool,
+) -> dict[str, Any]:
+    """The AIMService status as known at deploy time (behaviour §15)."""
+    status: dict[str, Any] = {}
+    if resolved_profile is not None:
+        status["resolvedProfile"] = resolved_profile.as_dict()
+    if overlay_name is not None:
+        status["profileOverlay"] = {"name": overlay_name}
+    if resolved_model is not None:
+        status["resolvedModel"] = resolved_model.as_dict()
+    if resolved_template is not None:
+        status["resolvedTemplate"] = resolved_template.as_dict()
+    if runtime_config is not None:
+        status["resolvedRuntimeConfig"] = runtime_config.ref.as_dict()
+    status["reconcilerPipeline"] = pipeline
+    if route_path is not None:
+        status["routing"] = {"path": route_path}
+    if caches:
+        status["cache"] = {"mode": caches[0].mode, "persistentVolumeClaims": [c.pvc_name for c in caches]}
+    if autoscaling:
+        status["runtime"] = {"minReplicas": min_replicas, "maxReplicas": max_replicas}
+    status["conditions"] = [c.as_dict() for c in conditions]
+    status["status"] = "Degraded" if degraded else "Starting"
+    return status

@@ -1,0 +1,75 @@
+"""Runtime-config lookup (behaviour §3): which object a consumer names and the spec it ends up with.
+
+A missing `default` is not an error (a fresh cluster has none): `resolve_runtime_config` returns
+None and the caller records `RuntimeConfigReady=True/DefaultConfigNotFound` (see
+`runtime_config_condition`). An explicitly named config that exists in neither scope is a hard
+error, because the user asked for settings that are not there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from aim_pulumi.api import to_manifest
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
+from aim_pulumi.resolve.types import Condition, ObjectRef, ResolvedRuntimeConfig
+
+if TYPE_CHECKING:
+    from aim_pulumi.api import AIMObject
+    from aim_pulumi.resolve.catalog.store import Catalog
+
+DEFAULT_NAME = "default"
+
+
+def _spec(obj: AIMObject) -> dict[str, Any]:
+    spec = to_manifest(obj).get("spec")
+    return dict(spec) if isinstance(spec, Mapping) else {}
+
+
+def _ref(obj: AIMObject, namespace: str) -> ObjectRef:
+    if obj.kind == "AIMRuntimeConfig":
+        return ObjectRef(obj.kind, obj.metadata.name, namespace, "Namespace", obj.effective_uid)
+    return ObjectRef(obj.kind, obj.metadata.name, "", "Cluster", obj.effective_uid)
+
+
+def resolve_runtime_config(
+    catalog: Catalog, namespace: str, name: str | None = None
+) -> ResolvedRuntimeConfig | None:
+    """Resolve `name` (absent or "" = `default`) for a consumer in `namespace` per the §3 table.
+
+    Returns None only for a missing `default` (DefaultConfigNotFound); raises
+    `AIMResolutionError("ReferenceNotFound", field="spec.runtimeConfigName")` for any other missing name.
+    """
+    wanted = name or DEFAULT_NAME
+    ns_obj, cluster_obj = catalog.runtime_config_objects(namespace, wanted)
+    if ns_obj is None and cluster_obj is None:
+        if wanted == DEFAULT_NAME:
+            return None
+        raise AIMResolutionError(
+            "ReferenceNotFound",
+            f'runtime config "{wanted}" not found: neither an AIMRuntimeConfig in namespace '
+            f'"{namespace}" nor an AIMClusterRuntimeConfig has that name',
+            field="spec.runtimeConfigName",
+        )
+    ns_spec = _spec(ns_obj) if ns_obj is not None else None
+    cluster_spec = _spec(cluster_obj) if cluster_obj is not None else None
+    merged, contributions = merge_layers_with_provenance([("Cluster", cluster_spec), ("Namespace", ns_spec)])
+    chosen = ns_obj if ns_obj is not None else cluster_obj
+    assert chosen is not None
+    return ResolvedRuntimeConfig(ref=_ref(chosen, namespace), spec=merged, contributions=contributions)
+
+
+def runtime_config_condition(result: ResolvedRuntimeConfig | None) -> Condition:
+    """The `RuntimeConfigReady` condition of a consumer, given its resolution result."""
+    if result is None:
+        return Condition(
+            "RuntimeConfigReady",
+            "True",
+            "DefaultConfigNotFound",
+            'no runtime config named "default" exists; continuing without runtime-config overrides',
+        )
+    ref = result.ref
+    where = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
+    return Condition("RuntimeConfigReady", "True", "RuntimeConfigResolved", f"using {ref.kind} {where}")
