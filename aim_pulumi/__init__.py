@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.api import AIMValidationError, load_manifests, parse, to_manifest
 from aim_pulumi.resolve import AIMResolutionError
-from aim_pulumi.resolve.catalog.store import embedded_fallbacks
+from aim_pulumi.resolve.catalog.embedded import embedded_fallbacks
 
 # The components load Pulumi; they are imported on first use so that the pure layers
 # (`aim_pulumi.api`, `aim_pulumi.resolve`, `aim-pulumi validate`) never pay for it.

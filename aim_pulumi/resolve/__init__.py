@@ -5,7 +5,8 @@ profile selection, overlays, generated profiles, templates, paths, labels, env, 
 caches) is a plain function of the declared objects, so a plan can be explained and tested.
 """
 
-from aim_pulumi.resolve.catalog.store import Catalog, Inventory
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.labels import label_key_matches, propagate_labels
 from aim_pulumi.resolve.children.names import (
     derived_name,

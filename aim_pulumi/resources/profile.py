@@ -11,12 +11,12 @@ from typing import Any, TypedDict, TypeVar
 import pulumi
 
 from aim_pulumi import api
-from aim_pulumi.resolve.catalog.store import (
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.objects import (
     PROFILE_ORIGIN_LABEL,
     PROFILE_ROLE_LABEL,
     SOURCE_MODEL_LABEL,
     SOURCE_MODEL_SCOPE_LABEL,
-    Catalog,
 )
 from aim_pulumi.resolve.selection.versions import profile_version
 from aim_pulumi.resources import inputs

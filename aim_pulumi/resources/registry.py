@@ -20,7 +20,8 @@ import pulumi
 from pulumi.runtime import settings as pulumi_settings
 
 from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import Catalog, Inventory
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resources.outputs import known_output
 from aim_pulumi.resources.program import (

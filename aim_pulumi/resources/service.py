@@ -28,8 +28,9 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests.env_secret import split_env_secrets
-from aim_pulumi.resolve.catalog.store import FORCE_REBIND_ANNOTATION, Catalog
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
+from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
 from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings

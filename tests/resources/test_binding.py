@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.resolve.selection.select import sticky_decision
+from aim_pulumi.resolve.selection.sticky import sticky_decision
 from aim_pulumi.resources.binding import (
     BindingProvider,
     decide_binding,

@@ -28,7 +28,7 @@ from aim_pulumi.cli.summary import deployed_selection, runtime_config_text, why_
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.runtime_config.merge import Layer
-    from aim_pulumi.resolve.selection.select import SelectionExplanation
+    from aim_pulumi.resolve.selection.explanation import SelectionExplanation
     from aim_pulumi.resources.service import Resolution as ServiceRecord
 
 __all__ = [
@@ -119,12 +119,8 @@ _CANDIDATE_HEADERS = [
 
 def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]:
     """For a failed selection: every profile the selector could reach and the filter it failed."""
-    from aim_pulumi.resolve.selection.select import (
-        candidate_pool,
-        effective_selector,
-        first_failing_filter,
-        passes_floor,
-    )
+    from aim_pulumi.resolve.selection.evaluation import candidate_pool
+    from aim_pulumi.resolve.selection.filters import effective_selector, first_failing_filter, passes_floor
 
     spec = _service_spec(record)
     profile = as_mapping(spec.get("profile"))
@@ -163,7 +159,7 @@ def _failed_candidate_rows(record: ServiceRecord) -> tuple[str, list[list[str]]]
 
 def _layers(record: ServiceRecord, *, service_inline: bool) -> list[Layer]:
     from aim_pulumi.api import to_manifest
-    from aim_pulumi.resolve.catalog.store import embedded_default_runtime_config
+    from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
     from aim_pulumi.resolve.runtime_config.merge import (
         Layer,
         inline_runtime_config_layer,

@@ -25,7 +25,7 @@ from aim_pulumi.resolve.children.names import generated_profile_name
 from aim_pulumi.resolve.errors import AIMResolutionError
 
 if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.store import Inventory
+    from aim_pulumi.resolve.catalog.inventory import Inventory
 
 AnyModel = AIMModel | AIMClusterModel
 AnyProfile = AIMProfile | AIMClusterProfile

@@ -13,296 +13,37 @@ A declared profile also wins over a generated profile of the same kind, namespac
 
 from __future__ import annotations
 
-import copy
-import io
-import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from importlib import resources
 from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
-    AIMClusterRuntimeConfig,
     AIMKind,
     AIMModel,
     AIMObject,
     AIMProfile,
-    load_manifests,
     to_manifest,
 )
+from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
+from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.objects import (
+    MODEL_KINDS,
+    NAMESPACED_KINDS,
+    PROFILE_KINDS,
+    RUNTIME_CONFIG_KINDS,
+    SOURCE_MODEL_LABEL,
+    TEMPLATE_KINDS,
+    AnyModel,
+    AnyProfile,
+    Key,
+    object_key,
+)
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
-from aim_pulumi.resolve.selection.versions import VersionKey, profile_version
-from aim_pulumi.resolve.types import ObjectRef, Scope
-
-AnyProfile = AIMProfile | AIMClusterProfile
-AnyModel = AIMModel | AIMClusterModel
-
-GROUP = "aim.eai.amd.com"
-SOURCE_MODEL_LABEL = f"{GROUP}/source-model"
-SOURCE_MODEL_SCOPE_LABEL = f"{GROUP}/source-model-scope"
-PROFILE_ROLE_LABEL = f"{GROUP}/profile-role"
-PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
-OVERLAY_SERVICE_ANNOTATION = f"{GROUP}/overlay-service"
-FORCE_REBIND_ANNOTATION = f"{GROUP}/force-rebind"
-
-NAMESPACED_KINDS = frozenset(
-    {"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig", "AIMServiceTemplate"}
-)
-PROFILE_KINDS = frozenset({"AIMProfile", "AIMClusterProfile"})
-MODEL_KINDS = frozenset({"AIMModel", "AIMClusterModel"})
-RUNTIME_CONFIG_KINDS = frozenset({"AIMRuntimeConfig", "AIMClusterRuntimeConfig"})
-TEMPLATE_KINDS = frozenset({"AIMServiceTemplate", "AIMClusterServiceTemplate"})
-
-# Type rank of behaviour §4.3: lower is better; an unset type ranks with `unoptimized`.
-TYPE_RANK: Mapping[str, int] = {"optimized": 0, "general": 1, "preview": 2, "unoptimized": 3}
-UNSET_TYPE_RANK = 3
-
-Key = tuple[str, str, str]  # (kind, namespace or "", name)
-
-
-def text(value: Any) -> str:
-    """A manifest scalar as text ("" for absent), tolerant of enum members."""
-    if value is None:
-        return ""
-    inner = getattr(value, "value", value)
-    return str(inner)
-
-
-def object_key(obj: AIMKind) -> Key:
-    namespace = obj.metadata.namespace if obj.KIND in NAMESPACED_KINDS else None
-    return (obj.KIND, namespace or "", obj.metadata.name)
-
-
-def object_ref(obj: AIMKind) -> ObjectRef:
-    """The status reference of an object: cluster objects carry `namespace: ""`."""
-    kind, namespace, name = object_key(obj)
-    scope: Scope = "Namespace" if kind in NAMESPACED_KINDS else "Cluster"
-    return ObjectRef(kind=kind, name=name, namespace=namespace, scope=scope, uid=obj.effective_uid)
-
-
-# --------------------------------------------------------------------------------------------------
-# Inventory
-
-
-class InventoryPool(BaseModel):
-    """One class of accelerator nodes the target cluster offers; `devices` is the per-node count."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-    vendor: str = ""
-    type: str = ""
-    model: str = ""
-    partitioning_mode: str = Field(default="", alias="partitioningMode")
-    devices: int = Field(default=0, ge=0)
-
-
-_POOLS = TypeAdapter(list[InventoryPool])
-
-
-def _partitioning(value: str) -> str:
-    lowered = value.strip().lower()
-    return "" if lowered == "unpartitioned" else lowered
-
-
-@dataclass(frozen=True)
-class Inventory:
-    """The accelerators a cluster has, declared because no node detector runs at deploy time.
-
-    Matching (chosen): `cpu` always matches; vendor, type and model compare case-insensitively and
-    only when both the pool and the request set them; partitioning modes compare case-insensitively
-    with `unpartitioned` equal to unset; the pool must offer at least the requested device count.
-    """
-
-    pools: tuple[InventoryPool, ...] = ()
-
-    @classmethod
-    def from_config(cls, config: str | Sequence[Mapping[str, Any]]) -> Inventory:
-        """Build from the `aim:inventory` stack value (a JSON list) or the already decoded list."""
-        data = json.loads(config) if isinstance(config, str) else list(config)
-        return cls(tuple(_POOLS.validate_python(data)))
-
-    def has(
-        self,
-        vendor: str | None,
-        type: str | None,
-        model: str | None,
-        partitioning_mode: str | None,
-        count: int | None,
-    ) -> bool:
-        want_type = (type or "").lower()
-        if want_type == "cpu":
-            return True
-        want_vendor, want_model = (vendor or "").lower(), (model or "").lower()
-        want_mode, want_count = _partitioning(partitioning_mode or ""), count or 0
-        for pool in self.pools:
-            if want_type and pool.type and pool.type.lower() != want_type:
-                continue
-            if want_vendor and pool.vendor and pool.vendor.lower() != want_vendor:
-                continue
-            if want_model and pool.model and pool.model.lower() != want_model:
-                continue
-            if _partitioning(pool.partitioning_mode) != want_mode:
-                continue
-            if pool.devices < want_count:
-                continue
-            return True
-        return False
-
-
-def profile_available(
-    spec: Mapping[str, Any], status: Mapping[str, Any], inventory: Inventory | None
-) -> bool:
-    """Tier 1 of the ranking: explicit status first, then the inventory, else available."""
-    state = text(status.get("status"))
-    if state in ("Ready", "Running"):
-        return True
-    if state in ("NotAvailable", "Failed"):
-        return False
-    if inventory is None:
-        return True
-    count = spec.get("acceleratorCount")
-    return inventory.has(
-        text(spec.get("acceleratorVendor")),
-        text(spec.get("acceleratorType")),
-        text(spec.get("acceleratorModel")),
-        text(spec.get("acceleratorPartitioningMode")),
-        int(count) if count is not None else None,
-    )
-
-
-# --------------------------------------------------------------------------------------------------
-# Profile entries: every field selection reads, computed once per profile
-
-
-# Spec fields selection compares as text; precomputed once per profile.
-TEXT_FIELDS = (
-    "aimId",
-    "modelId",
-    "profileId",
-    "engine",
-    "metric",
-    "precision",
-    "type",
-    "image",
-    "acceleratorModel",
-    "acceleratorVendor",
-    "acceleratorType",
-    "acceleratorPartitioningMode",
-)
-
-
-def is_base_spec(spec: Mapping[str, Any]) -> bool:
-    """Neither `aimId` nor `modelSources`: a base (skeleton) profile, as upstream marks it."""
-    return not text(spec.get("aimId")) and not spec.get("modelSources")
-
-
-@dataclass(frozen=True, slots=True)
-class ProfileEntry:
-    """A profile prepared for selection: the object plus its selection-relevant facts.
-
-    `texts` holds the TEXT_FIELDS of the spec as strings ("" when unset) so that filters compare
-    plain strings; `source_model` / `source_model_scope` are the provenance labels ("" when absent).
-    """
-
-    obj: AnyProfile
-    key: Key
-    kind: str
-    scope: Scope
-    namespace: str
-    name: str
-    labels: Mapping[str, str]
-    spec: Mapping[str, Any]
-    status: Mapping[str, Any]
-    texts: Mapping[str, str]
-    source_model: str
-    source_model_scope: str
-    role: str
-    origin: str
-    overlay: bool
-    type_rank: int
-    policy: str
-    primary: bool
-    available: bool
-    version: VersionKey
-    generated: bool = False
-
-    @property
-    def ref(self) -> ObjectRef:
-        return ObjectRef(self.kind, self.name, self.namespace, self.scope, self.obj.effective_uid)
-
-    def field(self, camel: str) -> str:
-        found = self.texts.get(camel)
-        return found if found is not None else text(self.spec.get(camel))
-
-    @classmethod
-    def build(cls, obj: AnyProfile, inventory: Inventory | None, *, generated: bool = False) -> ProfileEntry:
-        manifest = to_manifest(obj)
-        spec: Mapping[str, Any] = manifest.get("spec") or {}
-        status: Mapping[str, Any] = manifest.get("status") or {}
-        labels = dict(obj.metadata.labels or {})
-        annotations = obj.metadata.annotations or {}
-        role = labels.get(PROFILE_ROLE_LABEL) or (
-            "base" if status.get("deployable") is False or is_base_spec(spec) else "deployable"
-        )
-        key = object_key(obj)
-        texts = {name: text(spec.get(name)) for name in TEXT_FIELDS}
-        return cls(
-            obj=obj,
-            key=key,
-            kind=key[0],
-            scope="Namespace" if key[0] == "AIMProfile" else "Cluster",
-            namespace=key[1],
-            name=key[2],
-            labels=labels,
-            spec=spec,
-            status=status,
-            texts=texts,
-            source_model=labels.get(SOURCE_MODEL_LABEL, ""),
-            source_model_scope=labels.get(SOURCE_MODEL_SCOPE_LABEL, ""),
-            role=role,
-            origin=labels.get(PROFILE_ORIGIN_LABEL, "user-authored"),
-            overlay=bool(annotations.get(OVERLAY_SERVICE_ANNOTATION)),
-            type_rank=TYPE_RANK.get(texts["type"], UNSET_TYPE_RANK),
-            policy=text(spec.get("autoSelectionPolicy")) or "optimized",
-            primary=spec.get("primary") is True,
-            available=profile_available(spec, status, inventory),
-            version=VersionKey.of(profile_version(status.get("version"), texts["image"] or None)),
-            generated=generated,
-        )
-
-
-# --------------------------------------------------------------------------------------------------
-# Embedded default runtime config
-
-
-@cache
-def embedded_default_runtime_config() -> AIMClusterRuntimeConfig:
-    """The chart-equivalent `AIMClusterRuntimeConfig/default` shipped as package data (§6.4)."""
-    source = resources.files("aim_pulumi.resolve").joinpath("defaults/cluster-runtime-config.yaml")
-    (obj,) = load_manifests(io.StringIO(source.read_text(encoding="utf-8")))
-    if not isinstance(obj, AIMClusterRuntimeConfig):  # pragma: no cover - package data is fixed
-        raise TypeError("embedded default is not an AIMClusterRuntimeConfig")
-    return obj
-
-
-def embedded_fallbacks() -> list[dict[str, Any]]:
-    """The embedded default's profile-generation fallbacks, to copy into a declared default.
-
-    A program's own `AIMClusterRuntimeConfig/default` replaces the embedded one (same name, same
-    object, as on a cluster), fallbacks included; listing these in its
-    `model.profileGeneration.fallbacks` keeps the embedded NVIDIA vLLM generation.
-    """
-    spec = to_manifest(embedded_default_runtime_config()).get("spec") or {}
-    fallbacks = ((spec.get("model") or {}).get("profileGeneration") or {}).get("fallbacks") or []
-    return [dict(f) for f in copy.deepcopy(fallbacks)]
-
+from aim_pulumi.resolve.selection.candidate import ProfileEntry, text
 
 # --------------------------------------------------------------------------------------------------
 # Indexes

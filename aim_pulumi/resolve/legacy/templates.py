@@ -29,7 +29,7 @@ from aim_pulumi.api import (
     parse,
     to_manifest,
 )
-from aim_pulumi.resolve.catalog.store import TYPE_RANK, UNSET_TYPE_RANK, Catalog, object_ref, text
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.migration import (
     MODEL_WITHOUT_IMAGE,
@@ -39,7 +39,9 @@ from aim_pulumi.resolve.legacy.migration import (
     profile_overrides_from_legacy,
     template_profile_manifest,
 )
+from aim_pulumi.resolve.objects import object_ref
 from aim_pulumi.resolve.runtime_config.merge import merge_env
+from aim_pulumi.resolve.selection.candidate import TYPE_RANK, UNSET_TYPE_RANK, text
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.versions import VersionKey, compare_versions, profile_version
 from aim_pulumi.resolve.types import ObjectRef, Scope

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMKind, AIMService, to_manifest
-from aim_pulumi.resolve.catalog.store import Catalog, object_ref
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
 from aim_pulumi.resolve.children.caching import (
     CacheSettings,
@@ -46,6 +46,7 @@ from aim_pulumi.resolve.legacy.templates import (
     resolve_model,
     select_template,
 )
+from aim_pulumi.resolve.objects import object_ref
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import inline_runtime_config_layer, merge_layers_with_provenance
 from aim_pulumi.resolve.selection.overlays import build_overlay

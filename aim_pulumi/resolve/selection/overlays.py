@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import OVERLAY_SERVICE_ANNOTATION
 from aim_pulumi.resolve.children.names import overlay_profile_name
+from aim_pulumi.resolve.objects import OVERLAY_SERVICE_ANNOTATION
 from aim_pulumi.resolve.runtime_config.merge import merge_env
 
 AnyProfile = AIMProfile | AIMClusterProfile

@@ -10,13 +10,11 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from aim_pulumi.api import AIMClusterRuntimeConfig, AIMObject, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import (
-    Catalog,
-    Inventory,
-    embedded_default_runtime_config,
-    object_ref,
-)
+from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.objects import object_ref
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

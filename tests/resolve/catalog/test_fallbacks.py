@@ -12,7 +12,8 @@ from aim_pulumi.resolve.catalog.fallbacks import (
     generated_profiles,
     specificity,
 )
-from aim_pulumi.resolve.catalog.store import Catalog, Inventory
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import generated_profile_name
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.plan.service import plan_service

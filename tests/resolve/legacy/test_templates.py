@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import Catalog, Inventory
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.migration import migrate_objects
 from aim_pulumi.resolve.legacy.templates import (

@@ -7,10 +7,11 @@ from typing import Any
 import pytest
 
 from aim_pulumi.api import AIMProfile, AIMService, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import Catalog, ProfileEntry
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import overlay_profile_name
+from aim_pulumi.resolve.selection.candidate import ProfileEntry
+from aim_pulumi.resolve.selection.filters import effective_selector, first_failing_filter
 from aim_pulumi.resolve.selection.overlays import build_overlay, effective_overrides
-from aim_pulumi.resolve.selection.select import effective_selector, first_failing_filter
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

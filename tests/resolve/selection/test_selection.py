@@ -9,20 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse
-from aim_pulumi.resolve.catalog.store import Catalog, Inventory, ProfileEntry
+from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.selection.select import (
-    StickyDecision,
-    compare_candidates,
+from aim_pulumi.resolve.selection.candidate import ProfileEntry
+from aim_pulumi.resolve.selection.filters import (
     effective_selector,
     first_failing_filter,
     partitioning_matches,
     passes_floor,
-    qualifying_profile_refs,
-    rank_candidates,
-    select_profile,
-    sticky_decision,
 )
+from aim_pulumi.resolve.selection.ranking import compare_candidates, rank_candidates
+from aim_pulumi.resolve.selection.select import qualifying_profile_refs, select_profile
+from aim_pulumi.resolve.selection.sticky import StickyDecision, sticky_decision
 from aim_pulumi.resolve.selection.versions import VersionKey, compare_versions, image_tag_version
 
 G = "aim.eai.amd.com"

@@ -1,0 +1,159 @@
+"""A profile as selection sees it: every fact a filter or a ranking tier reads, computed once.
+
+The catalog stores these entries in its indexes, so that filtering ten thousand profiles compares
+precomputed strings; the rules behind the facts (the base role, tier 1 availability, the type rank
+and the version) are selection's and live here, next to the filters and the ranking that read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aim_pulumi.api import to_manifest
+from aim_pulumi.resolve.objects import (
+    OVERLAY_SERVICE_ANNOTATION,
+    PROFILE_ORIGIN_LABEL,
+    PROFILE_ROLE_LABEL,
+    SOURCE_MODEL_LABEL,
+    SOURCE_MODEL_SCOPE_LABEL,
+    AnyProfile,
+    Key,
+    object_key,
+)
+from aim_pulumi.resolve.selection.versions import VersionKey, profile_version
+from aim_pulumi.resolve.types import ObjectRef, Scope
+
+if TYPE_CHECKING:
+    from aim_pulumi.resolve.catalog.inventory import Inventory
+
+# Type rank of behaviour §4.3: lower is better; an unset type ranks with `unoptimized`.
+TYPE_RANK: Mapping[str, int] = {"optimized": 0, "general": 1, "preview": 2, "unoptimized": 3}
+UNSET_TYPE_RANK = 3
+
+
+def text(value: Any) -> str:
+    """A manifest scalar as text ("" for absent), tolerant of enum members."""
+    if value is None:
+        return ""
+    inner = getattr(value, "value", value)
+    return str(inner)
+
+
+def profile_available(
+    spec: Mapping[str, Any], status: Mapping[str, Any], inventory: Inventory | None
+) -> bool:
+    """Tier 1 of the ranking: explicit status first, then the inventory, else available."""
+    state = text(status.get("status"))
+    if state in ("Ready", "Running"):
+        return True
+    if state in ("NotAvailable", "Failed"):
+        return False
+    if inventory is None:
+        return True
+    count = spec.get("acceleratorCount")
+    return inventory.has(
+        text(spec.get("acceleratorVendor")),
+        text(spec.get("acceleratorType")),
+        text(spec.get("acceleratorModel")),
+        text(spec.get("acceleratorPartitioningMode")),
+        int(count) if count is not None else None,
+    )
+
+
+# Spec fields selection compares as text; precomputed once per profile.
+TEXT_FIELDS = (
+    "aimId",
+    "modelId",
+    "profileId",
+    "engine",
+    "metric",
+    "precision",
+    "type",
+    "image",
+    "acceleratorModel",
+    "acceleratorVendor",
+    "acceleratorType",
+    "acceleratorPartitioningMode",
+)
+
+
+def is_base_spec(spec: Mapping[str, Any]) -> bool:
+    """Neither `aimId` nor `modelSources`: a base (skeleton) profile, as upstream marks it."""
+    return not text(spec.get("aimId")) and not spec.get("modelSources")
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileEntry:
+    """A profile prepared for selection: the object plus its selection-relevant facts.
+
+    `texts` holds the TEXT_FIELDS of the spec as strings ("" when unset) so that filters compare
+    plain strings; `source_model` / `source_model_scope` are the provenance labels ("" when absent).
+    """
+
+    obj: AnyProfile
+    key: Key
+    kind: str
+    scope: Scope
+    namespace: str
+    name: str
+    labels: Mapping[str, str]
+    spec: Mapping[str, Any]
+    status: Mapping[str, Any]
+    texts: Mapping[str, str]
+    source_model: str
+    source_model_scope: str
+    role: str
+    origin: str
+    overlay: bool
+    type_rank: int
+    policy: str
+    primary: bool
+    available: bool
+    version: VersionKey
+    generated: bool = False
+
+    @property
+    def ref(self) -> ObjectRef:
+        return ObjectRef(self.kind, self.name, self.namespace, self.scope, self.obj.effective_uid)
+
+    def field(self, camel: str) -> str:
+        found = self.texts.get(camel)
+        return found if found is not None else text(self.spec.get(camel))
+
+    @classmethod
+    def build(cls, obj: AnyProfile, inventory: Inventory | None, *, generated: bool = False) -> ProfileEntry:
+        manifest = to_manifest(obj)
+        spec: Mapping[str, Any] = manifest.get("spec") or {}
+        status: Mapping[str, Any] = manifest.get("status") or {}
+        labels = dict(obj.metadata.labels or {})
+        annotations = obj.metadata.annotations or {}
+        role = labels.get(PROFILE_ROLE_LABEL) or (
+            "base" if status.get("deployable") is False or is_base_spec(spec) else "deployable"
+        )
+        key = object_key(obj)
+        texts = {name: text(spec.get(name)) for name in TEXT_FIELDS}
+        return cls(
+            obj=obj,
+            key=key,
+            kind=key[0],
+            scope="Namespace" if key[0] == "AIMProfile" else "Cluster",
+            namespace=key[1],
+            name=key[2],
+            labels=labels,
+            spec=spec,
+            status=status,
+            texts=texts,
+            source_model=labels.get(SOURCE_MODEL_LABEL, ""),
+            source_model_scope=labels.get(SOURCE_MODEL_SCOPE_LABEL, ""),
+            role=role,
+            origin=labels.get(PROFILE_ORIGIN_LABEL, "user-authored"),
+            overlay=bool(annotations.get(OVERLAY_SERVICE_ANNOTATION)),
+            type_rank=TYPE_RANK.get(texts["type"], UNSET_TYPE_RANK),
+            policy=text(spec.get("autoSelectionPolicy")) or "optimized",
+            primary=spec.get("primary") is True,
+            available=profile_available(spec, status, inventory),
+            version=VersionKey.of(profile_version(status.get("version"), texts["image"] or None)),
+            generated=generated,
+        )
