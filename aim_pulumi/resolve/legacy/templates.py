@@ -4,7 +4,7 @@ A v1alpha1 service resolves a model, then a template of that model (behaviour §
 templates that pass the filters, namespace ones shut out cluster ones, as namespace profiles shut
 out cluster profiles in the profile pipeline (seed 002: the same algorithm). Once chosen,
 the template is converted into its v1alpha2 profile with the very conversion `aim-pulumi migrate`
-writes (`migration.template_profile_manifest`), and that profile goes through the ordinary profile
+writes (`template_profile.template_profile_manifest`), and that profile goes through the ordinary profile
 path. So a legacy service and its migrated form plan the same children, and migrating replaces
 nothing; only the status differs (`resolvedModel`, `resolvedTemplate`, the template conditions).
 """
@@ -31,12 +31,11 @@ from aim_pulumi.api import (
 )
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.legacy.migration import (
+from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
+from aim_pulumi.resolve.legacy.migration import migrate_objects, profile_overrides_from_legacy
+from aim_pulumi.resolve.legacy.template_profile import (
     MODEL_WITHOUT_IMAGE,
-    RECONCILER_PIPELINE_ANNOTATION,
     NotConvertible,
-    migrate_objects,
-    profile_overrides_from_legacy,
     template_profile_manifest,
 )
 from aim_pulumi.resolve.objects import object_ref

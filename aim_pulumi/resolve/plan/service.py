@@ -35,7 +35,7 @@ from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
-from aim_pulumi.resolve.legacy.migration import (
+from aim_pulumi.resolve.legacy.template_profile import (
     TEMPLATE_LABEL,
     template_base_env,
     template_default_resources_for,
