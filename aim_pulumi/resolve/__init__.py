@@ -3,6 +3,8 @@
 Everything a controller decides when it turns an AIMService into children (runtime configs,
 profile selection, overlays, generated profiles, templates, paths, labels, env, names, scaling,
 caches) is a plain function of the declared objects, so a plan can be explained and tested.
+The rules live in rooms named after what they decide (catalog, selection, runtime_config, children,
+plan, legacy; see ARCHITECTURE.md); this module re-exports the names most callers need.
 """
 
 from aim_pulumi.resolve.catalog.inventory import Inventory
