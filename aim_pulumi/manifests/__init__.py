@@ -9,7 +9,7 @@ from aim_pulumi.manifests.http_route import build_http_route
 from aim_pulumi.manifests.inference_service import build_inference_service
 from aim_pulumi.manifests.profile_config import build_profile_config
 from aim_pulumi.manifests.scaled_object import build_scaled_object
-from aim_pulumi.resolve.types import ServicePlan
+from aim_pulumi.resolve.plan.result import ServicePlan
 
 
 def build_service_manifests(plan: ServicePlan) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from aim_pulumi.manifests._common import TIMEOUT_SECONDS, WAIT_FOR, metadata, plain, sorted_map
-from aim_pulumi.resolve.types import ServicePlan
+from aim_pulumi.resolve.plan.result import ServicePlan
 
 API_VERSION = "serving.kserve.io/v1beta1"
 KIND = "InferenceService"

@@ -19,12 +19,13 @@ from aim_pulumi.resolve.children.names import (
 from aim_pulumi.resolve.children.paths import render_path
 from aim_pulumi.resolve.children.scaling import render_activation_query
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
 from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_runtime_config_specs
 from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
 from aim_pulumi.resolve.settings import Settings
-from aim_pulumi.resolve.types import ResolvedRuntimeConfig, ServicePlan
+from aim_pulumi.resolve.types import ResolvedRuntimeConfig
 
 __all__ = [
     "AIMResolutionError",

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
-
-if TYPE_CHECKING:
-    from aim_pulumi.resolve.selection.select import ProfileSelection
+from typing import Any, Literal
 
 Scope = Literal["Namespace", "Cluster"]
 Level = Literal["info", "warn"]
@@ -171,43 +168,3 @@ class AwaitPlan:
     wait_for: str | None = "condition=Ready"
     timeout_seconds: int | None = 1800
     skip_await: bool = False
-
-
-@dataclass(frozen=True)
-class ServicePlan:
-    """Everything the manifest builders need for one AIMService, decided at deploy time.
-
-    `profile_spec` is the effective profile spec (overlay applied) as a camelCase dict; the
-    builders shape what this object holds and decide nothing themselves.
-    """
-
-    name: str
-    namespace: str
-    uid: str
-    pipeline: Literal["profile", "template"]
-    isvc_name: str
-    route_name: str
-    predictor_name: str
-    profile_name: str
-    profile_spec: Mapping[str, Any]
-    profile_hash: str
-    container: ContainerPlan
-    scaling: ScalingPlan
-    isvc_labels: Mapping[str, str]
-    deployment_mode: str = "Standard"
-    # Propagated service annotations, model id and metrics annotations (resolve/annotations.py).
-    isvc_annotations: Mapping[str, str] = field(default_factory=dict)
-    wait: AwaitPlan = field(default_factory=AwaitPlan)
-    profile_config: ProfileConfigPlan | None = None
-    route: RoutePlan | None = None
-    caches: tuple[CachePlan, ...] = ()
-    resolved_profile: ObjectRef | None = None
-    profile_overlay: str | None = None
-    resolved_model: ObjectRef | None = None
-    resolved_template: ObjectRef | None = None
-    runtime_config: ResolvedRuntimeConfig | None = None
-    conditions: tuple[Condition, ...] = ()
-    diagnostics: tuple[Diagnostic, ...] = ()
-    status: Mapping[str, Any] = field(default_factory=dict)
-    selection: ProfileSelection | None = field(default=None, compare=False, repr=False)
-    """The profile selection this plan deployed (profile pipeline): what `explain` reports."""

@@ -31,10 +31,11 @@ from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
+from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
-from aim_pulumi.resolve.types import CachePlan, ServicePlan
+from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.types import (
     AwaitPlan,
     CachePlan,
@@ -13,7 +14,6 @@ from aim_pulumi.resolve.types import (
     RoutePlan,
     ScaledObjectPlan,
     ScalingPlan,
-    ServicePlan,
 )
 
 NAMESPACE = "ml-team"

@@ -17,7 +17,8 @@ from factories import (
 )
 
 from aim_pulumi.manifests import build_inference_service, build_service_manifests
-from aim_pulumi.resolve.types import AwaitPlan, ServicePlan
+from aim_pulumi.resolve.plan.result import ServicePlan
+from aim_pulumi.resolve.types import AwaitPlan
 from aim_pulumi.schemas import validate_manifest
 
 

@@ -47,6 +47,7 @@ from aim_pulumi.resolve.legacy.templates import (
     select_template,
 )
 from aim_pulumi.resolve.objects import object_ref
+from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import inline_runtime_config_layer, merge_layers_with_provenance
 from aim_pulumi.resolve.selection.overlays import build_overlay
@@ -59,7 +60,6 @@ from aim_pulumi.resolve.types import (
     Diagnostic,
     ObjectRef,
     ResolvedRuntimeConfig,
-    ServicePlan,
 )
 
 PROFILE_LABEL = "aim.eai.amd.com/profile"

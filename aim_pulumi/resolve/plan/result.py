@@ -1,0 +1,65 @@
+"""The plan of one AIMService: everything the manifest builders and the Pulumi layer need, decided.
+
+It lives with the planning room because it carries the selection that produced it (what `explain`
+reports); the parts it is made of are the plain types of `aim_pulumi.resolve.types`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from aim_pulumi.resolve.selection.select import ProfileSelection
+from aim_pulumi.resolve.types import (
+    AwaitPlan,
+    CachePlan,
+    Condition,
+    ContainerPlan,
+    Diagnostic,
+    ObjectRef,
+    ProfileConfigPlan,
+    ResolvedRuntimeConfig,
+    RoutePlan,
+    ScalingPlan,
+)
+
+
+@dataclass(frozen=True)
+class ServicePlan:
+    """Everything the manifest builders need for one AIMService, decided at deploy time.
+
+    `profile_spec` is the effective profile spec (overlay applied) as a camelCase dict; the
+    builders shape what this object holds and decide nothing themselves.
+    """
+
+    name: str
+    namespace: str
+    uid: str
+    pipeline: Literal["profile", "template"]
+    isvc_name: str
+    route_name: str
+    predictor_name: str
+    profile_name: str
+    profile_spec: Mapping[str, Any]
+    profile_hash: str
+    container: ContainerPlan
+    scaling: ScalingPlan
+    isvc_labels: Mapping[str, str]
+    deployment_mode: str = "Standard"
+    # Propagated service annotations, model id and metrics annotations (resolve/children/annotations.py).
+    isvc_annotations: Mapping[str, str] = field(default_factory=dict)
+    wait: AwaitPlan = field(default_factory=AwaitPlan)
+    profile_config: ProfileConfigPlan | None = None
+    route: RoutePlan | None = None
+    caches: tuple[CachePlan, ...] = ()
+    resolved_profile: ObjectRef | None = None
+    profile_overlay: str | None = None
+    resolved_model: ObjectRef | None = None
+    resolved_template: ObjectRef | None = None
+    runtime_config: ResolvedRuntimeConfig | None = None
+    conditions: tuple[Condition, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    status: Mapping[str, Any] = field(default_factory=dict)
+    selection: ProfileSelection | None = field(default=None, compare=False, repr=False)
+    """The profile selection this plan deployed (profile pipeline): what `explain` reports."""
