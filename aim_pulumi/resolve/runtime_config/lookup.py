@@ -9,7 +9,7 @@ error, because the user asked for settings that are not there.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aim_pulumi.api import to_manifest
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -18,9 +18,20 @@ from aim_pulumi.resolve.types import Condition, ObjectRef, ResolvedRuntimeConfig
 
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
-    from aim_pulumi.resolve.catalog.store import Catalog
 
 DEFAULT_NAME = "default"
+
+
+class RuntimeConfigSource(Protocol):
+    """What the lookup reads of a catalog: the two objects a name can mean, either may be None.
+
+    A protocol rather than the catalog itself, because the catalog resolves runtime configs too
+    (for the profiles it generates) and sits above this room.
+    """
+
+    def runtime_config_objects(
+        self, namespace: str, name: str
+    ) -> tuple[AIMObject | None, AIMObject | None]: ...
 
 
 def _spec(obj: AIMObject) -> dict[str, Any]:
@@ -35,7 +46,7 @@ def _ref(obj: AIMObject, namespace: str) -> ObjectRef:
 
 
 def resolve_runtime_config(
-    catalog: Catalog, namespace: str, name: str | None = None
+    catalog: RuntimeConfigSource, namespace: str, name: str | None = None
 ) -> ResolvedRuntimeConfig | None:
     """Resolve `name` (absent or "" = `default`) for a consumer in `namespace` per the §3 table.
 
