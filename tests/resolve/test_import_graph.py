@@ -3,7 +3,8 @@ back through a circle.
 
 The graph is read from the source with `ast`, so the test needs no import side effects and names the
 offending file. Imports under `if TYPE_CHECKING:` are left out: they never run, and annotations may
-name a type from a room above (the runtime-config lookup is typed against the catalog it is handed).
+name a type from a room above (selection is typed against the catalog it is handed). The layout test
+(`tests/layout/test_import_cycles.py`) counts those too and finds no circle either.
 """
 
 from __future__ import annotations
