@@ -140,6 +140,6 @@ def package_schema(version: str = __version__) -> dict[str, Any]:
 
 def main(args: Sequence[str] | None = None) -> None:
     """Serve the provider to the engine (the plugin's entry point)."""
-    from pulumi.provider import main as serve
+    from aim_pulumi.provider_server import serve
 
     serve(AIMComponentProvider(), list(sys.argv[1:] if args is None else args))
