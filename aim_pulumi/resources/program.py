@@ -43,6 +43,7 @@ import os
 import sys
 import sysconfig
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,14 +233,22 @@ def with_children(register: Callable[[], None]) -> None:
     _open_round().before_children.append(register)
 
 
+_CALL_ROUND: ContextVar[ProgramRound | None] = ContextVar("aim_call_round", default=None)
+
+
 def _open_round() -> ProgramRound:
     """The round declarations join: open, and armed to run at the end of the program body."""
-    from aim_pulumi.resources.registry import current_registry
+    from aim_pulumi.resources.registry import current_registry, in_component_provider
 
     registry = current_registry()
-    current: ProgramRound | None = registry.round
+    # A Construct call's round is its own, even while another call of the deployment is in flight.
+    current: ProgramRound | None = _CALL_ROUND.get() if in_component_provider() else registry.round
     if current is None or current.started:
-        current = registry.round = ProgramRound()
+        current = ProgramRound()
+        if in_component_provider():
+            _CALL_ROUND.set(current)
+        else:
+            registry.round = current
     if current.armed or registry.program_ended:
         return current
     current.armed = True
