@@ -1,8 +1,9 @@
 """The component provider: every AIM component, served to Pulumi programs in any language.
 
 `PulumiPlugin.yaml` at the repository root makes the checkout a Pulumi plugin (`pulumi package
-add <path or git url>`); its `__main__.py` calls `main`. The schema is the one the SDK's
-component analyzer infers from the component classes and their argument TypedDicts (the
+add <path or git url>`); its `__main__.py` calls `main`, which serves it with `provider_server`
+(one stack catalog per deployment across Construct calls, and the binding resource). The schema
+is the one the SDK's component analyzer infers from the component classes and their argument TypedDicts (the
 generated `aim_pulumi.resources.inputs` types `spec`), plus the package's metadata.
 
 `component_provider_host` would build a plain `ComponentProvider`; this module builds the same
@@ -140,6 +141,6 @@ def package_schema(version: str = __version__) -> dict[str, Any]:
 
 def main(args: Sequence[str] | None = None) -> None:
     """Serve the provider to the engine (the plugin's entry point)."""
-    from pulumi.provider import main as serve
+    from aim_pulumi.provider_server import serve
 
     serve(AIMComponentProvider(), list(sys.argv[1:] if args is None else args))

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real Pulumi engine the real-engine tests run (tests/real_engine): the Pulumi CLI, a Python
-# language host and the Kubernetes provider, from the Go module proxy at the versions pinned in
-# scripts/real-engine/*/go.mod, plus the Python SDK's own exec and dynamic-provider scripts.
+# language host, the YAML language host (for programs of another language, which reach the components
+# through the component provider) and the Kubernetes provider, from the Go module proxy at the
+# versions pinned in scripts/real-engine/*/go.mod, plus the Python SDK's own exec and dynamic-provider
+# scripts.
 #
 # The result goes to a cache directory outside the checkout and is reused while its stamp (versions and
 # the wrapper modules' hash) matches, so a warm run takes a second. Prints the directory on its last line.
@@ -21,9 +23,11 @@ wrappers="$here/real-engine"
 pulumi_version="3.274.0"
 python_sdk_version="3.272.0"
 kubernetes_version="v4.0.0-20260115033456-f47bc2d6f199"
+# pulumi-yaml builds only against the Pulumi SDK it pins (v3.206.0); it talks to the CLI over gRPC.
+yaml_version="v1.25.0"
 
 wrappers_hash="$(cd "$wrappers" && cat ./*/go.mod ./*/go.sum ./*/*.go | sha256sum | cut -c1-12)"
-stamp_text="pulumi=$pulumi_version python-sdk=$python_sdk_version kubernetes=$kubernetes_version wrappers=$wrappers_hash"
+stamp_text="pulumi=$pulumi_version python-sdk=$python_sdk_version kubernetes=$kubernetes_version yaml=$yaml_version wrappers=$wrappers_hash"
 dir="${AIM_PULUMI_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/aim-pulumi/toolchain/pulumi-$pulumi_version-k8s-${kubernetes_version##*-}-$wrappers_hash}"
 stamp="$dir/.stamp"
 
@@ -93,7 +97,12 @@ EOF
   -ldflags "$ldflags_common -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=${kubernetes_version#v}" \
   -o "$dir/pulumi-resource-kubernetes" ./cmd/pulumi-resource-kubernetes)
 
-# 4. The SDK's scripts the CLI finds on PATH: the program runner and the dynamic-provider plugin.
+# 4. The YAML language host, straight from its main package (a tool of the wrapper module).
+(cd "$wrappers/language-yaml" && timed "pulumi-language-yaml $yaml_version" go build \
+  -ldflags "$ldflags_common -X github.com/pulumi/pulumi-yaml/pkg/version.Version=${yaml_version#v}" \
+  -o "$dir/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
+
+# 5. The SDK's scripts the CLI finds on PATH: the program runner and the dynamic-provider plugin.
 sdk="$(module_dir "$wrappers/language-python" "github.com/pulumi/pulumi/sdk/v3@v$python_sdk_version")"
 install -m 0755 "$sdk/python/cmd/pulumi-language-python-exec" "$dir/pulumi-language-python-exec"
 install -m 0755 "$sdk/python/dist/pulumi-resource-pulumi-python" "$dir/pulumi-resource-pulumi-python"

@@ -32,6 +32,9 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
   one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
   but not read or restore one (`default_executor`, `restore_default_executor`).
+- `pulumi.runtime._grpc_settings._GRPC_CHANNEL_OPTIONS`: the options (message size limits) the
+  SDK's own provider server is created with; the component provider's server
+  (`aim_pulumi.provider_server`) serves with the same (`grpc_server_options`).
 
 Not here: the public names the SDK's mock engine and dynamic providers are built from
 (`pulumi.runtime.mocks`, `pulumi.runtime.rpc`, `pulumi.dynamic.dynamic.PROVIDER_KEY`), which
@@ -59,6 +62,7 @@ __all__ = [
     "event_loop",
     "finish_stack",
     "forget_previous_run",
+    "grpc_server_options",
     "restore_default_executor",
     "sdk_supports_program_end",
     "stack_config_values",
@@ -78,6 +82,13 @@ def sdk_supports_program_end() -> bool:
     finish = getattr(Stack, _FINISH, None)
     code = getattr(finish, "__code__", None)
     return code is not None and _FINISHED_FLAG in code.co_names
+
+
+def grpc_server_options() -> list[tuple[str, Any]]:
+    """The options the SDK's provider server is created with (message size limits)."""
+    from pulumi.runtime import _grpc_settings
+
+    return list(_grpc_settings._GRPC_CHANNEL_OPTIONS)
 
 
 def event_loop() -> asyncio.AbstractEventLoop:

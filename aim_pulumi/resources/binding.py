@@ -13,6 +13,13 @@ every cache PVC size (a PVC never shrinks: `check` keeps the larger of old and n
 
 The provider is pickled into state, so it is a small class with no state of its own and its
 rule is a copy of `aim_pulumi.resolve.selection.sticky_decision` (a test keeps the two equal).
+
+A dynamic resource is run by the engine's `pulumi-python` plugin, which imports the pickled
+provider with whatever Python is on PATH: a program of another language (through the component
+provider) has no such environment, so there the binding is `ProviderBinding`, the custom resource
+`aim:index:Binding` that the component provider itself serves (`aim_pulumi.provider_server`).
+Both take the same inputs and keep the same state by the same rule (`decide_binding`,
+`binding_changes`); only who runs the rule differs.
 """
 
 from __future__ import annotations
@@ -27,9 +34,13 @@ from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
 
 __all__ = [
     "BINDING_KEYS",
+    "PROVIDER_BINDING_TYPE",
     "Binding",
     "BindingProvider",
     "BindingState",
+    "ProviderBinding",
+    "binding_changes",
+    "binding_inputs",
     "decide_binding",
     "parse_profile_key",
     "profile_key",
@@ -123,6 +134,11 @@ def decide_binding(
     return state, failures
 
 
+def binding_changes(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str]:
+    """The binding's `diff`: the keys whose change is an update (none is ever a replacement)."""
+    return [key for key in BINDING_KEYS if olds.get(key) != news.get(key)]
+
+
 class BindingProvider(ResourceProvider):
     """The dynamic provider behind `<service>-binding`; all of its logic is `decide_binding`."""
 
@@ -133,7 +149,7 @@ class BindingProvider(ResourceProvider):
         return CheckResult(state, [CheckFailure(prop, reason) for prop, reason in failures])
 
     def diff(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> DiffResult:
-        changed = any(_olds.get(key) != _news.get(key) for key in BINDING_KEYS)
+        changed = bool(binding_changes(_olds, _news))
         return DiffResult(changes=changed, replaces=[], stables=[], delete_before_replace=False)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
@@ -176,19 +192,62 @@ class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
         cache_sizes: Mapping[str, int],
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        props: dict[str, Any] = {
-            "service": service,
-            "winner": winner,
-            "qualifying": sorted(set(qualifying)),
-            "force": force,
-            "cacheMode": cache_mode,
-            "cacheSizes": dict(sorted(cache_sizes.items())),
-            "bound": None,
-            "previous": None,
-            "reason": None,
-        }
+        props = binding_inputs(service, winner, qualifying, force, cache_mode, cache_sizes)
         # What `pulumi.dynamic.Resource.__init__` does, with the provider pickled once (see above).
         props[PROVIDER_KEY] = serialized_provider()
         pulumi.CustomResource.__init__(self, f"pulumi-python:{self._resource_type_name}", name, props, opts)
+        self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
+        self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]
+
+
+def binding_inputs(
+    service: str,
+    winner: str,
+    qualifying: Sequence[str],
+    force: bool,
+    cache_mode: str,
+    cache_sizes: Mapping[str, int],
+) -> dict[str, Any]:
+    """What a binding is declared with; `bound`, `previous` and `reason` are its check's to fill."""
+    return {
+        "service": service,
+        "winner": winner,
+        "qualifying": sorted(set(qualifying)),
+        "force": force,
+        "cacheMode": cache_mode,
+        "cacheSizes": dict(sorted(cache_sizes.items())),
+        "bound": None,
+        "previous": None,
+        "reason": None,
+    }
+
+
+PROVIDER_BINDING_TYPE = "aim:index:Binding"
+"""The binding's type when the component provider serves it (not in the schema: no program declares it)."""
+
+
+class ProviderBinding(pulumi.CustomResource):
+    """`<service>-binding` of a component constructed for another language, served by this provider."""
+
+    bound: pulumi.Output[str]
+    previous: pulumi.Output[str]
+    reason: pulumi.Output[str]
+    cache_mode: pulumi.Output[str]
+    cache_sizes: pulumi.Output[dict[str, int]]
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        service: str,
+        winner: str,
+        qualifying: Sequence[str],
+        force: bool,
+        cache_mode: str,
+        cache_sizes: Mapping[str, int],
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        props = binding_inputs(service, winner, qualifying, force, cache_mode, cache_sizes)
+        super().__init__(PROVIDER_BINDING_TYPE, name, props, opts)
         self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
         self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]

@@ -24,6 +24,16 @@ the service's children and outputs are unknown, as with any Output-dependent res
 Declarations after the round (inside an `apply`, which runs after the program body): a service
 is resolved on the spot against the then complete catalog; a catalog object is rejected, since
 services already resolved without it.
+
+The component provider has no program body: a program of another language reaches it through one
+Construct call per component, and a call must answer with the component's outputs before the
+engine sends the next one that depends on it. There each call's components form a round of their
+own, on the event loop's next turn, against everything constructed so far in the same deployment
+(`registry.py`); the engine sends a component only after what it depends on, so a service that
+depends on its models and runtime configs sees them all. A catalog object that arrives after
+services (or other catalog objects) already resolved is checked against them: if any would now
+resolve differently, its Construct fails naming them and asking for the dependency, so the result
+never depends on the order in which independent calls happen to arrive.
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ import os
 import sys
 import sysconfig
 from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -159,7 +170,8 @@ class ProgramRound:
     Members are AIM components; the round calls their `_aim_*` hooks: every member has
     `_aim_waits_for_outputs`, `_aim_await_outputs`, `_aim_known`, `_aim_unknown` and `_aim_fail`;
     catalog objects `_aim_settle_status`; services (`_aim_is_service`) `_aim_prepare`, `_aim_bind`,
-    `_aim_final`, `_aim_record_caches`, `_aim_register` and `_aim_resolve_status`.
+    `_aim_final`, `_aim_record_caches`, `_aim_register` and `_aim_resolve_status`. Once a round has
+    run, `_aim_changed_by_later` says whether a member would now resolve differently.
     """
 
     members: list[Any] = field(default_factory=list)
@@ -221,14 +233,22 @@ def with_children(register: Callable[[], None]) -> None:
     _open_round().before_children.append(register)
 
 
+_CALL_ROUND: ContextVar[ProgramRound | None] = ContextVar("aim_call_round", default=None)
+
+
 def _open_round() -> ProgramRound:
     """The round declarations join: open, and armed to run at the end of the program body."""
-    from aim_pulumi.resources.registry import current_registry
+    from aim_pulumi.resources.registry import current_registry, in_component_provider
 
     registry = current_registry()
-    current: ProgramRound | None = registry.round
+    # A Construct call's round is its own, even while another call of the deployment is in flight.
+    current: ProgramRound | None = _CALL_ROUND.get() if in_component_provider() else registry.round
     if current is None or current.started:
-        current = registry.round = ProgramRound()
+        current = ProgramRound()
+        if in_component_provider():
+            _CALL_ROUND.set(current)
+        else:
+            registry.round = current
     if current.armed or registry.program_ended:
         return current
     current.armed = True
@@ -303,7 +323,9 @@ def _resolve(members: list[Any], services: list[Any], before_children: list[Call
         for register in before_children:
             register()
         return
-    failures: list[BaseException] = []
+    failures: list[BaseException] = _changed_by_late_objects(members)
+    if failures:
+        raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
     for member in members:
         if not getattr(member, "_aim_is_service", False):
             try:
@@ -324,7 +346,41 @@ def _resolve(members: list[Any], services: list[Any], before_children: list[Call
         ready.append(service)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    from aim_pulumi.resources.registry import current_registry
+
+    current_registry().settled.extend(members)
     register_children(ready, before_children)
+
+
+def _changed_by_late_objects(members: Sequence[Any]) -> list[BaseException]:
+    """One failure per catalog object of this round that changes what an earlier round resolved.
+
+    Only the component provider runs several rounds with catalog objects (a Python program's
+    late catalog objects are refused at once), so only there can it happen.
+    """
+    from aim_pulumi.resources.registry import current_registry
+
+    late = [m for m in members if not getattr(m, "_aim_is_service", False)]
+    settled = current_registry().settled
+    if not late or not settled:
+        return []
+    changed = sorted({m._aim_ref for m in settled if m._aim_changed_by_later()})
+    if not changed:
+        return []
+    shown = ", ".join(changed)
+    return [
+        locate(
+            AIMResolutionError(
+                "DeclaredAfterResolution",
+                f"constructed after {shown} resolved, and with it they would resolve differently; "
+                "make them depend on it (dependsOn, or one of its outputs) so that it is constructed first",
+                object_ref=member._aim_ref,
+            ),
+            member._aim_site,
+            member._aim_ref,
+        )
+        for member in late
+    ]
 
 
 def register_children(services: Sequence[Any], before_children: Sequence[Callable[[], None]] = ()) -> None:

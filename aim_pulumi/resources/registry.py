@@ -5,6 +5,12 @@ Services resolve against the complete catalog once the program body has declared
 is keyed by the resource monitor Pulumi connected the run to, so two runs in one process (tests,
 the offline `plan` command) never see each other's objects, and `reset_registry` clears everything.
 
+The component provider serves a program of another language through one Construct call per
+component, each with a monitor connection of its own, so there the run is named by what the
+engine sends with every call of one deployment (`enter_program_run`): the monitor address, the
+organization, project and stack, and whether it is a preview. Every Construct call of that
+deployment then shares one registry, and a service sees the models constructed before it.
+
 The registry also remembers the Shared cache components already declared, because a Shared
 cache is registered once per stack however many services mount it (DESIGN decision 7).
 """
@@ -13,6 +19,7 @@ import inspect
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -38,6 +45,8 @@ __all__ = [
     "StackRegistry",
     "current_registry",
     "default_resource_name",
+    "enter_program_run",
+    "in_component_provider",
     "object_manifest",
     "reject_outputs",
     "reset_registry",
@@ -62,6 +71,9 @@ class StackRegistry:
     program_ended: bool = False
     # Env values of runtime configs that are Outputs, kept out of the catalog (secrets.py).
     catalog_outputs: CatalogOutputs = field(default_factory=CatalogOutputs)
+    # Components of the rounds already run (one per Construct call in the component provider): a
+    # catalog object constructed later must not change what they resolved to (`program.py`).
+    settled: list[Any] = field(default_factory=list)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":
@@ -100,9 +112,38 @@ class _NoMonitor:
 _LOCK = threading.Lock()
 _NO_MONITOR = _NoMonitor()
 _REGISTRIES: weakref.WeakKeyDictionary[object, StackRegistry] = weakref.WeakKeyDictionary()
+# A provider process serves one engine command; its few deployments are kept until it exits.
+_RUNS: dict[tuple[str, ...], StackRegistry] = {}
+_PROGRAM_RUN: ContextVar[tuple[str, ...] | None] = ContextVar("aim_program_run", default=None)
+
+
+def enter_program_run(*identity: str) -> None:
+    """Name the program run the current Construct call belongs to (the component provider's task).
+
+    The context variable lives in the call's own task, so concurrent calls keep their own.
+    """
+    _PROGRAM_RUN.set(("provider", *identity))
+
+
+def in_component_provider() -> bool:
+    """Whether the running components are constructed by the component provider for the engine."""
+    return _PROGRAM_RUN.get() is not None
+
+
+def _lookup(key: object) -> StackRegistry | None:
+    return _RUNS.get(key) if isinstance(key, tuple) else _REGISTRIES.get(key)
+
+
+def _store(key: object, created: StackRegistry) -> StackRegistry:
+    if isinstance(key, tuple):
+        return _RUNS.setdefault(key, created)
+    return _REGISTRIES.setdefault(key, created)
 
 
 def _monitor_key() -> object:
+    run = _PROGRAM_RUN.get()
+    if run is not None:
+        return run
     monitor = pulumi_settings.get_monitor()
     return _NO_MONITOR if monitor is None else monitor
 
@@ -114,18 +155,19 @@ def current_registry() -> StackRegistry:
 
     key = _monitor_key()
     with _LOCK:
-        registry = _REGISTRIES.get(key)
+        registry = _lookup(key)
     if registry is not None:
         return registry
     created = StackRegistry.for_settings(stack_settings())
     with _LOCK:
-        return _REGISTRIES.setdefault(key, created)
+        return _store(key, created)
 
 
 def reset_registry() -> None:
     """Forget every program's declarations (between runs in one process, and in tests)."""
     with _LOCK:
         _REGISTRIES.clear()
+        _RUNS.clear()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -253,8 +295,16 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     _aim_status: Deferred
 
     def _aim_settle_status(self) -> None:
-        status = self._status(self._aim_declared, self._aim_target)
-        self._aim_status.resolve(_public(status, current_registry().catalog_outputs))
+        self._aim_settled = self._status(self._aim_declared, self._aim_target)
+        self._aim_status.resolve(_public(self._aim_settled, current_registry().catalog_outputs))
+
+    def _aim_changed_by_later(self) -> bool:
+        if not hasattr(self, "_aim_settled"):
+            return False
+        try:
+            return bool(self._status(self._aim_declared, self._aim_target) != self._aim_settled)
+        except Exception:
+            return True
 
     def _aim_waits_for_outputs(self) -> bool:
         return self._aim_namespace_output is not None

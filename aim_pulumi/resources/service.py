@@ -37,10 +37,15 @@ from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import inputs
-from aim_pulumi.resources.binding import Binding, parse_profile_key, profile_key
+from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
-from aim_pulumi.resources.registry import current_registry, default_resource_name, object_manifest
+from aim_pulumi.resources.registry import (
+    current_registry,
+    default_resource_name,
+    in_component_provider,
+    object_manifest,
+)
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
     MaskedArgs,
@@ -439,13 +444,26 @@ class AIMService(pulumi.ComponentResource):
         )
         self._aim_isvc_name.resolve(first.plan.isvc_name)
 
+    def _aim_changed_by_later(self) -> bool:
+        """Whether the catalog as it is now plans this service differently from its round."""
+        first = getattr(self, "_aim_first", None)
+        if first is None:
+            return False
+        try:
+            again, _ = build_independent_of_outputs(self._aim_document, self._build, _Built.render)
+        except Exception:
+            return True
+        return bool(again.render() != first.render())
+
     def _aim_bind(self) -> pulumi.Output[list[Any]] | None:
         """Register the sticky binding (selector shapes and cached services); None when not needed."""
         if not self._aim_uses_binding:
             return None
         first = self._aim_first
         self._aim_winner = _binding_key(first.plan.resolved_profile) if first.plan.resolved_profile else ""
-        binding = Binding(
+        # A program of another language cannot run a Python dynamic resource (binding.py).
+        kind = ProviderBinding if in_component_provider() else Binding
+        binding = kind(
             f"{self._aim_name}-binding",
             service=f"{first.plan.namespace}/{first.plan.name}",
             winner=self._aim_winner,

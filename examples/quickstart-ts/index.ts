@@ -32,7 +32,7 @@ const chat = new aim.AIMService(
             caching: { mode: "Shared" },
         },
     },
-    // The service resolves against the models declared before it.
+    // The provider resolves a service against what was constructed before it: depend on its model.
     { dependsOn: [model] },
 );
 

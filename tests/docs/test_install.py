@@ -25,6 +25,7 @@ PROJECT = PYPROJECT["project"]
 PROVIDERS = {
     "yaml": "pyyaml",
     "google": "protobuf",
+    "grpc": "grpcio",
     "celpy": "cel-python",
     "jsonpath_ng": "jsonpath-ng",
     "ruamel": "ruamel.yaml",

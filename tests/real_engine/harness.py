@@ -49,9 +49,22 @@ def urn_type(urn: str) -> str:
 
 
 class RealStack:
-    """One stack of one program, kept for a sequence of CLI steps."""
+    """One stack of one program, kept for a sequence of CLI steps.
 
-    def __init__(self, program: Path, workdir: Path, toolchain: Path, stack: str = "dev") -> None:
+    `python_on_path=False` leaves this interpreter's bin directory off PATH (a program of another
+    language, whose engine has no Python of its own: only the component provider's virtualenv has
+    aim_pulumi).
+    """
+
+    def __init__(
+        self,
+        program: Path,
+        workdir: Path,
+        toolchain: Path,
+        stack: str = "dev",
+        *,
+        python_on_path: bool = True,
+    ) -> None:
         self.dir = workdir / "program"
         shutil.copytree(program, self.dir)
         self.render_dir = workdir / "rendered"
@@ -59,7 +72,9 @@ class RealStack:
         state, home = workdir / "state", workdir / "home"
         state.mkdir()
         home.mkdir()
-        path = os.pathsep.join([str(toolchain), str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+        interpreter_bin = str(Path(sys.executable).parent)
+        inherited = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != interpreter_bin]
+        path = os.pathsep.join([str(toolchain), *([interpreter_bin] if python_on_path else []), *inherited])
         self.env = {
             **os.environ,
             "PATH": path,
@@ -135,14 +150,7 @@ class RealStack:
         Run once per stack: the steps that read it do not change the program or its config.
         """
         if self._offline_result is None:
-            plan_file = self.dir.parent / "offline-plan.json"
-            yaml_file = self.dir.parent / "offline-plan.yaml"
-            run_cli(
-                "plan", str(self.dir), "--stack", self.stack, "--quiet", "--show-secrets",
-                "--json", str(plan_file), "--yaml", str(yaml_file),
-            )  # fmt: skip
-            manifests = {manifest_key(d): d for d in yaml.safe_load_all(yaml_file.read_text()) if d}
-            self._offline_result = (json.loads(plan_file.read_text()), manifests)
+            self._offline_result = offline_plan(self.dir, self.stack, self.dir.parent)
         return self._offline_result
 
     def offline_plan(self) -> dict[str, Any]:
@@ -150,6 +158,42 @@ class RealStack:
 
     def offline_manifests(self) -> dict[tuple[str, str, str, str], dict[str, Any]]:
         return self._offline()[1]
+
+
+def offline_plan(
+    program: Path, stack: str, workdir: Path
+) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:
+    """`aim-pulumi plan --json --yaml` of a Python program: the plan and its manifests by key."""
+    plan_file = workdir / "offline-plan.json"
+    yaml_file = workdir / "offline-plan.yaml"
+    run_cli(
+        "plan", str(program), "--stack", stack, "--quiet", "--show-secrets",
+        "--json", str(plan_file), "--yaml", str(yaml_file),
+    )  # fmt: skip
+    manifests = {manifest_key(d): d for d in yaml.safe_load_all(yaml_file.read_text()) if d}
+    return json.loads(plan_file.read_text()), manifests
+
+
+def component_provider_program(program: Path, workdir: Path) -> Path:
+    """A copy of a program of another language whose `aim` package is this checkout's plugin.
+
+    The example names the checkout (`packages: aim: ../..`), which the copy cannot; it names a
+    plugin directory instead with the checkout's PulumiPlugin.yaml and __main__.py, whose `.venv`
+    (the virtualenv the manifest names) is this interpreter's, with aim_pulumi installed: what the
+    engine runs for `pulumi package add <checkout>` once the checkout's virtualenv is made.
+    """
+    plugin = workdir / "aim-plugin"
+    plugin.mkdir()
+    for name in ("PulumiPlugin.yaml", "__main__.py"):
+        shutil.copy(REPO / name, plugin / name)
+    (plugin / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    source = workdir / "source"
+    shutil.copytree(program, source)
+    project = yaml.safe_load((source / "Pulumi.yaml").read_text())
+    assert project["packages"]["aim"] == "../..", "the example names the checkout as its aim package"
+    project["packages"]["aim"] = str(plugin)
+    (source / "Pulumi.yaml").write_text(yaml.safe_dump(project, sort_keys=False))
+    return source
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:

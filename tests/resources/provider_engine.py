@@ -2,7 +2,9 @@
 
 The plugin runs as the engine starts it (`python __main__.py <engine address>`, port on stdout);
 Construct requests name a resource monitor served here, which records every registration and
-echoes its inputs as outputs (no resource provider runs behind it).
+echoes its inputs as outputs (no resource provider runs behind it), except for the resources the
+plugin serves itself (`aim:index:Binding`): those go through the plugin's `Check` first, and the
+checked inputs are the outputs, as the engine does in a preview of a new resource.
 """
 
 from __future__ import annotations
@@ -41,9 +43,13 @@ class Registration:
     inputs: dict[str, Any]
 
 
+_SERVED_BY_PLUGIN = "aim:index:Binding"
+
+
 @dataclass
 class _Monitor(resource_pb2_grpc.ResourceMonitorServicer):
     registrations: list[Registration] = field(default_factory=list)
+    plugin: Any = None
 
     def SupportsFeature(self, request: Any, context: Any) -> Any:
         return resource_pb2.SupportsFeatureResponse(hasSupport=request.id in _FEATURES)
@@ -51,10 +57,16 @@ class _Monitor(resource_pb2_grpc.ResourceMonitorServicer):
     def RegisterResource(self, request: Any, context: Any) -> Any:
         inputs = rpc.deserialize_properties(request.object)
         self.registrations.append(Registration(request.type, request.name, request.custom, inputs))
+        urn = f"urn:pulumi:dev::aim::{request.type}::{request.name}"
+        outputs = request.object
+        if request.custom and request.type == _SERVED_BY_PLUGIN:
+            checked = self.plugin.Check(
+                provider_pb2.CheckRequest(urn=urn, olds=struct_pb2.Struct(), news=request.object), timeout=60
+            )
+            assert not checked.failures, checked.failures
+            outputs = checked.inputs
         return resource_pb2.RegisterResourceResponse(
-            urn=f"urn:pulumi:dev::aim::{request.type}::{request.name}",
-            id=f"{request.name}-id" if request.custom else "",
-            object=request.object,
+            urn=urn, id=f"{request.name}-id" if request.custom else "", object=outputs
         )
 
     def RegisterResourceOutputs(self, request: Any, context: Any) -> Any:
@@ -89,11 +101,17 @@ class ProviderSession:
     monitor: _Monitor
     address: str
 
-    def construct(self, type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
-        """One Construct call, as the engine makes it for a resource of another language's program."""
+    def construct(
+        self, type_: str, name: str, inputs: dict[str, Any], *, stack: str = "dev"
+    ) -> dict[str, Any]:
+        """One Construct call, as the engine makes it for a resource of another language's program.
+
+        Calls with the same `stack` belong to one deployment (the engine sends the same monitor
+        address, project and stack with each); another stack is another program run.
+        """
         request = provider_pb2.ConstructRequest(
             project="aim",
-            stack="dev",
+            stack=stack,
             organization="organization",
             dryRun=True,
             monitorEndpoint=self.address,
@@ -128,7 +146,9 @@ def provider_session() -> Iterator[ProviderSession]:
         assert plugin.stdout is not None
         port = int(plugin.stdout.readline().decode().strip())
         with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-            yield ProviderSession(provider_pb2_grpc.ResourceProviderStub(channel), monitor, address)
+            stub = provider_pb2_grpc.ResourceProviderStub(channel)
+            monitor.plugin = stub
+            yield ProviderSession(stub, monitor, address)
     finally:
         plugin.kill()
         plugin.wait(timeout=10)

@@ -160,15 +160,116 @@ def test_a_stack_construct_resolves_its_services_and_registers_the_binding(sessi
     Its sticky binding is the Python dynamic resource, registered by the provider process.
     """
     state = session.construct(
-        "aim:index:AIMStack", "platform", {"path": str(ROOT / "examples" / "yaml-manifests" / "manifests")}
+        "aim:index:AIMStack",
+        "platform",
+        {"path": str(ROOT / "examples" / "yaml-manifests" / "manifests")},
+        stack="manifests",
     )
 
     assert state["objects"] == ["AIMModel/ml-team/qwen3-8b", "AIMService/ml-team/qwen-chat"]
     bindings = [
         r for r in session.monitor.registrations if r.name == "platform-aimservice-ml-team-qwen-chat-binding"
     ]
-    assert [(b.type, b.custom) for b in bindings] == [("pulumi-python:dynamic/aim:Binding", True)]
+    # Not the Python dynamic resource: a program of another language has no Python to run it.
+    assert [(b.type, b.custom) for b in bindings] == [("aim:index:Binding", True)]
     assert bindings[0].inputs["winner"].startswith("AIMProfile/ml-team/qwen3-8b-nvidia-vllm-")
+
+
+SERVICE = {
+    "namespace": "ml-team",
+    "annotations": {"aim.eai.amd.com/reconciler-pipeline": "profile"},
+    "spec": {
+        "model": {"name": "qwen3-8b"},
+        "routing": {
+            "enabled": True,
+            "gatewayRef": {"name": "inference-gateway", "namespace": "gateway-system"},
+        },
+        "caching": {"mode": "Shared"},
+    },
+}
+
+
+def _isvc(session: ProviderSession, name: str) -> dict[str, Any]:
+    [found] = [r for r in session.monitor.registrations if r.name == name]
+    assert found.type == "kubernetes:serving.kserve.io/v1beta1:InferenceService"
+    return found.inputs
+
+
+def test_a_service_constructed_in_a_later_call_resolves_against_the_model(session: ProviderSession) -> None:
+    """The engine's calls for one program: GetSchema, then the model, then the service naming it."""
+    served = json.loads(session.get_schema())
+    spec = _resolve(served, served["resources"]["aim:index:AIMService"]["inputProperties"]["spec"])
+    assert spec["type"] == "object"
+    assert {"model", "replicas", "routing", "caching"} <= set(spec["properties"])
+
+    model = session.construct("aim:index:AIMModel", "qwen3-8b", MODEL, stack="two-calls")
+    service = session.construct("aim:index:AIMService", "qwen-chat", SERVICE, stack="two-calls")
+
+    [generated] = model["status"]["generatedProfiles"]
+    assert service["status"]["resolvedProfile"] == {
+        **service["status"]["resolvedProfile"],
+        "kind": "AIMProfile",
+        "namespace": "ml-team",
+        "name": generated,
+    }
+    isvc = _isvc(session, "qwen-chat-isvc")
+    assert isvc["metadata"]["labels"]["aim.eai.amd.com/profile"] == generated
+    assert isvc["metadata"]["annotations"]["aim.eai.amd.com/model-id"] == "Qwen/Qwen3-8B"
+
+
+def test_a_service_of_another_run_does_not_see_the_model(session: ProviderSession) -> None:
+    """The catalog is the deployment's: the same service in another stack finds no model."""
+    import grpc
+
+    with pytest.raises(grpc.RpcError) as failure:
+        session.construct("aim:index:AIMService", "qwen-chat", SERVICE, stack="no-model")
+
+    assert 'AIMService/ml-team/qwen-chat: spec.model.name: ProfileNotFound: model "qwen3-8b"' in (
+        failure.value.details() or ""
+    )
+
+
+RUNTIME_CONFIG = {
+    "name": "default",
+    "namespace": "ml-team",
+    "spec": {"env": [{"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG"}]},
+}
+
+
+def test_a_catalog_object_constructed_after_a_service_it_changes_fails_naming_it(
+    session: ProviderSession,
+) -> None:
+    """The plan must not depend on the order independent calls arrive in: a late object that would
+    change what a service already resolved to fails, asking for the dependency."""
+    import grpc
+
+    session.construct("aim:index:AIMModel", "qwen3-8b", MODEL, stack="late")
+    session.construct("aim:index:AIMService", "qwen-chat", SERVICE, stack="late")
+    # One that changes nothing already resolved is welcome.
+    elsewhere = {**MODEL, "namespace": "other-team"}
+    session.construct("aim:index:AIMModel", "other", elsewhere, stack="late")
+
+    with pytest.raises(grpc.RpcError) as failure:
+        session.construct("aim:index:AIMRuntimeConfig", "ml-default", RUNTIME_CONFIG, stack="late")
+
+    details = failure.value.details() or ""
+    assert "AIMRuntimeConfig/ml-team/default" in details
+    assert "DeclaredAfterResolution" in details
+    assert "AIMService/ml-team/qwen-chat" in details
+    assert "dependsOn" in details
+
+
+def test_the_runtime_config_constructed_first_reaches_the_service(session: ProviderSession) -> None:
+    """The same objects in dependency order: the service's InferenceService carries the config's env."""
+    session.construct("aim:index:AIMRuntimeConfig", "ml-default", RUNTIME_CONFIG, stack="ordered")
+    session.construct("aim:index:AIMModel", "qwen3-8b", MODEL, stack="ordered")
+    session.construct(
+        "aim:index:AIMService", "ordered-chat", {**SERVICE, "name": "qwen-chat"}, stack="ordered"
+    )
+
+    [container] = _isvc(session, "ordered-chat-isvc")["spec"]["predictor"]["containers"]
+    env = container["env"]
+    assert {"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG"} in env
 
 
 def test_field_descriptions_come_from_the_model_docstrings(schema: dict[str, Any]) -> None:

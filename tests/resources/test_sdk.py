@@ -87,9 +87,18 @@ def test_the_loop_default_executor() -> None:
         loop.close()
 
 
+def test_the_provider_servers_grpc_options() -> None:
+    from pulumi.runtime import _grpc_settings
+
+    options = getattr(_grpc_settings, "_GRPC_CHANNEL_OPTIONS", None)
+    assert isinstance(options, list), _changed("pulumi.runtime._grpc_settings._GRPC_CHANNEL_OPTIONS")
+    assert "grpc.max_receive_message_length" in dict(_sdk.grpc_server_options())
+
+
 # Names of SDK internals (and the asyncio attribute) no module but the adapter may use.
 _PRIVATE = re.compile(
-    r"(?<!\w)(_sync_await|_ensure_event_loop|_CallbackServicer|_outputs_registered|_default_executor)\b|"
+    r"(?<!\w)(_sync_await|_ensure_event_loop|_CallbackServicer|_outputs_registered|_default_executor|"
+    r"_GRPC_CHANNEL_OPTIONS)\b|"
     r"\._finish\b|\bSETTINGS\b|settings\.ROOT\b|rpc_manager|pulumi_config\.CONFIG\b|"
     r"from pulumi[\w.]* import _|pulumi\.runtime\._"
 )

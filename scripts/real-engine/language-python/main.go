@@ -10,6 +10,11 @@
 // (deployment, state, providers, the Python SDK, the dynamic-provider host) is the upstream code.
 // Plugin discovery is left to the engine: it finds pulumi-resource-kubernetes and
 // pulumi-resource-pulumi-python on PATH when the program registers their resources.
+//
+// RunPlugin runs a plugin written in Python (a directory with a PulumiPlugin.yaml, such as this
+// project's component provider) as upstream does: `python <plugin directory> <args>` with the
+// plugin's own toolchain options (its virtualenv), streaming stdout and stderr to the engine and
+// reporting the exit code.
 package main
 
 import (
@@ -174,6 +179,45 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
 	return &pulumirpc.RunResponse{}, nil
+}
+
+func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer) error {
+	closer, stdout, stderr, err := rpcutil.MakeRunPluginStreams(server, false)
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	opts, err := pythonOptions(req.GetInfo())
+	if err != nil {
+		return err
+	}
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return err
+	}
+	args := append([]string{req.GetInfo().GetProgramDirectory()}, req.GetArgs()...)
+	cmd, err := tc.Command(server.Context(), args...)
+	if err != nil {
+		return err
+	}
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, req.GetEnv()...)
+	cmd.Dir = req.GetPwd()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if !errors.As(err, &exitErr) {
+			return fmt.Errorf("running plugin: %w", err)
+		}
+		if err := server.Send(&pulumirpc.RunPluginResponse{
+			Output: &pulumirpc.RunPluginResponse_Exitcode{Exitcode: int32(exitErr.ExitCode())},
+		}); err != nil {
+			return err
+		}
+	}
+	return closer.Close()
 }
 
 func main() {
