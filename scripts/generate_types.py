@@ -149,6 +149,222 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
 
 
 # --------------------------------------------------------------------------------------------
+# The component arguments: the object's metadata, its typed spec and component-only options.
+
+
+@dataclasses.dataclass(frozen=True)
+class ComponentArg:
+    """One argument of a component, in both spellings: `key` (camelCase) and its Python keyword."""
+
+    key: str
+    annotation: str
+    """The annotation both views share (spec and closed-set types are names in this module)."""
+    doc: str
+    required: bool = False
+
+    @property
+    def keyword(self) -> str:
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", self.key).lower()
+
+
+_NAME = ComponentArg("name", "str", "metadata.name; defaults to the Pulumi resource name.")
+_LABELS = ComponentArg("labels", "Mapping[str, str]", "metadata.labels.")
+_ANNOTATIONS = ComponentArg("annotations", "Mapping[str, str]", "metadata.annotations.")
+
+
+def _namespace(doc: str) -> ComponentArg:
+    return ComponentArg(
+        "namespace",
+        "pulumi.Input[str]",
+        f"metadata.namespace (default `default`), or an Output of it.{doc}",
+    )
+
+
+def _spec(type_name: str, doc: str) -> ComponentArg:
+    return ComponentArg("spec", type_name, doc)
+
+
+_SERVICE_OPTIONS = (
+    ComponentArg(
+        "strict",
+        "bool",
+        "Turn degradations (invalid path template, missing gateway, bad activation query) into errors.",
+    ),
+    ComponentArg(
+        "skipAwait",
+        "bool",
+        "Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child).",
+    ),
+    ComponentArg(
+        "waitFor",
+        "str",
+        "The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it.",
+    ),
+    ComponentArg(
+        "gatewayProvider",
+        "GatewayProvider",
+        "envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query.",
+    ),
+)
+_WAIT_FOR_CACHE = ComponentArg(
+    "waitForCache",
+    "bool",
+    "Make the InferenceService wait for its cache PVCs and download Jobs (default true).",
+)
+
+COMPONENT_ARGS: dict[str, tuple[str, tuple[ComponentArg, ...]]] = {
+    "AIMService": (
+        "The AIMService object (camelCase `spec` as in the CRD) plus component-only options.",
+        (
+            _NAME,
+            _namespace(""),
+            ComponentArg(
+                "labels",
+                "Mapping[str, str]",
+                "metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children.",
+            ),
+            ComponentArg(
+                "annotations",
+                "Mapping[str, str]",
+                "metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`.",
+            ),
+            _spec(
+                "AIMServiceSpec",
+                "The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ...",
+            ),
+            *_SERVICE_OPTIONS,
+            ComponentArg(
+                "forceRebind",
+                "bool",
+                "Re-rank the profiles and bind the current winner, as the force-rebind annotation does.",
+            ),
+            _WAIT_FOR_CACHE,
+        ),
+    ),
+    "AIMProfile": (
+        "The AIMProfile object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            _namespace(" The profile is visible only to services there."),
+            ComponentArg(
+                "labels",
+                "Mapping[str, str]",
+                "metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model.",
+            ),
+            _ANNOTATIONS,
+            _spec(
+                "AIMProfileSpec",
+                "The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ...",
+            ),
+        ),
+    ),
+    "AIMClusterProfile": (
+        "The AIMClusterProfile object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            ComponentArg(
+                "labels",
+                "Mapping[str, str]",
+                "metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model.",
+            ),
+            _ANNOTATIONS,
+            _spec("AIMProfileSpec", "The AIMClusterProfile spec (camelCase); `caching` is namespace-only."),
+        ),
+    ),
+    "AIMModel": (
+        "The AIMModel object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            _namespace(""),
+            _LABELS,
+            _ANNOTATIONS,
+            _spec(
+                "AIMModelSpec",
+                "The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, "
+                "...",
+            ),
+        ),
+    ),
+    "AIMClusterModel": (
+        "The AIMClusterModel object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            _LABELS,
+            _ANNOTATIONS,
+            _spec(
+                "AIMModelSpec",
+                "The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ...",
+            ),
+        ),
+    ),
+    "AIMRuntimeConfig": (
+        "The AIMRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            ComponentArg(
+                "name",
+                "str",
+                "metadata.name; defaults to the Pulumi resource name (`default` is what services use).",
+            ),
+            _namespace(" Applies only to consumers in that namespace."),
+            _LABELS,
+            _ANNOTATIONS,
+            _spec(
+                "AIMRuntimeConfigSpec",
+                "The runtime config spec (camelCase): storage, routing, scaleFromZero, env, "
+                "labelPropagation, ...",
+            ),
+        ),
+    ),
+    "AIMClusterRuntimeConfig": (
+        "The AIMClusterRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            ComponentArg(
+                "name",
+                "str",
+                "metadata.name; defaults to the Pulumi resource name (`default` replaces the embedded "
+                "default).",
+            ),
+            _LABELS,
+            _ANNOTATIONS,
+            _spec(
+                "AIMClusterRuntimeConfigSpec",
+                "The runtime config spec (camelCase), including model.profileGeneration.fallbacks.",
+            ),
+        ),
+    ),
+    "AIMStack": (
+        "Where the AIM manifests are, and options applied to every service in them.",
+        (
+            ComponentArg(
+                "path",
+                "str",
+                "A YAML file or directory (`*.yaml`, `*.yml`, multi-document) of AIM and Kubernetes objects.",
+            ),
+            ComponentArg("strict", "bool", "Turn every service's degradations into errors."),
+            ComponentArg("skipAwait", "bool", "Wait for no child of any service to become ready."),
+            ComponentArg(
+                "waitFor",
+                "str",
+                "`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); "
+                "empty removes it.",
+            ),
+            ComponentArg(
+                "gatewayProvider",
+                "GatewayProvider",
+                "envoyGateway, kgateway, custom or none, for every service.",
+            ),
+            ComponentArg(
+                "waitForCache", "bool", "Make InferenceServices wait for their caches (default true)."
+            ),
+        ),
+    ),
+}
+"""What each component takes besides its spec types. `<Kind>ArgsDict` (camelCase keys) is what the
+component provider's schema is inferred from; `<Kind>Args` (an `@pulumi.input_type` class) and
+`<Kind>Kwargs` (the keyword form) take the same arguments as snake_case keywords."""
+
+
+# --------------------------------------------------------------------------------------------
 # The model graph
 
 
@@ -390,7 +606,12 @@ def render_inputs() -> str:
     models = ordered_models()
     sets = closed_sets(models)
     out: list[str] = [
-        '"""Typed `spec` inputs of the AIM components, generated from the API models: do not edit.',
+        '"""Typed inputs of the AIM components, generated from the API models: do not edit.',
+        "",
+        "Every `spec` and nested object is a TypedDict; each component's arguments come three ways, as",
+        "in Pulumi's generated SDKs: `<Kind>ArgsDict` (camelCase keys, what the component provider's",
+        "schema is inferred from), the `@pulumi.input_type` class `<Kind>Args` and `<Kind>Kwargs`",
+        "(the same arguments as snake_case keywords).",
         "",
         "Regenerate with `python scripts/generate_types.py`. Type checkers see closed sets as `Literal`",
         "and a quantity as `str | int | float`; at run time (what the component provider's schema is",
@@ -444,10 +665,64 @@ def render_inputs() -> str:
     for name in aliases:
         out.append(f"{name}ArgsDict = {name}")
         exported.append(f"{name}ArgsDict")
+    out += ["", ""]
+    for kind, (doc, args) in COMPONENT_ARGS.items():
+        out += _component_args(kind, doc, args)
+        exported += [f"{kind}ArgsDict", f"{kind}Kwargs", f"{kind}Args"]
     out += ["", "__all__ = ["]
     out += [f'    "{name}",' for name in sorted(exported)]
     out += ["]", ""]
     return "\n".join(out)
+
+
+def _component_args(kind: str, doc: str, args: tuple[ComponentArg, ...]) -> list[str]:
+    """`<Kind>ArgsDict` (camelCase keys), `<Kind>Kwargs` (snake_case) and the `<Kind>Args` input type."""
+    out = [f"class {kind}ArgsDict(TypedDict, total=False):"]
+    out += _docstring(doc, "    ")
+    out.append("")
+    for arg in args:
+        out.append(f"    {arg.key}: {f'Required[{arg.annotation}]' if arg.required else arg.annotation}")
+        out += _docstring(arg.doc, "    ")
+    out += ["", ""]
+    out.append(f"class {kind}Kwargs(TypedDict, total=False):")
+    out += _docstring(
+        f"The keyword arguments of `{kind}(resource_name, ..., opts=...)`: {kind}Args, by keyword.", "    "
+    )
+    out.append("")
+    for arg in args:
+        out.append(f"    {arg.keyword}: {f'Required[{arg.annotation}]' if arg.required else arg.annotation}")
+        out += _docstring(arg.doc, "    ")
+    out += ["", ""]
+    out += ["@pulumi.input_type", f"class {kind}Args:"]
+    out += _docstring(f"{doc} Keyword arguments in snake_case.", "    ")
+    out += ["", "    def __init__(", "        self,", "        *,"]
+    ordered = sorted(args, key=lambda a: not a.required)
+    for arg in ordered:
+        if arg.required:
+            out.append(f"        {arg.keyword}: {arg.annotation},")
+        else:
+            out.append(f"        {arg.keyword}: {arg.annotation} | None = None,")
+    out += ["    ) -> None:"]
+    for arg in ordered:
+        if arg.required:
+            out.append(f'        pulumi.set(self, "{arg.keyword}", {arg.keyword})')
+        else:
+            out.append(f"        if {arg.keyword} is not None:")
+            out.append(f'            pulumi.set(self, "{arg.keyword}", {arg.keyword})')
+    for arg in args:
+        value = arg.annotation if arg.required else f"{arg.annotation} | None"
+        getter = "@pulumi.getter" if arg.keyword == arg.key else f'@pulumi.getter(name="{arg.key}")'
+        out += ["", "    @property", f"    {getter}", f"    def {arg.keyword}(self) -> {value}:"]
+        out += _docstring(arg.doc, "        ")
+        out.append(f'        return pulumi.get(self, "{arg.keyword}")  # type: ignore[no-any-return]')
+        out += [
+            "",
+            f"    @{arg.keyword}.setter",
+            f"    def {arg.keyword}(self, value: {value}) -> None:",
+            f'        pulumi.set(self, "{arg.keyword}", value)',
+        ]
+    out += ["", ""]
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,17 +1,30 @@
 """Pulumi components: AIM objects declared in a program, resolved and deployed at `pulumi up`."""
 
-from aim_pulumi.resources.model import AIMClusterModel, AIMClusterModelArgs, AIMModel, AIMModelArgs
-from aim_pulumi.resources.profile import AIMClusterProfile, AIMClusterProfileArgs, AIMProfile, AIMProfileArgs
-from aim_pulumi.resources.registry import current_registry, reset_registry
-from aim_pulumi.resources.runtime_config import (
-    AIMClusterRuntimeConfig,
+from aim_pulumi.resources.inputs import (
+    AIMClusterModelArgs,
+    AIMClusterModelArgsDict,
+    AIMClusterProfileArgs,
+    AIMClusterProfileArgsDict,
     AIMClusterRuntimeConfigArgs,
-    AIMRuntimeConfig,
+    AIMClusterRuntimeConfigArgsDict,
+    AIMModelArgs,
+    AIMModelArgsDict,
+    AIMProfileArgs,
+    AIMProfileArgsDict,
     AIMRuntimeConfigArgs,
+    AIMRuntimeConfigArgsDict,
+    AIMServiceArgs,
+    AIMServiceArgsDict,
+    AIMStackArgs,
+    AIMStackArgsDict,
 )
-from aim_pulumi.resources.service import AIMService, AIMServiceArgs
+from aim_pulumi.resources.model import AIMClusterModel, AIMModel
+from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.resources.registry import current_registry, reset_registry
+from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
+from aim_pulumi.resources.service import AIMService
 from aim_pulumi.resources.shared_cache import AIMSharedCache
-from aim_pulumi.resources.stack import AIMStack, AIMStackArgs
+from aim_pulumi.resources.stack import AIMStack
 
 COMPONENTS = (
     AIMService,
@@ -29,21 +42,29 @@ __all__ = [
     "COMPONENTS",
     "AIMClusterModel",
     "AIMClusterModelArgs",
+    "AIMClusterModelArgsDict",
     "AIMClusterProfile",
     "AIMClusterProfileArgs",
+    "AIMClusterProfileArgsDict",
     "AIMClusterRuntimeConfig",
     "AIMClusterRuntimeConfigArgs",
+    "AIMClusterRuntimeConfigArgsDict",
     "AIMModel",
     "AIMModelArgs",
+    "AIMModelArgsDict",
     "AIMProfile",
     "AIMProfileArgs",
+    "AIMProfileArgsDict",
     "AIMRuntimeConfig",
     "AIMRuntimeConfigArgs",
+    "AIMRuntimeConfigArgsDict",
     "AIMService",
     "AIMServiceArgs",
+    "AIMServiceArgsDict",
     "AIMSharedCache",
     "AIMStack",
     "AIMStackArgs",
+    "AIMStackArgsDict",
     "current_registry",
     "reset_registry",
 ]

@@ -1,4 +1,9 @@
-"""Typed `spec` inputs of the AIM components, generated from the API models: do not edit.
+"""Typed inputs of the AIM components, generated from the API models: do not edit.
+
+Every `spec` and nested object is a TypedDict; each component's arguments come three ways, as
+in Pulumi's generated SDKs: `<Kind>ArgsDict` (camelCase keys, what the component provider's
+schema is inferred from), the `@pulumi.input_type` class `<Kind>Args` and `<Kind>Kwargs`
+(the same arguments as snake_case keywords).
 
 Regenerate with `python scripts/generate_types.py`. Type checkers see closed sets as `Literal`
 and a quantity as `str | int | float`; at run time (what the component provider's schema is
@@ -775,17 +780,1001 @@ RuntimeConfigModelSettingsArgsDict = RuntimeConfigModelSettings
 AIMRuntimeConfigSpecArgsDict = AIMRuntimeConfigSpec
 AIMClusterRuntimeConfigSpecArgsDict = AIMClusterRuntimeConfigSpec
 
+
+class AIMServiceArgsDict(TypedDict, total=False):
+    """The AIMService object (camelCase `spec` as in the CRD) plus component-only options."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """metadata.namespace (default `default`), or an Output of it."""
+    labels: Mapping[str, str]
+    """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
+    annotations: Mapping[str, str]
+    """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
+    spec: AIMServiceSpec
+    """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
+    strict: bool
+    """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""
+    skipAwait: bool
+    """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
+    waitFor: str
+    """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
+    gatewayProvider: GatewayProvider
+    """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
+    forceRebind: bool
+    """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""
+    waitForCache: bool
+    """Make the InferenceService wait for its cache PVCs and download Jobs (default true)."""
+
+
+class AIMServiceKwargs(TypedDict, total=False):
+    """The keyword arguments of `AIMService(resource_name, ..., opts=...)`: AIMServiceArgs, by keyword."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """metadata.namespace (default `default`), or an Output of it."""
+    labels: Mapping[str, str]
+    """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
+    annotations: Mapping[str, str]
+    """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
+    spec: AIMServiceSpec
+    """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
+    strict: bool
+    """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""
+    skip_await: bool
+    """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
+    wait_for: str
+    """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
+    gateway_provider: GatewayProvider
+    """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
+    force_rebind: bool
+    """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""
+    wait_for_cache: bool
+    """Make the InferenceService wait for its cache PVCs and download Jobs (default true)."""
+
+
+@pulumi.input_type
+class AIMServiceArgs:
+    """
+    The AIMService object (camelCase `spec` as in the CRD) plus component-only options. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMServiceSpec | None = None,
+        strict: bool | None = None,
+        skip_await: bool | None = None,
+        wait_for: str | None = None,
+        gateway_provider: GatewayProvider | None = None,
+        force_rebind: bool | None = None,
+        wait_for_cache: bool | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if namespace is not None:
+            pulumi.set(self, "namespace", namespace)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+        if strict is not None:
+            pulumi.set(self, "strict", strict)
+        if skip_await is not None:
+            pulumi.set(self, "skip_await", skip_await)
+        if wait_for is not None:
+            pulumi.set(self, "wait_for", wait_for)
+        if gateway_provider is not None:
+            pulumi.set(self, "gateway_provider", gateway_provider)
+        if force_rebind is not None:
+            pulumi.set(self, "force_rebind", force_rebind)
+        if wait_for_cache is not None:
+            pulumi.set(self, "wait_for_cache", wait_for_cache)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[str] | None:
+        """metadata.namespace (default `default`), or an Output of it."""
+        return pulumi.get(self, "namespace")  # type: ignore[no-any-return]
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[str] | None) -> None:
+        pulumi.set(self, "namespace", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMServiceSpec | None:
+        """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMServiceSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+    @property
+    @pulumi.getter
+    def strict(self) -> bool | None:
+        """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""
+        return pulumi.get(self, "strict")  # type: ignore[no-any-return]
+
+    @strict.setter
+    def strict(self, value: bool | None) -> None:
+        pulumi.set(self, "strict", value)
+
+    @property
+    @pulumi.getter(name="skipAwait")
+    def skip_await(self) -> bool | None:
+        """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
+        return pulumi.get(self, "skip_await")  # type: ignore[no-any-return]
+
+    @skip_await.setter
+    def skip_await(self, value: bool | None) -> None:
+        pulumi.set(self, "skip_await", value)
+
+    @property
+    @pulumi.getter(name="waitFor")
+    def wait_for(self) -> str | None:
+        """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
+        return pulumi.get(self, "wait_for")  # type: ignore[no-any-return]
+
+    @wait_for.setter
+    def wait_for(self, value: str | None) -> None:
+        pulumi.set(self, "wait_for", value)
+
+    @property
+    @pulumi.getter(name="gatewayProvider")
+    def gateway_provider(self) -> GatewayProvider | None:
+        """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
+        return pulumi.get(self, "gateway_provider")  # type: ignore[no-any-return]
+
+    @gateway_provider.setter
+    def gateway_provider(self, value: GatewayProvider | None) -> None:
+        pulumi.set(self, "gateway_provider", value)
+
+    @property
+    @pulumi.getter(name="forceRebind")
+    def force_rebind(self) -> bool | None:
+        """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""
+        return pulumi.get(self, "force_rebind")  # type: ignore[no-any-return]
+
+    @force_rebind.setter
+    def force_rebind(self, value: bool | None) -> None:
+        pulumi.set(self, "force_rebind", value)
+
+    @property
+    @pulumi.getter(name="waitForCache")
+    def wait_for_cache(self) -> bool | None:
+        """Make the InferenceService wait for its cache PVCs and download Jobs (default true)."""
+        return pulumi.get(self, "wait_for_cache")  # type: ignore[no-any-return]
+
+    @wait_for_cache.setter
+    def wait_for_cache(self, value: bool | None) -> None:
+        pulumi.set(self, "wait_for_cache", value)
+
+
+class AIMProfileArgsDict(TypedDict, total=False):
+    """The AIMProfile object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. The profile is visible only to services
+    there.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSpec
+    """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
+
+
+class AIMProfileKwargs(TypedDict, total=False):
+    """The keyword arguments of `AIMProfile(resource_name, ..., opts=...)`: AIMProfileArgs, by keyword."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. The profile is visible only to services
+    there.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSpec
+    """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
+
+
+@pulumi.input_type
+class AIMProfileArgs:
+    """
+    The AIMProfile object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMProfileSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if namespace is not None:
+            pulumi.set(self, "namespace", namespace)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[str] | None:
+        """
+        metadata.namespace (default `default`), or an Output of it. The profile is visible only to services
+        there.
+        """
+        return pulumi.get(self, "namespace")  # type: ignore[no-any-return]
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[str] | None) -> None:
+        pulumi.set(self, "namespace", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMProfileSpec | None:
+        """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMProfileSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMClusterProfileArgsDict(TypedDict, total=False):
+    """The AIMClusterProfile object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSpec
+    """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
+
+
+class AIMClusterProfileKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMClusterProfile(resource_name, ..., opts=...)`: AIMClusterProfileArgs, by
+    keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSpec
+    """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
+
+
+@pulumi.input_type
+class AIMClusterProfileArgs:
+    """
+    The AIMClusterProfile object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMProfileSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMProfileSpec | None:
+        """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMProfileSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMModelArgsDict(TypedDict, total=False):
+    """The AIMModel object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """metadata.namespace (default `default`), or an Output of it."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMModelSpec
+    """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+
+
+class AIMModelKwargs(TypedDict, total=False):
+    """The keyword arguments of `AIMModel(resource_name, ..., opts=...)`: AIMModelArgs, by keyword."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """metadata.namespace (default `default`), or an Output of it."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMModelSpec
+    """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+
+
+@pulumi.input_type
+class AIMModelArgs:
+    """
+    The AIMModel object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMModelSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if namespace is not None:
+            pulumi.set(self, "namespace", namespace)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[str] | None:
+        """metadata.namespace (default `default`), or an Output of it."""
+        return pulumi.get(self, "namespace")  # type: ignore[no-any-return]
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[str] | None) -> None:
+        pulumi.set(self, "namespace", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMModelSpec | None:
+        """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMModelSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMClusterModelArgsDict(TypedDict, total=False):
+    """The AIMClusterModel object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMModelSpec
+    """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+
+
+class AIMClusterModelKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMClusterModel(resource_name, ..., opts=...)`: AIMClusterModelArgs, by
+    keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMModelSpec
+    """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+
+
+@pulumi.input_type
+class AIMClusterModelArgs:
+    """
+    The AIMClusterModel object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMModelSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMModelSpec | None:
+        """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMModelSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMRuntimeConfigArgsDict(TypedDict, total=False):
+    """The AIMRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name (`default` is what services use)."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. Applies only to consumers in that namespace.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMRuntimeConfigSpec
+    """The runtime config spec (camelCase): storage, routing, scaleFromZero, env, labelPropagation, ..."""
+
+
+class AIMRuntimeConfigKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMRuntimeConfig(resource_name, ..., opts=...)`: AIMRuntimeConfigArgs, by
+    keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name (`default` is what services use)."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. Applies only to consumers in that namespace.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMRuntimeConfigSpec
+    """The runtime config spec (camelCase): storage, routing, scaleFromZero, env, labelPropagation, ..."""
+
+
+@pulumi.input_type
+class AIMRuntimeConfigArgs:
+    """
+    The AIMRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMRuntimeConfigSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if namespace is not None:
+            pulumi.set(self, "namespace", namespace)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name (`default` is what services use)."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[str] | None:
+        """
+        metadata.namespace (default `default`), or an Output of it. Applies only to consumers in that
+        namespace.
+        """
+        return pulumi.get(self, "namespace")  # type: ignore[no-any-return]
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[str] | None) -> None:
+        pulumi.set(self, "namespace", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMRuntimeConfigSpec | None:
+        """The runtime config spec (camelCase): storage, routing, scaleFromZero, env, labelPropagation, ..."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMRuntimeConfigSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMClusterRuntimeConfigArgsDict(TypedDict, total=False):
+    """The AIMClusterRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name (`default` replaces the embedded default)."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMClusterRuntimeConfigSpec
+    """The runtime config spec (camelCase), including model.profileGeneration.fallbacks."""
+
+
+class AIMClusterRuntimeConfigKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMClusterRuntimeConfig(resource_name, ..., opts=...)`:
+    AIMClusterRuntimeConfigArgs, by keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name (`default` replaces the embedded default)."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMClusterRuntimeConfigSpec
+    """The runtime config spec (camelCase), including model.profileGeneration.fallbacks."""
+
+
+@pulumi.input_type
+class AIMClusterRuntimeConfigArgs:
+    """
+    The AIMClusterRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments
+    in snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMClusterRuntimeConfigSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name (`default` replaces the embedded default)."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMClusterRuntimeConfigSpec | None:
+        """The runtime config spec (camelCase), including model.profileGeneration.fallbacks."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMClusterRuntimeConfigSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMStackArgsDict(TypedDict, total=False):
+    """Where the AIM manifests are, and options applied to every service in them."""
+
+    path: str
+    """A YAML file or directory (`*.yaml`, `*.yml`, multi-document) of AIM and Kubernetes objects."""
+    strict: bool
+    """Turn every service's degradations into errors."""
+    skipAwait: bool
+    """Wait for no child of any service to become ready."""
+    waitFor: str
+    """`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); empty removes it."""
+    gatewayProvider: GatewayProvider
+    """envoyGateway, kgateway, custom or none, for every service."""
+    waitForCache: bool
+    """Make InferenceServices wait for their caches (default true)."""
+
+
+class AIMStackKwargs(TypedDict, total=False):
+    """The keyword arguments of `AIMStack(resource_name, ..., opts=...)`: AIMStackArgs, by keyword."""
+
+    path: str
+    """A YAML file or directory (`*.yaml`, `*.yml`, multi-document) of AIM and Kubernetes objects."""
+    strict: bool
+    """Turn every service's degradations into errors."""
+    skip_await: bool
+    """Wait for no child of any service to become ready."""
+    wait_for: str
+    """`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); empty removes it."""
+    gateway_provider: GatewayProvider
+    """envoyGateway, kgateway, custom or none, for every service."""
+    wait_for_cache: bool
+    """Make InferenceServices wait for their caches (default true)."""
+
+
+@pulumi.input_type
+class AIMStackArgs:
+    """
+    Where the AIM manifests are, and options applied to every service in them. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        path: str | None = None,
+        strict: bool | None = None,
+        skip_await: bool | None = None,
+        wait_for: str | None = None,
+        gateway_provider: GatewayProvider | None = None,
+        wait_for_cache: bool | None = None,
+    ) -> None:
+        if path is not None:
+            pulumi.set(self, "path", path)
+        if strict is not None:
+            pulumi.set(self, "strict", strict)
+        if skip_await is not None:
+            pulumi.set(self, "skip_await", skip_await)
+        if wait_for is not None:
+            pulumi.set(self, "wait_for", wait_for)
+        if gateway_provider is not None:
+            pulumi.set(self, "gateway_provider", gateway_provider)
+        if wait_for_cache is not None:
+            pulumi.set(self, "wait_for_cache", wait_for_cache)
+
+    @property
+    @pulumi.getter
+    def path(self) -> str | None:
+        """A YAML file or directory (`*.yaml`, `*.yml`, multi-document) of AIM and Kubernetes objects."""
+        return pulumi.get(self, "path")  # type: ignore[no-any-return]
+
+    @path.setter
+    def path(self, value: str | None) -> None:
+        pulumi.set(self, "path", value)
+
+    @property
+    @pulumi.getter
+    def strict(self) -> bool | None:
+        """Turn every service's degradations into errors."""
+        return pulumi.get(self, "strict")  # type: ignore[no-any-return]
+
+    @strict.setter
+    def strict(self, value: bool | None) -> None:
+        pulumi.set(self, "strict", value)
+
+    @property
+    @pulumi.getter(name="skipAwait")
+    def skip_await(self) -> bool | None:
+        """Wait for no child of any service to become ready."""
+        return pulumi.get(self, "skip_await")  # type: ignore[no-any-return]
+
+    @skip_await.setter
+    def skip_await(self, value: bool | None) -> None:
+        pulumi.set(self, "skip_await", value)
+
+    @property
+    @pulumi.getter(name="waitFor")
+    def wait_for(self) -> str | None:
+        """`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); empty removes it."""
+        return pulumi.get(self, "wait_for")  # type: ignore[no-any-return]
+
+    @wait_for.setter
+    def wait_for(self, value: str | None) -> None:
+        pulumi.set(self, "wait_for", value)
+
+    @property
+    @pulumi.getter(name="gatewayProvider")
+    def gateway_provider(self) -> GatewayProvider | None:
+        """envoyGateway, kgateway, custom or none, for every service."""
+        return pulumi.get(self, "gateway_provider")  # type: ignore[no-any-return]
+
+    @gateway_provider.setter
+    def gateway_provider(self, value: GatewayProvider | None) -> None:
+        pulumi.set(self, "gateway_provider", value)
+
+    @property
+    @pulumi.getter(name="waitForCache")
+    def wait_for_cache(self) -> bool | None:
+        """Make InferenceServices wait for their caches (default true)."""
+        return pulumi.get(self, "wait_for_cache")  # type: ignore[no-any-return]
+
+    @wait_for_cache.setter
+    def wait_for_cache(self, value: bool | None) -> None:
+        pulumi.set(self, "wait_for_cache", value)
+
+
 __all__ = [
+    "AIMClusterModelArgs",
+    "AIMClusterModelArgsDict",
+    "AIMClusterModelKwargs",
+    "AIMClusterProfileArgs",
+    "AIMClusterProfileArgsDict",
+    "AIMClusterProfileKwargs",
+    "AIMClusterRuntimeConfigArgs",
+    "AIMClusterRuntimeConfigArgsDict",
+    "AIMClusterRuntimeConfigKwargs",
     "AIMClusterRuntimeConfigSpec",
     "AIMClusterRuntimeConfigSpecArgsDict",
+    "AIMModelArgs",
+    "AIMModelArgsDict",
+    "AIMModelKwargs",
     "AIMModelSpec",
     "AIMModelSpecArgsDict",
+    "AIMProfileArgs",
+    "AIMProfileArgsDict",
+    "AIMProfileKwargs",
     "AIMProfileSpec",
     "AIMProfileSpecArgsDict",
+    "AIMRuntimeConfigArgs",
+    "AIMRuntimeConfigArgsDict",
+    "AIMRuntimeConfigKwargs",
     "AIMRuntimeConfigSpec",
     "AIMRuntimeConfigSpecArgsDict",
+    "AIMServiceArgs",
+    "AIMServiceArgsDict",
+    "AIMServiceKwargs",
     "AIMServiceSpec",
     "AIMServiceSpecArgsDict",
+    "AIMStackArgs",
+    "AIMStackArgsDict",
+    "AIMStackKwargs",
     "AcceleratorType",
     "AcceleratorVendor",
     "Artifact",

@@ -6,47 +6,35 @@ needs its profiles declared with the `aim.eai.amd.com/source-model` label, since
 can run. The component exports the generated profile names against the program's complete catalog.
 """
 
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog.store import Catalog
-from aim_pulumi.resources import inputs
+from aim_pulumi.resources.constructors import plain_args, schema_args
+from aim_pulumi.resources.inputs import (
+    AIMClusterModelArgs,
+    AIMClusterModelArgsDict,
+    AIMClusterModelKwargs,
+    AIMModelArgs,
+    AIMModelArgsDict,
+    AIMModelKwargs,
+)
 from aim_pulumi.resources.registry import CatalogComponent
 
-__all__ = ["AIMClusterModel", "AIMClusterModelArgs", "AIMModel", "AIMModelArgs", "model_status"]
+__all__ = [
+    "AIMClusterModel",
+    "AIMClusterModelArgs",
+    "AIMClusterModelArgsDict",
+    "AIMModel",
+    "AIMModelArgs",
+    "AIMModelArgsDict",
+    "model_status",
+]
 
 AnyModel = api.AIMModel | api.AIMClusterModel
 _ModelT = TypeVar("_ModelT", bound=AnyModel)
-
-
-class AIMModelArgs(TypedDict, total=False):
-    """The AIMModel object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name."""
-    namespace: str
-    """metadata.namespace; defaults to `default`."""
-    labels: dict[str, str]
-    """metadata.labels."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMModelSpec
-    """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
-
-
-class AIMClusterModelArgs(TypedDict, total=False):
-    """The AIMClusterModel object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name."""
-    labels: dict[str, str]
-    """metadata.labels."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMModelSpec
-    """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
 
 
 def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
@@ -96,16 +84,50 @@ class AIMModel(_ModelComponent[api.AIMModel]):
 
     _KIND_CLASS = api.AIMModel
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMModelArgs,
+        resource_name: str,
+        args: AIMModelArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMModel | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMModelArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMModelKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMModelArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMModelArgsDict | AIMModelArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMModel | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMModel", args, kwargs, AIMModelArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)
 
 
 class AIMClusterModel(_ModelComponent[api.AIMClusterModel]):
@@ -113,13 +135,47 @@ class AIMClusterModel(_ModelComponent[api.AIMClusterModel]):
 
     _KIND_CLASS = api.AIMClusterModel
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMClusterModelArgs,
+        resource_name: str,
+        args: AIMClusterModelArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMClusterModel | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterModelArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMClusterModelKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMClusterModelArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterModelArgsDict | AIMClusterModelArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMClusterModel | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMClusterModel", args, kwargs, AIMClusterModelArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)

@@ -6,7 +6,7 @@ to every service of the program wherever either is declared, and exports what th
 show in its status.
 """
 
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
 
@@ -19,42 +19,30 @@ from aim_pulumi.resolve.objects import (
     SOURCE_MODEL_SCOPE_LABEL,
 )
 from aim_pulumi.resolve.selection.versions import profile_version
-from aim_pulumi.resources import inputs
+from aim_pulumi.resources.constructors import plain_args, schema_args
+from aim_pulumi.resources.inputs import (
+    AIMClusterProfileArgs,
+    AIMClusterProfileArgsDict,
+    AIMClusterProfileKwargs,
+    AIMProfileArgs,
+    AIMProfileArgsDict,
+    AIMProfileKwargs,
+)
 from aim_pulumi.resources.registry import CatalogComponent
 
-__all__ = ["AIMClusterProfile", "AIMClusterProfileArgs", "AIMProfile", "AIMProfileArgs", "profile_status"]
+__all__ = [
+    "AIMClusterProfile",
+    "AIMClusterProfileArgs",
+    "AIMClusterProfileArgsDict",
+    "AIMProfile",
+    "AIMProfileArgs",
+    "AIMProfileArgsDict",
+    "profile_status",
+]
 
 _PROVENANCE_LABELS = (SOURCE_MODEL_LABEL, SOURCE_MODEL_SCOPE_LABEL, PROFILE_ROLE_LABEL, PROFILE_ORIGIN_LABEL)
 AnyProfile = api.AIMProfile | api.AIMClusterProfile
 _ProfileT = TypeVar("_ProfileT", bound=AnyProfile)
-
-
-class AIMProfileArgs(TypedDict, total=False):
-    """The AIMProfile object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name."""
-    namespace: str
-    """metadata.namespace; defaults to `default`. The profile is visible only to services there."""
-    labels: dict[str, str]
-    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMProfileSpec
-    """The AIMProfile spec (camelCase): aimId, image, accelerator*, engineArgs, modelSources, ..."""
-
-
-class AIMClusterProfileArgs(TypedDict, total=False):
-    """The AIMClusterProfile object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name."""
-    labels: dict[str, str]
-    """metadata.labels, e.g. `aim.eai.amd.com/source-model` to tie the profile to a model."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMProfileSpec
-    """The AIMClusterProfile spec (camelCase); `caching` is namespace-only."""
 
 
 def profile_status(profile: AnyProfile, catalog: Catalog) -> dict[str, Any]:
@@ -97,16 +85,50 @@ class AIMProfile(_ProfileComponent[api.AIMProfile]):
 
     _KIND_CLASS = api.AIMProfile
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMProfileArgs,
+        resource_name: str,
+        args: AIMProfileArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMProfile | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMProfileArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMProfileKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMProfileArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMProfileArgsDict | AIMProfileArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMProfile | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMProfile", args, kwargs, AIMProfileArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)
 
 
 class AIMClusterProfile(_ProfileComponent[api.AIMClusterProfile]):
@@ -114,13 +136,47 @@ class AIMClusterProfile(_ProfileComponent[api.AIMClusterProfile]):
 
     _KIND_CLASS = api.AIMClusterProfile
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMClusterProfileArgs,
+        resource_name: str,
+        args: AIMClusterProfileArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMClusterProfile | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterProfileArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMClusterProfileKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMClusterProfileArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterProfileArgsDict | AIMClusterProfileArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMClusterProfile | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMClusterProfile", args, kwargs, AIMClusterProfileArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)

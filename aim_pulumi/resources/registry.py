@@ -30,6 +30,7 @@ from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, pa
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resources.constructors import camel_case
 from aim_pulumi.resources.outputs import known_output
 from aim_pulumi.resources.program import (
     Deferred,
@@ -235,12 +236,6 @@ ObjectT = TypeVar("ObjectT", bound=AIMObject)
 """The typed object a catalog component declares: each public class fixes it to its own kind."""
 
 
-def _camel_case(attribute: str) -> str:
-    """The output key Pulumi derives from an output attribute (`profile_name` -> `profileName`)."""
-    head, *rest = attribute.split("_")
-    return head + "".join(part.capitalize() for part in rest)
-
-
 class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
     """A profile, model or runtime config: catalog data for every service of the program.
 
@@ -360,7 +355,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)
         self.status = self._aim_status.output
         self.register_outputs(
-            {_camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": shown, "status": self.status}
+            {camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": shown, "status": self.status}
         )
         enlist(self)
 

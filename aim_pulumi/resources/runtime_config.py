@@ -5,54 +5,36 @@ cluster config of the same name (behaviour §3); the component exports the merge
 consumer in its namespace would see it, with the same presence rules.
 """
 
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
-from aim_pulumi.resources import inputs
+from aim_pulumi.resources.constructors import plain_args, schema_args
+from aim_pulumi.resources.inputs import (
+    AIMClusterRuntimeConfigArgs,
+    AIMClusterRuntimeConfigArgsDict,
+    AIMClusterRuntimeConfigKwargs,
+    AIMRuntimeConfigArgs,
+    AIMRuntimeConfigArgsDict,
+    AIMRuntimeConfigKwargs,
+)
 from aim_pulumi.resources.registry import CatalogComponent
 
 __all__ = [
     "AIMClusterRuntimeConfig",
     "AIMClusterRuntimeConfigArgs",
+    "AIMClusterRuntimeConfigArgsDict",
     "AIMRuntimeConfig",
     "AIMRuntimeConfigArgs",
+    "AIMRuntimeConfigArgsDict",
     "runtime_config_status",
 ]
 
 AnyRuntimeConfig = api.AIMRuntimeConfig | api.AIMClusterRuntimeConfig
 _RuntimeConfigT = TypeVar("_RuntimeConfigT", bound=AnyRuntimeConfig)
-
-
-class AIMRuntimeConfigArgs(TypedDict, total=False):
-    """The AIMRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name (`default` is what services use)."""
-    namespace: str
-    """metadata.namespace; defaults to `default`. Applies only to consumers in that namespace."""
-    labels: dict[str, str]
-    """metadata.labels."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMRuntimeConfigSpec
-    """The runtime config spec (camelCase): storage, routing, scaleFromZero, env, labelPropagation, ..."""
-
-
-class AIMClusterRuntimeConfigArgs(TypedDict, total=False):
-    """The AIMClusterRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name (`default` replaces the embedded default)."""
-    labels: dict[str, str]
-    """metadata.labels."""
-    annotations: dict[str, str]
-    """metadata.annotations."""
-    spec: inputs.AIMClusterRuntimeConfigSpec
-    """The runtime config spec (camelCase), including model.profileGeneration.fallbacks."""
 
 
 def runtime_config_status(config: AnyRuntimeConfig, catalog: Catalog) -> dict[str, Any]:
@@ -90,16 +72,50 @@ class AIMRuntimeConfig(_RuntimeConfigComponent[api.AIMRuntimeConfig]):
 
     _KIND_CLASS = api.AIMRuntimeConfig
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMRuntimeConfigArgs,
+        resource_name: str,
+        args: AIMRuntimeConfigArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMRuntimeConfig | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMRuntimeConfigArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMRuntimeConfigKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMRuntimeConfigArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMRuntimeConfigArgsDict | AIMRuntimeConfigArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMRuntimeConfig | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMRuntimeConfig", args, kwargs, AIMRuntimeConfigArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)
 
 
 class AIMClusterRuntimeConfig(_RuntimeConfigComponent[api.AIMClusterRuntimeConfig]):
@@ -107,13 +123,47 @@ class AIMClusterRuntimeConfig(_RuntimeConfigComponent[api.AIMClusterRuntimeConfi
 
     _KIND_CLASS = api.AIMClusterRuntimeConfig
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMClusterRuntimeConfigArgs,
+        resource_name: str,
+        args: AIMClusterRuntimeConfigArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMClusterRuntimeConfig | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterRuntimeConfigArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMClusterRuntimeConfigKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMClusterRuntimeConfigArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMClusterRuntimeConfigArgsDict | AIMClusterRuntimeConfigArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMClusterRuntimeConfig | None = None,
+        **kwargs: Any,
     ) -> None:
-        super().__init__(name, args, opts, catalog=catalog, _object=_object)
+        options = plain_args("AIMClusterRuntimeConfig", args, kwargs, AIMClusterRuntimeConfigArgs)
+        super().__init__(resource_name, options, opts, catalog=catalog, _object=_object)

@@ -21,7 +21,7 @@ import contextlib
 import dataclasses
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TypedDict
+from typing import Any, Unpack, overload
 
 import pulumi
 
@@ -39,6 +39,8 @@ from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import inherited_dependencies, register_child
+from aim_pulumi.resources.constructors import plain_args, schema_args
+from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import (
     current_registry,
@@ -60,6 +62,7 @@ from aim_pulumi.schemas.children import Source, check_children
 __all__ = [
     "AIMService",
     "AIMServiceArgs",
+    "AIMServiceArgsDict",
     "Resolution",
     "applied_status",
     "observe_resolutions",
@@ -133,33 +136,6 @@ _SETTING_OPTIONS: Mapping[str, str] = {
 _COMPONENT_OPTIONS = (*_SETTING_OPTIONS, "forceRebind", "waitForCache")
 # Any Kubernetes type token: what `get_provider` needs to find the service's Kubernetes provider.
 _KUBERNETES_TYPE = "kubernetes:core/v1:PersistentVolumeClaim"
-
-
-class AIMServiceArgs(TypedDict, total=False):
-    """The AIMService object (camelCase `spec` as in the CRD) plus component-only options."""
-
-    name: str
-    """metadata.name; defaults to the Pulumi resource name."""
-    namespace: str
-    """metadata.namespace; defaults to `default`. An Output (a Namespace's `metadata.name`) is awaited."""
-    labels: dict[str, str]
-    """metadata.labels; `aim.eai.amd.com/*` and matching labels propagate to the children."""
-    annotations: dict[str, str]
-    """metadata.annotations, e.g. `aim.eai.amd.com/force-rebind`."""
-    spec: inputs.AIMServiceSpec
-    """The AIMService spec (v1alpha2, camelCase): model, profile, replicas, routing, caching, ..."""
-    strict: bool
-    """Turn degradations (invalid path template, missing gateway, bad activation query) into errors."""
-    skipAwait: bool
-    """Do not wait for any child to become ready (`pulumi.com/skipAwait` on every child)."""
-    waitFor: str
-    """The InferenceService's `pulumi.com/waitFor` (default `condition=Ready`); empty removes it."""
-    gatewayProvider: inputs.GatewayProvider
-    """envoyGateway, kgateway, custom or none: decides the default scale-from-zero activation query."""
-    forceRebind: bool
-    """Re-rank the profiles and bind the current winner, as the force-rebind annotation does."""
-    waitForCache: bool
-    """Make the InferenceService wait for its cache PVCs and download Jobs (default true)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -299,17 +275,51 @@ class AIMService(pulumi.ComponentResource):
 
     _aim_is_service = True
 
+    @overload
     def __init__(
         self,
-        name: str,
-        args: AIMServiceArgs,
+        resource_name: str,
+        args: AIMServiceArgsDict,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
         _object: api.AIMService | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMServiceArgs,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[inputs.AIMServiceKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMServiceArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMServiceArgsDict | AIMServiceArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: api.AIMService | None = None,
+        **kwargs: Any,
     ) -> None:
+        name = resource_name
         site = declaration_site()
-        options: Mapping[str, Any] = dict(args or {})
+        options: Mapping[str, Any] = plain_args("AIMService", args, kwargs, AIMServiceArgs)
         registry = current_registry()
         settings: Settings = registry.settings.with_overrides(**settings_overrides(options))
         force = bool(_plain_option(options, "forceRebind"))

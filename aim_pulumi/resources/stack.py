@@ -15,14 +15,15 @@ changes nothing, and one service that cannot resolve leaves every service undepl
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, Unpack, overload
 
 import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.api.sources import read_manifest_set
 from aim_pulumi.resolve.catalog.store import Catalog
-from aim_pulumi.resources import inputs
+from aim_pulumi.resources.constructors import plain_args, schema_args
+from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
@@ -31,7 +32,7 @@ from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.resources.service import AIMService
 
-__all__ = ["AIMStack", "AIMStackArgs", "kubernetes_object_name", "stack_component_name"]
+__all__ = ["AIMStack", "AIMStackArgs", "AIMStackArgsDict", "kubernetes_object_name", "stack_component_name"]
 
 # Catalog kinds before services; within the catalog, what others depend on first.
 _ORDER = (
@@ -54,24 +55,6 @@ _COMPONENTS: Mapping[str, Any] = {
     "AIMProfile": AIMProfile,
 }
 _SERVICE_OPTIONS = ("strict", "skipAwait", "waitFor", "gatewayProvider", "waitForCache")
-
-
-class AIMStackArgs(TypedDict, total=False):
-    """Where the AIM manifests are, and options applied to every service in them."""
-
-    path: str
-    """A YAML file or a directory of `*.yaml` / `*.yml` manifests (multi-document allowed): AIM objects
-    and plain Kubernetes objects."""
-    strict: bool
-    """Turn every service's degradations into errors."""
-    skipAwait: bool
-    """Wait for no child of any service to become ready."""
-    waitFor: str
-    """`pulumi.com/waitFor` for every InferenceService (default `condition=Ready`); empty removes it."""
-    gatewayProvider: inputs.GatewayProvider
-    """envoyGateway, kgateway, custom or none, for every service."""
-    waitForCache: bool
-    """Make InferenceServices wait for their caches (default true)."""
 
 
 def stack_component_name(stack: str, obj: api.AIMObject) -> str:
@@ -137,15 +120,49 @@ class AIMStack(pulumi.ComponentResource):
     objects: pulumi.Output[list[str]]
     """Every object declared, as `Kind/namespace/name` (or `Kind/name`), in declaration order."""
 
+    @overload
     def __init__(
         self,
-        name: str,
+        resource_name: str,
+        args: AIMStackArgsDict,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
         args: AIMStackArgs,
         opts: pulumi.ResourceOptions | None = None,
         *,
         catalog: Catalog | None = None,
+    ) -> None: ...
+
+    @overload
+    def __init__(
+        self,
+        resource_name: str,
+        *,
+        opts: pulumi.ResourceOptions | None = None,
+        catalog: Catalog | None = None,
+        **kwargs: Unpack[AIMStackKwargs],
+    ) -> None: ...
+
+    @schema_args(AIMStackArgsDict)
+    def __init__(
+        self,
+        resource_name: str,
+        args: AIMStackArgsDict | AIMStackArgs | None = None,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        **kwargs: Any,
     ) -> None:
-        path = args.get("path")
+        name = resource_name
+        given = plain_args("AIMStack", args, kwargs, AIMStackArgs)
+        path = given.get("path")
         if not isinstance(path, str) or not path:
             raise api.AIMValidationError(
                 "path", "InvalidSpec", "AIMStack needs `path`: a YAML file or directory"
@@ -154,7 +171,7 @@ class AIMStack(pulumi.ComponentResource):
             raise api.AIMValidationError("path", "InvalidSpec", f"{path}: no such file or directory")
         loaded, manifests, skipped = _load(path)
         objects = _ordered(loaded)
-        options = {k: args[k] for k in _SERVICE_OPTIONS if k in args}  # type: ignore[literal-required]
+        options = {k: given[k] for k in _SERVICE_OPTIONS if k in given}
         target = catalog if catalog is not None else current_registry().catalog
         super().__init__("aim:index:AIMStack", name, None, opts)
         for note in skipped:

@@ -20,7 +20,7 @@ from aim_pulumi.resources import (
     AIMProfile,
     AIMRuntimeConfig,
     AIMService,
-    AIMServiceArgs,
+    AIMServiceArgsDict,
 )
 from aim_pulumi.schemas import validate_manifest
 
@@ -147,7 +147,8 @@ def declare_service(
     annotations = dict(extra.pop("annotations", {}))
     if "profile" not in spec:
         annotations = {**PIPELINE, **annotations}
-    return AIMService(name, cast(AIMServiceArgs, service_args(spec, annotations=annotations, **extra)), opts)
+    args = cast(AIMServiceArgsDict, service_args(spec, annotations=annotations, **extra))
+    return AIMService(name, args, opts)
 
 
 # ------------------------------------------------------------------------------------ assertions

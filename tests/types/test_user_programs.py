@@ -20,12 +20,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p for p in (ROOT / "examples").glob("*/__main__.py"))
 
+# Each mistake as a user makes it in a nested object kept in a variable, typed with its ArgsDict:
+# mypy names the key and the type.
 BAD = {
     "misspelt_key": (
         """
         import aim_pulumi as aim
 
-        aim.AIMService("s", {"namespace": "x", "spec": {"model": {"name": "m"}, "replicaz": 2}})
+        args: aim.AIMServiceArgsDict = {"namespace": "x", "spec": {"model": {"name": "m"}, "replicaz": 2}}
         """,
         r'Extra key "replicaz" for TypedDict "AIMServiceSpec"',
     ),
@@ -33,15 +35,15 @@ BAD = {
         """
         import aim_pulumi as aim
 
-        aim.AIMService("s", {"namespace": "x", "spec": {"model": {"name": "m"}, "replicas": "two"}})
+        args: aim.AIMServiceArgsDict = {"namespace": "x", "spec": {"model": {"name": "m"}, "replicas": "two"}}
         """,
         r'TypedDict item "replicas" has type "int \|',
     ),
     "misspelt_nested_key": (
         """
-        import aim_pulumi as aim
+        from aim_pulumi import inputs
 
-        aim.AIMService("s", {"spec": {"routing": {"enabled": True, "gatewayref": {"name": "g"}}}})
+        spec: inputs.AIMServiceSpecArgsDict = {"routing": {"enabled": True, "gatewayref": {"name": "g"}}}
         """,
         r'Extra key "gatewayref" for TypedDict "Routing"',
     ),
@@ -49,15 +51,15 @@ BAD = {
         """
         import aim_pulumi as aim
 
-        aim.AIMProfile("p", {"spec": {"aimId": "a", "image": "i", "precision": "fp9"}})
+        args: aim.AIMProfileArgsDict = {"spec": {"aimId": "a", "image": "i", "precision": "fp9"}}
         """,
         r'TypedDict item "precision" has type "Literal\[\'fp4\', \'fp8\'',
     ),
     "missing_required_nested_key": (
         """
-        import aim_pulumi as aim
+        from aim_pulumi import inputs
 
-        aim.AIMService("s", {"spec": {"env": [{"value": "1"}]}})
+        spec: inputs.AIMServiceSpecArgsDict = {"env": [{"value": "1"}]}
         """,
         r'Missing key "name" for TypedDict "EnvVar"',
     ),
@@ -65,10 +67,54 @@ BAD = {
         """
         import aim_pulumi as aim
 
-        aim.AIMModel("m", {"spec": {"modelID": "Qwen/Qwen3-8B"}})
+        args: aim.AIMModelArgsDict = {"spec": {"modelID": "Qwen/Qwen3-8B"}}
         """,
         r'Extra key "modelID" for TypedDict "AIMModelSpec"',
     ),
+    # The args object and the keyword form name a misspelt or mistyped argument.
+    "misspelt_args_property": (
+        """
+        import aim_pulumi as aim
+
+        aim.AIMService("s", aim.AIMServiceArgs(namespace="x", skip_awai=True))
+        """,
+        r'Unexpected keyword argument "skip_awai" for "AIMServiceArgs"; did you mean "skip_await"\?',
+    ),
+    "wrong_args_property_type": (
+        """
+        import aim_pulumi as aim
+
+        aim.AIMModel("m", aim.AIMModelArgs(namespace="x", labels={"team": 1}))
+        """,
+        r'Dict entry 0 has incompatible type "str": "int"; expected "str": "str"',
+    ),
+    "nested_key_in_an_args_object": (
+        """
+        import aim_pulumi as aim
+
+        aim.AIMService("s", aim.AIMServiceArgs(spec={"model": {"name": "m"}, "replicaz": 2}))
+        """,
+        r'Argument "spec" to "AIMServiceArgs" has incompatible type .*; expected "AIMServiceSpec \| None"',
+    ),
+    "misspelt_keyword": (
+        """
+        import aim_pulumi as aim
+
+        aim.AIMService("s", namespac="x", spec={"model": {"name": "m"}})
+        """,
+        r'Unexpected keyword argument "namespac" for overloaded function "AIMService"; did you mean',
+    ),
+}
+
+# The same mistakes written inline in a call: an overloaded constructor cannot tell which form was
+# meant, so mypy rejects the call on its line without naming the key.
+BAD_INLINE = {
+    "misspelt_key": 'aim.AIMService("s", {"spec": {"model": {"name": "m"}, "replicaz": 1}})',
+    "wrong_value_type": 'aim.AIMService("s", {"spec": {"model": {"name": "m"}, "replicas": "two"}})',
+    "misspelt_nested_key": 'aim.AIMService("s", spec={"routing": {"gatewayref": {"name": "g"}}})',
+    "wrong_keyword_type": 'aim.AIMService("s", namespace="x", skip_await="yes")',
+    "args_and_keywords": 'aim.AIMService("s", {"namespace": "x"}, skip_await=True)',
+    "closed_set": 'aim.AIMStack("st", path="aim/", gateway_provider="envoy")',
 }
 
 GOOD_EXTRA = {
@@ -90,6 +136,43 @@ GOOD_EXTRA = {
         gateway: inputs.GatewayRefArgsDict = {"name": "g", "namespace": "gateways"}
         AIMService("s", {"spec": {"routing": {"enabled": True, "gatewayRef": gateway}}})
         """,
+    "args_objects": """
+        import pulumi
+
+        import aim_pulumi as aim
+
+        model = aim.AIMModel(
+            "m", aim.AIMModelArgs(namespace="x", spec={"modelId": "org/m", "accelerator": {"count": 1}})
+        )
+        service = aim.AIMService(
+            "s",
+            aim.AIMServiceArgs(namespace="x", spec={"model": {"name": "m"}}, skip_await=True),
+            pulumi.ResourceOptions(depends_on=[model]),
+        )
+        aim.AIMStack("st", aim.AIMStackArgs(path="aim/", gateway_provider="kgateway"))
+        """,
+    "keywords": """
+        import pulumi
+
+        import aim_pulumi as aim
+
+        ns = pulumi.Output.from_input("x")
+        aim.AIMClusterRuntimeConfig("default", spec={"routing": {"enabled": True}})
+        aim.AIMRuntimeConfig("rc", namespace=ns, spec={"env": [{"name": "A", "value": "1"}]})
+        aim.AIMClusterProfile("p", spec={"aimId": "a", "image": "i", "precision": "fp8"})
+        aim.AIMProfile("q", namespace="x", labels={"team": "a"}, spec={"aimId": "a", "image": "i"})
+        aim.AIMClusterModel("cm", spec={"image": "registry/model:1"})
+        aim.AIMService(
+            "s",
+            name="chat",
+            namespace=ns,
+            spec={"model": {"name": "m"}, "replicas": 2},
+            gateway_provider="envoyGateway",
+            wait_for_cache=False,
+            opts=pulumi.ResourceOptions(protect=False),
+        )
+        aim.AIMStack("st", path="aim/", skip_await=True)
+        """,
 }
 
 
@@ -109,6 +192,9 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     for name, (source, _) in BAD.items():
         files[f"bad_{name}"] = workdir / f"bad_{name}.py"
         files[f"bad_{name}"].write_text(textwrap.dedent(source))
+    for name, call in BAD_INLINE.items():
+        files[f"inline_{name}"] = workdir / f"inline_{name}.py"
+        files[f"inline_{name}"].write_text(f"import aim_pulumi as aim\n\n{call}\n")
     for name, source in GOOD_EXTRA.items():
         files[f"good_{name}"] = workdir / f"good_{name}.py"
         files[f"good_{name}"].write_text(textwrap.dedent(source))
@@ -167,5 +253,13 @@ def test_supported_programs_type_check(mypy_errors: dict[str, list[str]], name: 
 @pytest.mark.parametrize("name", sorted(BAD))
 def test_a_bad_spec_is_rejected_naming_the_field(mypy_errors: dict[str, list[str]], name: str) -> None:
     errors = mypy_errors[f"bad_{name}"]
-    assert len(errors) == 1, errors
+    assert errors, "mypy accepted the program"
+    assert all(re.match(rf"bad_{name}\.py:4: error: ", e) for e in errors), errors
     assert re.search(BAD[name][1], errors[0]), errors[0]
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INLINE))
+def test_a_bad_inline_call_is_rejected_on_its_line(mypy_errors: dict[str, list[str]], name: str) -> None:
+    errors = mypy_errors[f"inline_{name}"]
+    assert errors, f"mypy accepted {BAD_INLINE[name]}"
+    assert all(re.match(rf"inline_{name}\.py:3: error: ", e) for e in errors), errors

@@ -1,0 +1,58 @@
+"""The three ways a component takes its arguments, read into the one camelCase mapping it works on.
+
+As in Pulumi's generated SDKs, `AIMService(name, args, opts)` takes an `AIMServiceArgs` input
+type or an `AIMServiceArgsDict` (camelCase keys, as in the CRD), and `AIMService(name,
+namespace=..., spec=..., opts=...)` takes the same arguments as snake_case keywords. The
+components then read one mapping keyed as in the CRD and the component provider's schema.
+
+The SDK's component analyzer infers the provider's schema from the annotation of `args` on each
+component's `__init__`, and it reads one type, not a union: `schema_args` gives it the
+`<Kind>ArgsDict` every form is read into.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+__all__ = ["camel_case", "plain_args", "schema_args"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def camel_case(attribute: str) -> str:
+    """The key Pulumi derives from a Python name (`skip_await` -> `skipAwait`)."""
+    head, *rest = attribute.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+def schema_args(args_type: type) -> Callable[[_F], _F]:
+    """Show the component analyzer `args_type` as `__init__`'s `args` (type checkers read the overloads)."""
+
+    def mark(init: _F) -> _F:
+        init.__annotations__ = {**init.__annotations__, "args": args_type}
+        return init
+
+    return mark
+
+
+def plain_args(kind: str, args: object, keywords: Mapping[str, Any], args_class: type) -> dict[str, Any]:
+    """The camelCase arguments of one call, whichever of the three forms it used.
+
+    An unknown keyword fails as a Python call does (a TypeError naming it); so does passing both
+    `args` and keywords, which would leave it unclear which one wins.
+    """
+    if keywords:
+        if args is not None:
+            raise TypeError(f"{kind}() takes its arguments either as `args` or as keywords, not both")
+        args = args_class(**keywords)
+    if args is None:
+        return {}
+    if isinstance(args, args_class):
+        values = {
+            name: getattr(args, name)
+            for name, value in vars(args_class).items()
+            if isinstance(value, property)
+        }
+        return {camel_case(name): value for name, value in values.items() if value is not None}
+    if isinstance(args, Mapping):
+        return dict(args)
+    raise TypeError(f"{kind}() args must be a {args_class.__name__} or a mapping, not {type(args).__name__}")
