@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import re
 import subprocess
 import sys
@@ -81,6 +82,7 @@ SEEDS = {
     "legacy": "AIMService (v1alpha1)",
     "tpl": "Service Templates (v1alpha1)",
     "up": "Upgrading",
+    "k8s": "Kubernetes API (core/v1)",
 }
 SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("AIMServiceSpec", "model"): ("svc", "Resolution shapes"),
@@ -145,6 +147,26 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("AIMProfileSpec", "runtimeConfigName"): ("rc", "Resources that consume runtime config"),
     ("AIMProfileSpec", "caching"): ("rc", "Resources that consume runtime config"),
     ("AIMProfileSpec", "*"): ("up", "Profile YAML contract backfill"),
+    ("ModelSource", "*"): ("up", "Profile YAML contract backfill"),
+    ("ProfileCaching", "*"): ("rc", "Resources that consume runtime config"),
+    ("AIMModelSpec", "*"): ("up", "AIMModel outputs and readiness"),
+    ("ModelSourceSpec", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("GpuSelector", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("AutoScalingMetric", "*"): ("svc", "Resources and replicas"),
+    ("PodMetric", "*"): ("svc", "Resources and replicas"),
+    ("PodMetricSource", "*"): ("svc", "Resources and replicas"),
+    ("MetricTarget", "*"): ("svc", "Resources and replicas"),
+    ("S3Auth", "*"): ("rc", "Download protocol strategy"),
+    ("S3Tls", "*"): ("rc", "Download protocol strategy"),
+    ("CaBundleRef", "*"): ("rc", "Download protocol strategy"),
+    ("CredentialsSecretRef", "*"): ("rc", "Download protocol strategy"),
+    ("EnvVar", "*"): ("k8s", "EnvVar"),
+    ("EnvVarSource", "*"): ("k8s", "EnvVarSource"),
+    ("KeySelector", "*"): ("k8s", "SecretKeySelector / ConfigMapKeySelector"),
+    ("FieldSelector", "*"): ("k8s", "ObjectFieldSelector"),
+    ("ResourceFieldSelector", "*"): ("k8s", "ResourceFieldSelector"),
+    ("ResourceRequirements", "*"): ("k8s", "ResourceRequirements"),
+    ("LocalObjectReference", "*"): ("k8s", "LocalObjectReference"),
 }
 
 
@@ -788,7 +810,11 @@ def render_reference() -> str:
         "the TypedDicts of `aim_pulumi.resources.inputs` (`AIMServiceSpecArgsDict`, ...); in the",
         "component provider's schema, the types `aim:index:<Name>`.",
         "",
-        "**Defined in** names the section of the AIM documentation that gives the field its meaning:",
+        "Each component's own arguments (metadata, options) and its outputs follow the spec types:",
+        "[Component arguments](#component-arguments), [Outputs](#outputs).",
+        "",
+        "**Defined in** names the section of the AIM documentation (or the Kubernetes API, for the",
+        "Kubernetes types a spec embeds) that gives the field its meaning:",
         ", ".join(f"*{title}*" for title in SEEDS.values()) + ".",
         "",
         "| component | spec type |",
@@ -835,7 +861,92 @@ def render_reference() -> str:
                 + " |"
             )
         out.append("")
+    out += _render_component_args()
+    out += _render_outputs()
     return "\n".join(out)
+
+
+def _arg_type(annotation: str) -> str:
+    names = {type_name(cls) for cls in ordered_models()}
+    if annotation in names:
+        return f"[{annotation}](#{_anchor(annotation)})"
+    closed = {c.name: c for c in closed_sets(ordered_models())}
+    if annotation in closed:
+        return "string"
+    return {
+        "str": "string",
+        "bool": "boolean",
+        "pulumi.Input[str]": "string (or an Output)",
+        "Mapping[str, str]": "map of string",
+    }[annotation]
+
+
+def _render_component_args() -> list[str]:
+    out = [
+        "## Component arguments",
+        "",
+        "Besides `spec`, each component takes its object's metadata and, for services, deploy-time",
+        "options. The key is camelCase in an `<Kind>ArgsDict` and in other languages; the keyword is",
+        "what `<Kind>Args(...)` and the keyword form `<Kind>(resource_name, keyword=..., opts=...)` take.",
+        "",
+    ]
+    closed = {c.name: c for c in closed_sets(ordered_models())}
+    for kind, (doc, args) in COMPONENT_ARGS.items():
+        out += [f"### {kind}", "", doc, ""]
+        out += ["| key | keyword | type | allowed values | description |", "|---|---|---|---|---|"]
+        for arg in args:
+            allowed = (
+                ", ".join(f"`{v}`" for v in closed[arg.annotation].values) if arg.annotation in closed else ""
+            )
+            cells = (f"`{arg.key}`", f"`{arg.keyword}`", _arg_type(arg.annotation), allowed, arg.doc)
+            out.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+        out.append("")
+    return out
+
+
+def _schema_type(prop: dict[str, Any]) -> str:
+    if "$ref" in prop:
+        name = prop["$ref"].rsplit(":", 1)[-1]
+        return "any" if name.endswith("/Any") else name
+    kind = prop.get("type", "any")
+    if kind == "array":
+        return f"list of {_schema_type(prop.get('items') or {})}"
+    if kind == "object":
+        return f"map of {_schema_type(prop.get('additionalProperties') or {})}"
+    return str(kind)
+
+
+def _render_outputs() -> list[str]:
+    """Every component's outputs, as the provider's schema has them (the components' annotations)."""
+    schema = json.loads(render_schema())
+    out = [
+        "## Outputs",
+        "",
+        "What each component exports, by the camelCase name other languages and `pulumi stack output`",
+        "see (the Python attribute is its snake_case form: `chat.route_path`). The status types are",
+        "`aim_pulumi.resources.statuses` (`AIMServiceStatus`, ...); in the schema `aim:index:<Name>`.",
+        "",
+    ]
+    for token, resource in sorted(schema["resources"].items()):
+        out += [f"### {token.rsplit(':', 1)[-1]}", "", "| output | type | description |", "|---|---|---|"]
+        for key, prop in resource.get("properties", {}).items():
+            description = " ".join(str(prop.get("description", "")).split())
+            out.append(
+                "| " + " | ".join(_cell(c) for c in (f"`{key}`", _schema_type(prop), description)) + " |"
+            )
+        out.append("")
+    for token, definition in sorted(schema["types"].items()):
+        name = token.rsplit(":", 1)[-1]
+        if not name.endswith(("Status", "ObjectRef", "Condition")):
+            continue
+        out += [f"#### {name}", "", "| field | type | description |", "|---|---|---|"]
+        for key, prop in definition.get("properties", {}).items():
+            description = " ".join(str(prop.get("description", "")).split())
+            out.append(
+                "| " + " | ".join(_cell(c) for c in (f"`{key}`", _schema_type(prop), description)) + " |"
+            )
+        out.append("")
+    return out
 
 
 # --------------------------------------------------------------------------------------------

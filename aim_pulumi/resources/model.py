@@ -22,6 +22,7 @@ from aim_pulumi.resources.inputs import (
     AIMModelKwargs,
 )
 from aim_pulumi.resources.registry import CatalogComponent
+from aim_pulumi.resources.statuses import AIMModelStatus
 
 __all__ = [
     "AIMClusterModel",
@@ -67,6 +68,8 @@ class _ModelComponent(CatalogComponent[_ModelT]):
 
     model_name: pulumi.Output[str]
     """metadata.name of the model."""
+    status: pulumi.Output[AIMModelStatus]
+    """The object's status at deploy time."""
 
     _NAME_OUTPUT = "model_name"
 

@@ -29,6 +29,7 @@ from aim_pulumi.resources.inputs import (
     AIMProfileKwargs,
 )
 from aim_pulumi.resources.registry import CatalogComponent
+from aim_pulumi.resources.statuses import AIMProfileStatus
 
 __all__ = [
     "AIMClusterProfile",
@@ -72,6 +73,8 @@ class _ProfileComponent(CatalogComponent[_ProfileT]):
 
     profile_name: pulumi.Output[str]
     """metadata.name of the profile."""
+    status: pulumi.Output[AIMProfileStatus]
+    """The object's status at deploy time."""
 
     _NAME_OUTPUT = "profile_name"
 

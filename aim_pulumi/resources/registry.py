@@ -253,8 +253,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
 
     spec: pulumi.Output[dict[str, Any]]
     """The spec as declared (camelCase)."""
-    status: pulumi.Output[dict[str, Any]]
-    """What the operator would show in the object's status at deploy time."""
+    status: pulumi.Output[Mapping[str, Any]]
+    """What the operator would show in the object's status at deploy time (typed per kind)."""
 
     def __init__(
         self,

@@ -22,6 +22,7 @@ from aim_pulumi.resources.inputs import (
     AIMRuntimeConfigKwargs,
 )
 from aim_pulumi.resources.registry import CatalogComponent
+from aim_pulumi.resources.statuses import AIMRuntimeConfigStatus
 
 __all__ = [
     "AIMClusterRuntimeConfig",
@@ -58,6 +59,8 @@ class _RuntimeConfigComponent(CatalogComponent[_RuntimeConfigT]):
 
     config_name: pulumi.Output[str]
     """metadata.name of the runtime config."""
+    status: pulumi.Output[AIMRuntimeConfigStatus]
+    """The object's status at deploy time."""
 
     _NAME_OUTPUT = "config_name"
     _ENV_OUTPUTS = True

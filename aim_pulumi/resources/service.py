@@ -57,6 +57,7 @@ from aim_pulumi.resources.secrets import (
     restore_outputs,
 )
 from aim_pulumi.resources.shared_cache import AIMSharedCache
+from aim_pulumi.resources.statuses import AIMServiceStatus, ResolvedObjectRef
 from aim_pulumi.schemas.children import Source, check_children
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "applied_status",
     "observe_resolutions",
     "observed_plan",
+    "route_endpoint",
     "settings_overrides",
 ]
 
@@ -264,14 +266,22 @@ def applied_status(
 class AIMService(pulumi.ComponentResource):
     """An AIM inference service: resolves a profile and deploys KServe, Gateway API, KEDA and caches."""
 
-    status: pulumi.Output[dict[str, Any]]
+    # The outputs. The component provider's schema lists these annotations, so they are class
+    # attributes rather than properties; each is settled by the program's resolution round.
+    status: pulumi.Output[AIMServiceStatus]
     """The AIMService status as known at deploy time: resolvedProfile, conditions, routing, ..."""
-    resolved_profile: pulumi.Output[dict[str, Any]]
+    resolved_profile: pulumi.Output[ResolvedObjectRef]
     """status.resolvedProfile: kind, name, namespace, scope and uid of the bound profile."""
     inference_service_name: pulumi.Output[str]
     """Name of the KServe InferenceService."""
     route_path: pulumi.Output[str | None]
     """The HTTPRoute path prefix, when routing is enabled and the path rendered."""
+    endpoint: pulumi.Output[str | None]
+    """
+    Where a client sends requests when the service is routed: `<host><path>` with the route's first
+    hostname that is no wildcard, else the path alone (the host is then the Gateway's address, which
+    only the cluster knows; so is the scheme, the Gateway listener's protocol). None without a route.
+    """
 
     _aim_is_service = True
 
@@ -355,14 +365,19 @@ class AIMService(pulumi.ComponentResource):
         self._aim_isvc_name = Deferred()
         self.status = self._aim_status.output
         self.inference_service_name = self._aim_isvc_name.output
-        self.resolved_profile = self.status.apply(lambda s: dict((s or {}).get("resolvedProfile") or {}))
+        self.resolved_profile = self.status.apply(
+            lambda s: ResolvedObjectRef(**((s or {}).get("resolvedProfile") or {}))
+        )
         self.route_path = self.status.apply(lambda s: ((s or {}).get("routing") or {}).get("path"))
+        self._aim_hostnames: tuple[str, ...] = ()
+        self.endpoint = self.route_path.apply(lambda path: route_endpoint(self._aim_hostnames, path))
         self.register_outputs(
             {
                 "status": self.status,
                 "resolvedProfile": self.resolved_profile,
                 "inferenceServiceName": self.inference_service_name,
                 "routePath": self.route_path,
+                "endpoint": self.endpoint,
             }
         )
         enlist(self)
@@ -557,6 +572,8 @@ class AIMService(pulumi.ComponentResource):
     def _aim_register(self, built: _Built) -> Any:
         """Log the plan's diagnostics, register its children and return the status to export."""
         plan = built.plan
+        # Read by `endpoint`, which follows the status this call returns.
+        self._aim_hostnames = plan.route.hostnames if plan.route is not None else ()
         for diagnostic in plan.diagnostics:
             message = f"{diagnostic.reason}: {redact(diagnostic.message)}"
             if diagnostic.level == "warn":
@@ -649,6 +666,14 @@ def plan_sources(service: api.AIMService, plan: ServicePlan, catalog: Catalog) -
     if plan.runtime_config is not None:
         objects.extend(catalog.runtime_config_objects(plan.namespace, plan.runtime_config.ref.name))
     return [(obj.object_ref, api.to_manifest(obj)) for obj in objects if obj is not None]
+
+
+def route_endpoint(hostnames: Sequence[str], path: str | None) -> str | None:
+    """`<host><path>` for the first hostname a client can call (no wildcard), else the path; None unrouted."""
+    if path is None:
+        return None
+    host = next((h for h in hostnames if not h.startswith("*")), None)
+    return f"{host}{path}" if host else path
 
 
 def _is_output(value: Any) -> bool:

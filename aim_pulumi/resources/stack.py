@@ -31,6 +31,7 @@ from aim_pulumi.resources.program import with_children
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.resources.service import AIMService
+from aim_pulumi.resources.statuses import AIMServiceStatus
 
 __all__ = ["AIMStack", "AIMStackArgs", "AIMStackArgsDict", "kubernetes_object_name", "stack_component_name"]
 
@@ -115,7 +116,7 @@ def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
 class AIMStack(pulumi.ComponentResource):
     """Every AIM object of a YAML file or directory, declared as components of this stack."""
 
-    services: pulumi.Output[dict[str, Any]]
+    services: pulumi.Output[dict[str, AIMServiceStatus]]
     """The status of every service in the manifests, by `namespace/name`."""
     objects: pulumi.Output[list[str]]
     """Every object declared, as `Kind/namespace/name` (or `Kind/name`), in declaration order."""

@@ -33,6 +33,19 @@ def test_example_is_a_complete_pulumi_project(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_example_names_its_dependencies(name: str) -> None:
+    """`pulumi install` reads requirements.txt; it installs this checkout, which brings the SDKs."""
+    lines = [
+        line.strip()
+        for line in (EXAMPLES / name / "requirements.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert lines == ["../.."]
+    root = (EXAMPLES / name / lines[0]).resolve()
+    assert 'name = "aim-pulumi"' in (root / "pyproject.toml").read_text()
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_example_plans_and_validates(capsys: pytest.CaptureFixture[str], name: str) -> None:
     code = main(["plan", str(EXAMPLES / name), "--validate"])
     captured = capsys.readouterr()

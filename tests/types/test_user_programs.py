@@ -173,6 +173,21 @@ GOOD_EXTRA = {
         )
         aim.AIMStack("st", path="aim/", skip_await=True)
         """,
+    "typed_outputs": """
+        import pulumi
+
+        import aim_pulumi as aim
+
+        chat = aim.AIMService("s", namespace="x", spec={"model": {"name": "m"}})
+        status: pulumi.Output[aim.AIMServiceStatus] = chat.status
+        pulumi.export("pipeline", status.apply(lambda s: s.get("reconcilerPipeline")))
+        pulumi.export("profile", chat.resolved_profile.apply(lambda ref: ref.get("name")))
+        pulumi.export("url", chat.endpoint.apply(lambda e: e or ""))
+        name: pulumi.Output[str] = chat.inference_service_name
+        path: pulumi.Output[str | None] = chat.route_path
+        model = aim.AIMModel("m", namespace="x", spec={"modelId": "org/m"})
+        pulumi.export("generated", model.status.apply(lambda s: s.get("generatedProfiles", [])))
+        """,
 }
 
 

@@ -1,0 +1,149 @@
+"""The shapes of the components' outputs: what the operator would show in each object's status.
+
+They type the `pulumi.Output`s a program reads (`chat.status.apply(lambda s: s["conditions"])`),
+and the component provider's schema is inferred from them, so other languages see the same
+fields. Keys are camelCase, as in the CRDs' status. The values are built in `resolve.plan`
+(services) and in each catalog component (`profile_status`, `model_status`, ...); a key these
+types do not list would be dropped by the provider, so a new status field is added here too.
+"""
+
+from typing import Any, TypedDict
+
+__all__ = [
+    "AIMModelStatus",
+    "AIMProfileStatus",
+    "AIMRuntimeConfigStatus",
+    "AIMServiceStatus",
+    "ProfileOverlayStatus",
+    "ResolvedObjectRef",
+    "ServiceCacheStatus",
+    "ServiceRoutingStatus",
+    "ServiceRuntimeStatus",
+    "StatusCondition",
+]
+
+
+class ResolvedObjectRef(TypedDict, total=False):
+    """An AIM object a service resolved to (status.resolvedProfile, resolvedModel, ...)."""
+
+    kind: str
+    """AIMProfile, AIMClusterProfile, AIMModel, ..."""
+    name: str
+    """metadata.name of the object."""
+    namespace: str | None
+    """metadata.namespace; None for a cluster-scoped object."""
+    scope: str
+    """Namespace or Cluster."""
+    uid: str
+    """The object's uid as this program derives it (uuid5 of kind, namespace and name)."""
+
+
+class StatusCondition(TypedDict, total=False):
+    """One status condition, without timestamps, so identical runs export identical status."""
+
+    type: str
+    """ProfileReady, ProfileCacheReady, InferenceServiceReady, HTTPRouteReady, HPAReady, Ready, ..."""
+    status: str
+    """True, False or Unknown."""
+    reason: str
+    """The AIM reason (ProfileResolved, PathTemplateInvalid, ...)."""
+    message: str
+    """What happened, for a person."""
+
+
+class ProfileOverlayStatus(TypedDict, total=False):
+    """The service-owned overlay of `spec.profile.name` that `spec.profileOverrides` produced."""
+
+    name: str
+    """Name of the overlay profile."""
+
+
+class ServiceRoutingStatus(TypedDict, total=False):
+    """Observed routing: present when an HTTPRoute is planned."""
+
+    path: str
+    """The rendered HTTP path prefix of the route."""
+
+
+class ServiceCacheStatus(TypedDict, total=False):
+    """The model caches the service mounts."""
+
+    mode: str
+    """Shared or Dedicated."""
+    persistentVolumeClaims: list[str]
+    """Names of the cache PVCs."""
+
+
+class ServiceRuntimeStatus(TypedDict, total=False):
+    """Replica bounds, when autoscaling is active."""
+
+    minReplicas: int
+    """Lower autoscaling bound."""
+    maxReplicas: int
+    """Upper autoscaling bound."""
+
+
+class AIMServiceStatus(TypedDict, total=False):
+    """The AIMService status as known at deploy time."""
+
+    status: str
+    """Starting or Degraded in a preview; after `pulumi up` Running, Starting or Degraded."""
+    reconcilerPipeline: str
+    """profile (v1alpha2) or template (legacy v1alpha1)."""
+    resolvedProfile: ResolvedObjectRef
+    """The profile backing the service."""
+    profileOverlay: ProfileOverlayStatus
+    """The overlay profile, when `spec.profileOverrides` is set."""
+    resolvedModel: ResolvedObjectRef
+    """The model the service resolved, when it names or creates one."""
+    resolvedTemplate: ResolvedObjectRef
+    """The template of a legacy (template pipeline) service."""
+    resolvedRuntimeConfig: ResolvedObjectRef
+    """The runtime config that contributed defaults."""
+    routing: ServiceRoutingStatus
+    """Observed routing, with the rendered path."""
+    cache: ServiceCacheStatus
+    """The caches the service mounts."""
+    runtime: ServiceRuntimeStatus
+    """Replica bounds when autoscaling is active."""
+    conditions: list[StatusCondition]
+    """Per-component conditions and their Ready aggregate."""
+
+
+class AIMProfileStatus(TypedDict, total=False):
+    """What a profile's status says at deploy time."""
+
+    status: str
+    """Ready or NotAvailable (or the status the object was declared with)."""
+    available: bool
+    """Whether services may bind the profile."""
+    role: str
+    """deployable or base."""
+    origin: str
+    """Who made the profile (user-authored, generated, ...)."""
+    labels: dict[str, str]
+    """The provenance labels (source model and its scope, role, origin)."""
+    version: str
+    """The profile's version, from its status or its image tag."""
+
+
+class AIMModelStatus(TypedDict, total=False):
+    """A model's onboarding: its source and the profiles generated for it."""
+
+    status: str
+    """Ready, or Failed when its profiles cannot be generated."""
+    source: str
+    """image or modelId."""
+    generatedProfiles: list[str]
+    """Names of the profiles generated from the runtime config's fallbacks."""
+    conditions: list[StatusCondition]
+    """Why generation failed, when it did."""
+
+
+class AIMRuntimeConfigStatus(TypedDict, total=False):
+    """The merged spec a consumer in the config's namespace sees."""
+
+    status: str
+    """Ready."""
+    effectiveSpec: dict[str, Any]
+    """A namespaced config merged over the cluster config of its name (camelCase)."""
