@@ -105,30 +105,43 @@ def _raise_first(problems: list[AIMValidationError]) -> None:
 
 class LocalObjectReference(AIMBase):
     name: str
+    """Name of the object (a pull Secret) in the same namespace."""
 
 
 class KeySelector(AIMBase):
     name: str | None = None
+    """The Secret or ConfigMap holding the value."""
     key: str
+    """The key whose value is read."""
     optional: bool | None = None
+    """Start the container even when the key or object is missing."""
 
 
 class FieldSelector(AIMBase):
     api_version: str | None = None
+    """Schema version the field path is written in (default `v1`)."""
     field_path: str
+    """The pod field to read, e.g. `metadata.namespace`."""
 
 
 class ResourceFieldSelector(AIMBase):
     container_name: str | None = None
+    """The container whose resource is read (default this one)."""
     resource: str
+    """The resource to read, e.g. `limits.memory`."""
     divisor: Quantity | None = None
+    """Unit the value is expressed in (default 1)."""
 
 
 class EnvVarSource(AIMBase):
     secret_key_ref: KeySelector | None = None
+    """A key of a Secret (how secrets reach the container)."""
     config_map_key_ref: KeySelector | None = None
+    """A key of a ConfigMap."""
     field_ref: FieldSelector | None = None
+    """A field of the pod."""
     resource_field_ref: ResourceFieldSelector | None = None
+    """A resource request or limit of a container."""
 
 
 class EnvVar(AIMBase):
@@ -149,8 +162,11 @@ class EnvVar(AIMBase):
 
 class ResourceRequirements(AIMBase):
     requests: dict[str, Quantity] = Field(default_factory=dict)
+    """Resources the scheduler reserves (`cpu`, `memory`, `amd.com/gpu`, ...)."""
     limits: dict[str, Quantity] = Field(default_factory=dict)
+    """Upper bounds the container may use."""
     claims: list[dict[str, Any]] = Field(default_factory=list)
+    """Dynamic resource claims, passed through unchanged."""
 
 
 class ModelSource(AIMBase):
@@ -196,7 +212,9 @@ class GatewayRef(AIMBase):
     """A Gateway API parentRef (A18: `name` is required)."""
 
     group: GatewayGroup | None = None
+    """API group of the parent (default `gateway.networking.k8s.io`)."""
     kind: GatewayKind | None = None
+    """Kind of the parent (default `Gateway`)."""
     name: GatewayName
     """The Gateway the HTTPRoute attaches to."""
     namespace: GatewayNamespace | None = None
@@ -276,16 +294,22 @@ class LabelPropagation(AIMBase):
 
 class CredentialsSecretRef(AIMBase):
     name: NonEmptyStr
+    """The Secret holding the S3 credentials, in the workload's namespace."""
     access_key_id_key: str | None = None
+    """Key of the access key id in the Secret (default `accessKeyId`)."""
     secret_access_key_key: str | None = None
+    """Key of the secret access key in the Secret (default `secretAccessKey`)."""
     session_token_key: str | None = None
+    """Key of a session token in the Secret; none is read when unset."""
 
 
 class S3Auth(AIMBase):
     """R4: `static` mode and a credentials secret go together."""
 
     mode: Literal["chain", "static", "anonymous"] | None = None
+    """How the download authenticates: the SDK's credential chain, a static Secret, or anonymously."""
     credentials_secret_ref: CredentialsSecretRef | None = None
+    """The Secret of `static` mode."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -295,15 +319,20 @@ class S3Auth(AIMBase):
 
 class CaBundleRef(AIMBase):
     kind: Literal["ConfigMap", "Secret"]
+    """What holds the CA bundle."""
     name: NonEmptyStr
+    """Name of the ConfigMap or Secret."""
     key: str | None = None
+    """Key of the bundle in it (default `ca.crt`)."""
 
 
 class S3Tls(AIMBase):
     """R5: a CA bundle and skipping verification contradict each other."""
 
     ca_bundle_ref: CaBundleRef | None = None
+    """A CA bundle to trust for the S3 endpoint."""
     insecure_skip_verify: bool | None = None
+    """Skip verifying the endpoint's certificate."""
 
     @model_validator(mode="after")
     def _check(self) -> Self:
@@ -313,11 +342,17 @@ class S3Tls(AIMBase):
 
 class S3Settings(AIMBase):
     endpoint: Annotated[str, Field(pattern=r"^https?://[^ \t\r\n]+$")] | None = None
+    """The S3 endpoint URL, scheme included (the Job's `AWS_ENDPOINT_URL`)."""
     region: str | None = None
+    """The S3 region (the Job's `AWS_REGION`)."""
     addressing_style: str | None = None
+    """Bucket addressing style, e.g. `path` or `virtual` (`AIM_S3_ADDRESSING_STYLE`)."""
     signature_version: str | None = None
+    """The request signature version, e.g. `s3v4` (`AIM_S3_SIGNATURE_VERSION`)."""
     auth: S3Auth | None = None
+    """How the download authenticates."""
     tls: S3Tls | None = None
+    """How the endpoint's certificate is checked."""
 
 
 class Artifact(AIMBase):
@@ -332,20 +367,32 @@ class Artifact(AIMBase):
 
 class FallbackMatch(AIMBase):
     accelerator_vendor: NonEmptyStr
+    """The model's accelerator vendor this fallback serves (`amd`, `nvidia`)."""
     accelerator_type: AcceleratorType  # the generated profile's rule, reported where it is written
+    """`gpu` or `cpu`."""
     accelerator_model: str | None = None
+    """Only this accelerator model (e.g. `MI300X`); any when unset."""
     accelerator_partitioning_mode: str | None = None
+    """Only this partitioning mode of the accelerator."""
 
 
 class FallbackRuntime(AIMBase):
     image: NonEmptyStr
+    """The serving image of the generated profiles."""
     engine: NonEmptyStr
+    """The inference engine the image runs (e.g. `vllm`)."""
     engine_args: JsonObject = Field(default_factory=dict)
+    """Engine arguments of the generated profiles."""
     engine_env: dict[str, str] = Field(default_factory=dict)
+    """Engine environment variables of the generated profiles."""
     container_env: list[EnvVar] = Field(default_factory=list)
+    """Container environment of the generated profiles."""
     resources: ResourceRequirements | None = None
+    """Container resources of the generated profiles."""
     image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
+    """Pull secrets of the image."""
     service_account_name: str | None = None
+    """Service account of the inference pods."""
 
 
 class Fallback(AIMBase):

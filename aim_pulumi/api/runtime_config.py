@@ -14,11 +14,12 @@ from aim_pulumi.api.errors import AIMValidationError
 
 class RuntimeConfigSpec(RuntimeConfigBlock):
     model: RuntimeConfigModel | None = None
+    """Settings for models: the profile-generation fallbacks of ID-backed models."""
 
 
 class ClusterRuntimeConfigSpec(RuntimeConfigSpec):
-    # Accepted for compatibility with operator manifests; storage quotas are not enforced here.
     artifact_storage_quota: Any = None
+    """Accepted for operator manifests and ignored: no storage quota is enforced."""
 
 
 class AIMRuntimeConfig(AIMKind):

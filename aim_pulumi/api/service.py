@@ -124,53 +124,80 @@ class ProfileOverrides(AIMBase):
 
 class SelectionCriteria(AIMBase):
     precision: str | None = None
+    """Only templates of this precision."""
     metric: str | None = None
+    """Only templates optimized for this metric (`latency`, `throughput`)."""
     accelerator_model: str | None = None
+    """Only templates for this GPU model."""
     accelerator_count: NonNegativeInt | None = None
+    """Only templates for this GPU count."""
     engine: str | None = None
+    """Only templates of this inference engine."""
 
 
 class ServiceTemplateRef(AIMBase):
     name: str | None = None
+    """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selection_criteria: SelectionCriteria | None = None
+    """Choose a template of the model by these criteria instead."""
 
 
 class GpuSelector(AIMBase):
     model: str | None = None
+    """GPU model the service needs, over the template's."""
     count: NonNegativeInt | None = None
+    """GPU count the service needs, over the template's."""
 
 
 class ServiceOverrides(AIMBase):
     metric: str | None = None
+    """Optimization metric, over the template's."""
     precision: str | None = None
+    """Precision, over the template's."""
     engine_args: JsonObject = Field(default_factory=dict)
+    """Engine arguments merged over the template's."""
     env: list[EnvVar] = Field(default_factory=list)
+    """Environment variables over the template's."""
     gpu_selector: GpuSelector | None = None
+    """The GPUs the service runs on, over the template's."""
 
 
 class PodMetricSource(AIMBase):
     backend: str | None = None
+    """Where KEDA reads the metric (e.g. `opentelemetry`)."""
     metric_names: list[str] = Field(default_factory=list)
+    """The metrics the query reads (vLLM OpenTelemetry names)."""
     query: str | None = None
+    """The metric query, when the backend takes one."""
     operation_over_time: str | None = None
+    """How samples are aggregated over time (e.g. `last_one`, `avg`)."""
     server_address: str | None = None
+    """Address of the metrics server, when not the default."""
 
 
 class MetricTarget(AIMBase):
     type: Literal["Value", "AverageValue", "Utilization"] | None = None
+    """How the metric is compared with the target."""
     value: Quantity | None = None
+    """Target of `Value`."""
     average_value: Quantity | None = None
+    """Target per pod, of `AverageValue`."""
     average_utilization: NonNegativeInt | None = None
+    """Target percentage, of `Utilization`."""
 
 
 class PodMetric(AIMBase):
     metric: PodMetricSource | None = None
+    """Which metric is read, and from where."""
     target: MetricTarget | None = None
+    """The value KEDA keeps the metric at."""
 
 
 class AutoScalingMetric(AIMBase):
     type: Literal["PodMetric"]
+    """The kind of metric; only `PodMetric`."""
     podmetric: PodMetric | None = None
+    """The pod metric and its target."""
 
 
 class AutoScaling(AIMBase):

@@ -208,26 +208,38 @@ class ServiceProfile(TypedDict, total=False):
 
 class KeySelector(TypedDict, total=False):
     name: pulumi.Input[str]
+    """The Secret or ConfigMap holding the value."""
     key: Required[pulumi.Input[str]]
+    """The key whose value is read."""
     optional: pulumi.Input[bool]
+    """Start the container even when the key or object is missing."""
 
 
 class FieldSelector(TypedDict, total=False):
     apiVersion: pulumi.Input[str]
+    """Schema version the field path is written in (default `v1`)."""
     fieldPath: Required[pulumi.Input[str]]
+    """The pod field to read, e.g. `metadata.namespace`."""
 
 
 class ResourceFieldSelector(TypedDict, total=False):
     containerName: pulumi.Input[str]
+    """The container whose resource is read (default this one)."""
     resource: Required[pulumi.Input[str]]
+    """The resource to read, e.g. `limits.memory`."""
     divisor: pulumi.Input[Quantity]
+    """Unit the value is expressed in (default 1)."""
 
 
 class EnvVarSource(TypedDict, total=False):
     secretKeyRef: KeySelector
+    """A key of a Secret (how secrets reach the container)."""
     configMapKeyRef: KeySelector
+    """A key of a ConfigMap."""
     fieldRef: FieldSelector
+    """A field of the pod."""
     resourceFieldRef: ResourceFieldSelector
+    """A resource request or limit of a container."""
 
 
 class EnvVar(TypedDict, total=False):
@@ -273,28 +285,42 @@ class ProfileOverrides(TypedDict, total=False):
 
 class SelectionCriteria(TypedDict, total=False):
     precision: pulumi.Input[str]
+    """Only templates of this precision."""
     metric: pulumi.Input[str]
+    """Only templates optimized for this metric (`latency`, `throughput`)."""
     acceleratorModel: pulumi.Input[str]
+    """Only templates for this GPU model."""
     acceleratorCount: pulumi.Input[int]
+    """Only templates for this GPU count."""
     engine: pulumi.Input[str]
+    """Only templates of this inference engine."""
 
 
 class ServiceTemplateRef(TypedDict, total=False):
     name: pulumi.Input[str]
+    """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selectionCriteria: SelectionCriteria
+    """Choose a template of the model by these criteria instead."""
 
 
 class GpuSelector(TypedDict, total=False):
     model: pulumi.Input[str]
+    """GPU model the service needs, over the template's."""
     count: pulumi.Input[int]
+    """GPU count the service needs, over the template's."""
 
 
 class ServiceOverrides(TypedDict, total=False):
     metric: pulumi.Input[str]
+    """Optimization metric, over the template's."""
     precision: pulumi.Input[str]
+    """Precision, over the template's."""
     engineArgs: Mapping[str, Any]
+    """Engine arguments merged over the template's."""
     env: Sequence[EnvVar]
+    """Environment variables over the template's."""
     gpuSelector: GpuSelector
+    """The GPUs the service runs on, over the template's."""
 
 
 class DownloadFilter(TypedDict, total=False):
@@ -317,7 +343,9 @@ class GatewayRef(TypedDict, total=False):
     """A Gateway API parentRef (A18: `name` is required)."""
 
     group: pulumi.Input[str]
+    """API group of the parent (default `gateway.networking.k8s.io`)."""
     kind: pulumi.Input[str]
+    """Kind of the parent (default `Gateway`)."""
     name: Required[pulumi.Input[str]]
     """The Gateway the HTTPRoute attaches to."""
     namespace: pulumi.Input[str]
@@ -363,38 +391,55 @@ class LabelPropagation(TypedDict, total=False):
 
 class CredentialsSecretRef(TypedDict, total=False):
     name: Required[pulumi.Input[str]]
+    """The Secret holding the S3 credentials, in the workload's namespace."""
     accessKeyIdKey: pulumi.Input[str]
+    """Key of the access key id in the Secret (default `accessKeyId`)."""
     secretAccessKeyKey: pulumi.Input[str]
+    """Key of the secret access key in the Secret (default `secretAccessKey`)."""
     sessionTokenKey: pulumi.Input[str]
+    """Key of a session token in the Secret; none is read when unset."""
 
 
 class S3Auth(TypedDict, total=False):
     """R4: `static` mode and a credentials secret go together."""
 
     mode: pulumi.Input[S3AuthMode]
+    """How the download authenticates: the SDK's credential chain, a static Secret, or anonymously."""
     credentialsSecretRef: CredentialsSecretRef
+    """The Secret of `static` mode."""
 
 
 class CaBundleRef(TypedDict, total=False):
     kind: Required[pulumi.Input[CaBundleRefKind]]
+    """What holds the CA bundle."""
     name: Required[pulumi.Input[str]]
+    """Name of the ConfigMap or Secret."""
     key: pulumi.Input[str]
+    """Key of the bundle in it (default `ca.crt`)."""
 
 
 class S3Tls(TypedDict, total=False):
     """R5: a CA bundle and skipping verification contradict each other."""
 
     caBundleRef: CaBundleRef
+    """A CA bundle to trust for the S3 endpoint."""
     insecureSkipVerify: pulumi.Input[bool]
+    """Skip verifying the endpoint's certificate."""
 
 
 class S3Settings(TypedDict, total=False):
     endpoint: pulumi.Input[str]
+    """The S3 endpoint URL, scheme included (the Job's `AWS_ENDPOINT_URL`)."""
     region: pulumi.Input[str]
+    """The S3 region (the Job's `AWS_REGION`)."""
     addressingStyle: pulumi.Input[str]
+    """Bucket addressing style, e.g. `path` or `virtual` (`AIM_S3_ADDRESSING_STYLE`)."""
     signatureVersion: pulumi.Input[str]
+    """The request signature version, e.g. `s3v4` (`AIM_S3_SIGNATURE_VERSION`)."""
     auth: S3Auth
+    """How the download authenticates."""
     tls: S3Tls
+    """How the endpoint's certificate is checked."""
 
 
 class Artifact(TypedDict, total=False):
@@ -427,27 +472,40 @@ class InlineRuntimeConfig(TypedDict, total=False):
 
 class PodMetricSource(TypedDict, total=False):
     backend: pulumi.Input[str]
+    """Where KEDA reads the metric (e.g. `opentelemetry`)."""
     metricNames: Sequence[pulumi.Input[str]]
+    """The metrics the query reads (vLLM OpenTelemetry names)."""
     query: pulumi.Input[str]
+    """The metric query, when the backend takes one."""
     operationOverTime: pulumi.Input[str]
+    """How samples are aggregated over time (e.g. `last_one`, `avg`)."""
     serverAddress: pulumi.Input[str]
+    """Address of the metrics server, when not the default."""
 
 
 class MetricTarget(TypedDict, total=False):
     type: pulumi.Input[MetricTargetType]
+    """How the metric is compared with the target."""
     value: pulumi.Input[Quantity]
+    """Target of `Value`."""
     averageValue: pulumi.Input[Quantity]
+    """Target per pod, of `AverageValue`."""
     averageUtilization: pulumi.Input[int]
+    """Target percentage, of `Utilization`."""
 
 
 class PodMetric(TypedDict, total=False):
     metric: PodMetricSource
+    """Which metric is read, and from where."""
     target: MetricTarget
+    """The value KEDA keeps the metric at."""
 
 
 class AutoScalingMetric(TypedDict, total=False):
     type: Required[pulumi.Input[AutoScalingMetricType]]
+    """The kind of metric; only `PodMetric`."""
     podmetric: PodMetric
+    """The pod metric and its target."""
 
 
 class AutoScaling(TypedDict, total=False):
@@ -461,12 +519,16 @@ class AutoScaling(TypedDict, total=False):
 
 class ResourceRequirements(TypedDict, total=False):
     requests: Mapping[str, pulumi.Input[Quantity]]
+    """Resources the scheduler reserves (`cpu`, `memory`, `amd.com/gpu`, ...)."""
     limits: Mapping[str, pulumi.Input[Quantity]]
+    """Upper bounds the container may use."""
     claims: Sequence[Mapping[str, Any]]
+    """Dynamic resource claims, passed through unchanged."""
 
 
 class LocalObjectReference(TypedDict, total=False):
     name: Required[pulumi.Input[str]]
+    """Name of the object (a pull Secret) in the same namespace."""
 
 
 class ServiceCaching(TypedDict, total=False):
@@ -641,20 +703,32 @@ class AIMModelSpec(TypedDict, total=False):
 
 class FallbackMatch(TypedDict, total=False):
     acceleratorVendor: Required[pulumi.Input[str]]
+    """The model's accelerator vendor this fallback serves (`amd`, `nvidia`)."""
     acceleratorType: Required[pulumi.Input[AcceleratorType]]
+    """`gpu` or `cpu`."""
     acceleratorModel: pulumi.Input[str]
+    """Only this accelerator model (e.g. `MI300X`); any when unset."""
     acceleratorPartitioningMode: pulumi.Input[str]
+    """Only this partitioning mode of the accelerator."""
 
 
 class FallbackRuntime(TypedDict, total=False):
     image: Required[pulumi.Input[str]]
+    """The serving image of the generated profiles."""
     engine: Required[pulumi.Input[str]]
+    """The inference engine the image runs (e.g. `vllm`)."""
     engineArgs: Mapping[str, Any]
+    """Engine arguments of the generated profiles."""
     engineEnv: Mapping[str, pulumi.Input[str]]
+    """Engine environment variables of the generated profiles."""
     containerEnv: Sequence[EnvVar]
+    """Container environment of the generated profiles."""
     resources: ResourceRequirements
+    """Container resources of the generated profiles."""
     imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets of the image."""
     serviceAccountName: pulumi.Input[str]
+    """Service account of the inference pods."""
 
 
 class Fallback(TypedDict, total=False):
@@ -704,6 +778,7 @@ class AIMRuntimeConfigSpec(TypedDict, total=False):
     pvcHeadroomPercent: pulumi.Input[int]
     """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
     model: RuntimeConfigModelSettings
+    """Settings for models: the profile-generation fallbacks of ID-backed models."""
 
 
 class AIMClusterRuntimeConfigSpec(TypedDict, total=False):
@@ -726,7 +801,9 @@ class AIMClusterRuntimeConfigSpec(TypedDict, total=False):
     pvcHeadroomPercent: pulumi.Input[int]
     """Extra cache PVC space (same as `storage.pvcHeadroomPercent`)."""
     model: RuntimeConfigModelSettings
+    """Settings for models: the profile-generation fallbacks of ID-backed models."""
     artifactStorageQuota: Any
+    """Accepted for operator manifests and ignored: no storage quota is enforced."""
 
 
 # The Python names Pulumi's generated SDKs give these types.

@@ -277,11 +277,9 @@ class AIMService(pulumi.ComponentResource):
     route_path: pulumi.Output[str | None]
     """The HTTPRoute path prefix, when routing is enabled and the path rendered."""
     endpoint: pulumi.Output[str | None]
-    """
-    Where a client sends requests when the service is routed: `<host><path>` with the route's first
-    hostname that is no wildcard, else the path alone (the host is then the Gateway's address, which
-    only the cluster knows; so is the scheme, the Gateway listener's protocol). None without a route.
-    """
+    """`<host><path>` a client calls: the route's first non-wildcard hostname, else the path alone."""
+    # Without a hostname the host is the Gateway's address, and the scheme always its listener's
+    # protocol: the cluster knows them, the program does not read the Gateway. None without a route.
 
     _aim_is_service = True
 

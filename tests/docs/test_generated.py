@@ -49,5 +49,33 @@ def test_the_reference_documents_every_field_of_every_type(generator: ModuleType
             assert f"| `{field.key}` |" in body, f"{cls.__name__}.{field.key}"
 
 
+def test_every_field_says_what_it_means_and_where_it_is_defined(generator: ModuleType) -> None:
+    undocumented = []
+    for cls in generator.ordered_models():
+        name = generator.type_name(cls)
+        for field in generator.fields_of(cls):
+            if not field.doc or not generator.seed_section(name, field.key):
+                undocumented.append(f"{name}.{field.key}")
+    assert undocumented == []
+
+
+def test_the_reference_lists_every_component_argument_and_output(generator: ModuleType) -> None:
+    from aim_pulumi.resources import COMPONENTS, inputs
+
+    text = (ROOT / "docs" / "reference.md").read_text()
+    arguments = text.split("\n## Component arguments\n", 1)[1].split("\n## Outputs\n", 1)
+    for component in COMPONENTS:
+        kind = component.__name__
+        section = arguments[0].split(f"\n### {kind}\n", 1)[1].split("\n### ", 1)[0]
+        for key in getattr(inputs, f"{kind}ArgsDict").__annotations__:
+            assert f"| `{key}` |" in section, f"{kind} argument {key}"
+        outputs = arguments[1].split(f"\n### {kind}\n", 1)[1].split("\n### ", 1)[0]
+        for attribute in ("status",) if kind != "AIMStack" else ("services", "objects"):
+            assert f"| `{attribute}` |" in outputs, f"{kind} output {attribute}"
+    service = arguments[1].split("\n### AIMService\n", 1)[1].split("\n### ", 1)[0]
+    for key in ("resolvedProfile", "inferenceServiceName", "routePath", "endpoint"):
+        assert f"| `{key}` |" in service, key
+
+
 def test_the_readme_links_the_reference() -> None:
     assert "docs/reference.md" in (ROOT / "README.md").read_text()
