@@ -38,4 +38,6 @@ const chat = new aim.AIMService(
 
 export const inferenceService = chat.inferenceServiceName;
 export const routePath = chat.routePath;
+// The route has no hostnames, so this is the path alone: a client calls it on the Gateway's address.
+export const endpoint = chat.endpoint;
 export const status = chat.status;

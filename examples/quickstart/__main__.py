@@ -44,4 +44,6 @@ chat = AIMService(
 
 pulumi.export("inferenceService", chat.inference_service_name)
 pulumi.export("routePath", chat.route_path)
+# The route has no hostnames, so this is the path alone: a client calls it on the Gateway's address.
+pulumi.export("endpoint", chat.endpoint)
 pulumi.export("status", chat.status)

@@ -109,6 +109,7 @@ def test_json_has_resources_and_service_status(quickstart_files: dict[str, Any])
     assert status["status"] == "Starting"
     assert status["conditions"][0]["type"] == "RuntimeConfigReady"
     assert document["outputs"]["routePath"] == status["routing"]["path"]  # the stack's exports
+    assert document["outputs"]["endpoint"] == status["routing"]["path"]  # no hostnames: the path alone
 
 
 def test_validate_fails_on_an_invalid_manifest(capsys: pytest.CaptureFixture[str]) -> None:
