@@ -25,11 +25,15 @@ schema is inferred from them.
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
+import inspect
+import itertools
 import json
 import re
 import subprocess
 import sys
+import textwrap
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -916,8 +920,35 @@ def _schema_type(prop: dict[str, Any]) -> str:
     return str(kind)
 
 
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """Attribute docstrings of a class and its bases (the schema has only those of the class itself)."""
+    docs: dict[str, str] = {}
+    for owner in reversed(cls.__mro__):
+        if owner.__module__.split(".")[0] != "aim_pulumi":
+            continue
+        tree = ast.parse(textwrap.dedent(inspect.getsource(owner)))
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, following in itertools.pairwise(body):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                docs[node.target.id] = " ".join(following.value.value.split())
+    return docs
+
+
 def _render_outputs() -> list[str]:
     """Every component's outputs, as the provider's schema has them (the components' annotations)."""
+    from aim_pulumi.resources import COMPONENTS
+    from aim_pulumi.resources.constructors import camel_case
+
+    inherited = {
+        f"aim:index:{c.__name__}": {camel_case(k): v for k, v in _attribute_docs(c).items()}
+        for c in COMPONENTS
+    }
     schema = json.loads(render_schema())
     out = [
         "## Outputs",
@@ -930,7 +961,7 @@ def _render_outputs() -> list[str]:
     for token, resource in sorted(schema["resources"].items()):
         out += [f"### {token.rsplit(':', 1)[-1]}", "", "| output | type | description |", "|---|---|---|"]
         for key, prop in resource.get("properties", {}).items():
-            description = " ".join(str(prop.get("description", "")).split())
+            description = " ".join(str(prop.get("description", "")).split()) or inherited[token].get(key, "")
             out.append(
                 "| " + " | ".join(_cell(c) for c in (f"`{key}`", _schema_type(prop), description)) + " |"
             )

@@ -69,7 +69,7 @@ class _ModelComponent(CatalogComponent[_ModelT]):
     model_name: pulumi.Output[str]
     """metadata.name of the model."""
     status: pulumi.Output[AIMModelStatus]
-    """The object's status at deploy time."""
+    """Onboarding source and the profiles generated for the model (or why none could be)."""
 
     _NAME_OUTPUT = "model_name"
 

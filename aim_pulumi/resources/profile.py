@@ -74,7 +74,7 @@ class _ProfileComponent(CatalogComponent[_ProfileT]):
     profile_name: pulumi.Output[str]
     """metadata.name of the profile."""
     status: pulumi.Output[AIMProfileStatus]
-    """The object's status at deploy time."""
+    """Availability, role, origin, version and provenance labels, against the whole catalog."""
 
     _NAME_OUTPUT = "profile_name"
 

@@ -60,7 +60,7 @@ class _RuntimeConfigComponent(CatalogComponent[_RuntimeConfigT]):
     config_name: pulumi.Output[str]
     """metadata.name of the runtime config."""
     status: pulumi.Output[AIMRuntimeConfigStatus]
-    """The object's status at deploy time."""
+    """The spec a consumer in the config's namespace sees, merged over the cluster config."""
 
     _NAME_OUTPUT = "config_name"
     _ENV_OUTPUTS = True
