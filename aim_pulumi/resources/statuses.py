@@ -31,7 +31,7 @@ class ResolvedObjectRef(TypedDict, total=False):
     name: str
     """metadata.name of the object."""
     namespace: str | None
-    """metadata.namespace; None for a cluster-scoped object."""
+    """metadata.namespace; empty or null for a cluster-scoped object."""
     scope: str
     """Namespace or Cluster."""
     uid: str
