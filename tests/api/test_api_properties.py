@@ -28,7 +28,8 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 dns_label = st.from_regex(r"[a-z]([a-z0-9-]{0,14}[a-z0-9])?", fullmatch=True)
 word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_./:", min_size=1, max_size=20)
 # The AIM CRDs pattern model IDs as `org/name` and source URIs as hf:// or s3:// URIs.
-model_id = st.from_regex(r"[a-z0-9_-]{1,8}/[a-z0-9._-]{1,10}", fullmatch=True)
+# A segment never starts with a dot: `.` and `..` segments are refused as container paths.
+model_id = st.from_regex(r"[a-z0-9_-]{1,8}/[a-z0-9_-][a-z0-9._-]{0,9}", fullmatch=True)
 source_uri = st.from_regex(r"(hf|s3)://[a-z0-9/._-]{1,16}", fullmatch=True)
 label_key = st.from_regex(r"([a-z]{1,8}\.)?[a-z]{1,8}/?[a-z]{1,8}", fullmatch=True)
 labels = st.dictionaries(label_key, word, max_size=3)
