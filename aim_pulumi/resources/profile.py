@@ -19,6 +19,7 @@ from aim_pulumi.resolve.objects import (
     SOURCE_MODEL_SCOPE_LABEL,
 )
 from aim_pulumi.resolve.selection.versions import profile_version
+from aim_pulumi.resources.catalog_component import CatalogComponent
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import (
     AIMClusterProfileArgs,
@@ -28,7 +29,6 @@ from aim_pulumi.resources.inputs import (
     AIMProfileArgsDict,
     AIMProfileKwargs,
 )
-from aim_pulumi.resources.registry import CatalogComponent
 from aim_pulumi.resources.statuses import AIMProfileStatus
 
 __all__ = [

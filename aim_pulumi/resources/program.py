@@ -53,6 +53,7 @@ import pulumi
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
+from aim_pulumi.resources.registry import current_registry, in_component_provider
 
 __all__ = [
     "AIMProgramError",
@@ -200,8 +201,6 @@ async def known_namespace(output: pulumi.Output[Any]) -> str | None:
 
 def reject_late_catalog_object(object_ref: str) -> None:
     """A catalog object declared after the round would be silently ignored: refuse it instead."""
-    from aim_pulumi.resources.registry import current_registry
-
     if current_registry().program_ended:
         raise AIMResolutionError(
             "DeclaredAfterResolution",
@@ -214,8 +213,6 @@ def reject_late_catalog_object(object_ref: str) -> None:
 
 def enlist(component: Any) -> None:
     """Add a just-declared component to the program's open round (or resolve a late service now)."""
-    from aim_pulumi.resources.registry import current_registry
-
     late = current_registry().program_ended
     current = _open_round()
     current.members.append(component)
@@ -225,8 +222,6 @@ def enlist(component: Any) -> None:
 
 def with_children(register: Callable[[], None]) -> None:
     """Run `register` (it declares plain Kubernetes objects) only once every service has planned."""
-    from aim_pulumi.resources.registry import current_registry
-
     if current_registry().program_ended:
         register()
         return
@@ -238,8 +233,6 @@ _CALL_ROUND: ContextVar[ProgramRound | None] = ContextVar("aim_call_round", defa
 
 def _open_round() -> ProgramRound:
     """The round declarations join: open, and armed to run at the end of the program body."""
-    from aim_pulumi.resources.registry import current_registry, in_component_provider
-
     registry = current_registry()
     # A Construct call's round is its own, even while another call of the deployment is in flight.
     current: ProgramRound | None = _CALL_ROUND.get() if in_component_provider() else registry.round
@@ -346,8 +339,6 @@ def _resolve(members: list[Any], services: list[Any], before_children: list[Call
         ready.append(service)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    from aim_pulumi.resources.registry import current_registry
-
     current_registry().settled.extend(members)
     register_children(ready, before_children)
 
@@ -358,8 +349,6 @@ def _changed_by_late_objects(members: Sequence[Any]) -> list[BaseException]:
     Only the component provider runs several rounds with catalog objects (a Python program's
     late catalog objects are refused at once), so only there can it happen.
     """
-    from aim_pulumi.resources.registry import current_registry
-
     late = [m for m in members if not getattr(m, "_aim_is_service", False)]
     settled = current_registry().settled
     if not late or not settled:

@@ -12,6 +12,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
+from aim_pulumi.resources.catalog_component import CatalogComponent
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import (
     AIMClusterRuntimeConfigArgs,
@@ -21,7 +22,6 @@ from aim_pulumi.resources.inputs import (
     AIMRuntimeConfigArgsDict,
     AIMRuntimeConfigKwargs,
 )
-from aim_pulumi.resources.registry import CatalogComponent
 from aim_pulumi.resources.statuses import AIMRuntimeConfigStatus
 
 __all__ = [

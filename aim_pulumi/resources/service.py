@@ -38,16 +38,12 @@ from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
+from aim_pulumi.resources.catalog_component import default_resource_name, object_manifest
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
-from aim_pulumi.resources.registry import (
-    current_registry,
-    default_resource_name,
-    in_component_provider,
-    object_manifest,
-)
+from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
     MaskedArgs,

@@ -1,0 +1,249 @@
+"""The catalog components: profiles, models and runtime configs declared from component arguments.
+
+Their data joins the program's catalog (`registry.py`); the program's round (`program.py`)
+settles their statuses once every object is known.
+"""
+
+import inspect
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import pulumi
+
+from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resources.constructors import camel_case
+from aim_pulumi.resources.outputs import known_output
+from aim_pulumi.resources.program import (
+    Deferred,
+    declaration_site,
+    enlist,
+    known_namespace,
+    reject_late_catalog_object,
+)
+from aim_pulumi.resources.registry import current_registry
+from aim_pulumi.resources.secrets import CatalogOutputs
+
+__all__ = [
+    "CatalogComponent",
+    "default_resource_name",
+    "object_manifest",
+    "reject_outputs",
+]
+
+
+def object_manifest(
+    cls: type[AIMKind], resource_name: str, args: Mapping[str, Any], *, api_version: str | None = None
+) -> dict[str, Any]:
+    """The CRD-shaped manifest a component's arguments describe (`name` defaults to the resource name)."""
+    metadata: dict[str, Any] = {"name": args.get("name") or resource_name}
+    if cls.SCOPE == "Namespace":
+        metadata["namespace"] = args.get("namespace") or "default"
+    elif args.get("namespace"):
+        raise AIMValidationError(
+            "metadata.namespace", "InvalidSpec", f"{cls.KIND} is cluster-scoped and takes no namespace"
+        )
+    for key in ("labels", "annotations"):
+        if args.get(key):
+            metadata[key] = dict(args[key])
+    manifest: dict[str, Any] = {
+        "apiVersion": api_version or f"{AIM_GROUP}/{cls.SERVED_VERSIONS[-1]}",
+        "kind": cls.KIND,
+        "metadata": metadata,
+        "spec": args.get("spec") or {},
+    }
+    return manifest
+
+
+def reject_outputs(value: Any, path: str = "") -> None:
+    """Catalog objects decide what services deploy, so they must be plain data at program time."""
+    if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
+        raise AIMValidationError(
+            path or "spec",
+            "OutputNotAllowed",
+            f"{path or 'the object'} is a Pulumi Output; catalog objects (profiles, models, runtime "
+            "configs) decide what gets deployed and must be plain values",
+        )
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            reject_outputs(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            reject_outputs(item, f"{path}[{index}]")
+
+
+def _public(value: Any, outputs: CatalogOutputs) -> pulumi.Output[Any]:
+    """An output of catalog data: its env Outputs put back, so a secret among them keeps it secret."""
+    restored = outputs.restore(value)
+    return known_output(value) if restored is value else pulumi.Output.from_input(restored)
+
+
+def _is_output(value: Any) -> bool:
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+
+
+def default_resource_name(obj: AIMObject) -> str:
+    """`from_object`'s resource name: `metadata.name`, or `namespace-name` for namespaced kinds."""
+    if obj.scope == "Namespace":
+        return f"{obj.metadata.namespace or 'default'}-{obj.metadata.name}"
+    return obj.metadata.name
+
+
+ObjectT = TypeVar("ObjectT", bound=AIMObject)
+"""The typed object a catalog component declares: each public class fixes it to its own kind."""
+
+
+class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
+    """A profile, model or runtime config: catalog data for every service of the program.
+
+    It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
+    it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
+    the object's name, its spec as declared and the status its kind derives (`_status`), which
+    the program's resolution round computes against the complete catalog.
+    """
+
+    _KIND_CLASS: ClassVar[type[AIMKind]]
+    _ENV_OUTPUTS: ClassVar[bool] = False
+    """Whether `spec.env[].value` may be an Output (runtime configs: their env is only carried)."""
+    _NAME_OUTPUT: ClassVar[str]
+    """The output attribute holding metadata.name; it differs per kind, as published outputs do."""
+
+    spec: pulumi.Output[dict[str, Any]]
+    """The spec as declared (camelCase)."""
+    status: pulumi.Output[Mapping[str, Any]]
+    """What the operator would show in the object's status at deploy time (typed per kind)."""
+
+    def __init__(
+        self,
+        name: str,
+        args: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+        _object: ObjectT | None = None,
+    ) -> None:
+        # Each public kind overrides this with its own `args` type, which the component Analyzer reads.
+        self._setup(name, args, opts, catalog, _object)
+
+    @classmethod
+    def from_object(
+        cls,
+        obj: ObjectT,
+        opts: pulumi.ResourceOptions | None = None,
+        *,
+        catalog: Catalog | None = None,
+    ) -> Self:
+        """Declare a typed object; the resource is named `<namespace>-<name>` (cluster kinds: `<name>`)."""
+        return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
+
+    def _status(self, declared: AIMObject, catalog: Catalog) -> dict[str, Any]:
+        """The kind's deploy-time status, computed against the program's complete catalog."""
+        raise NotImplementedError
+
+    # The program round (program.py) calls these.
+    _aim_is_service = False
+    _aim_declared: AIMObject
+    _aim_target: Catalog
+    _aim_status: Deferred
+
+    def _aim_settle_status(self) -> None:
+        self._aim_settled = self._status(self._aim_declared, self._aim_target)
+        self._aim_status.resolve(_public(self._aim_settled, current_registry().catalog_outputs))
+
+    def _aim_changed_by_later(self) -> bool:
+        if not hasattr(self, "_aim_settled"):
+            return False
+        try:
+            return bool(self._status(self._aim_declared, self._aim_target) != self._aim_settled)
+        except Exception:
+            return True
+
+    def _aim_waits_for_outputs(self) -> bool:
+        return self._aim_namespace_output is not None
+
+    def _aim_known(self) -> bool:
+        return self._aim_namespace_known
+
+    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
+        self._aim_status.resolve(output.apply(lambda _: {}))
+
+    async def _aim_await_outputs(self) -> None:
+        """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
+        output = self._aim_namespace_output
+        if output is None:
+            return
+        value = await known_namespace(output)
+        if value is None:
+            self._aim_namespace_known = False
+            self._aim_status.resolve(output.apply(lambda _: {}))
+            return
+        manifest = to_manifest(self._aim_declared)
+        manifest["metadata"] = {**manifest["metadata"], "namespace": value}
+        self._aim_declared = parse(manifest)
+        self._aim_ref = self._aim_declared.object_ref
+        self._aim_target.add(self._aim_declared)
+
+    def _aim_fail(self, error: BaseException) -> None:
+        self._aim_status.fail(error)
+
+    def _setup(
+        self,
+        name: str,
+        args: Mapping[str, Any],
+        opts: pulumi.ResourceOptions | None,
+        catalog: Catalog | None,
+        obj: ObjectT | None,
+    ) -> None:
+        self._aim_site = declaration_site()
+        self._aim_namespace_output: pulumi.Output[Any] | None = None
+        self._aim_namespace_known = True
+        if obj is None and _is_output((args or {}).get("namespace")):
+            # `namespace: ns.metadata.name`: validated now, catalogued once the round knows the value.
+            args = dict(args)
+            self._aim_namespace_output = pulumi.Output.from_input(args.pop("namespace"))
+        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+        spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
+        self._aim_declared = declared
+        self._aim_target = target
+        self._aim_ref = declared.object_ref
+        self._aim_status = Deferred()
+        setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
+        shown = current_registry().catalog_outputs.restore(spec)
+        self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)
+        self.status = self._aim_status.output
+        self.register_outputs(
+            {camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": shown, "status": self.status}
+        )
+        enlist(self)
+
+    def _declare(
+        self,
+        name: str,
+        args: Mapping[str, Any] | None,
+        opts: pulumi.ResourceOptions | None,
+        *,
+        catalog: Catalog | None,
+        obj: AIMObject | None,
+    ) -> tuple[AIMObject, Catalog]:
+        """Validate and add to the catalog first, so a bad object fails before anything registers."""
+        if obj is None:
+            plain = dict(args or {})
+            if self._ENV_OUTPUTS:
+                kind = self._KIND_CLASS
+                scope = [str(plain.get("namespace") or "default")] if kind.SCOPE == "Namespace" else []
+                owner = "/".join([kind.KIND, *scope, str(plain.get("name") or name)])
+                plain = current_registry().catalog_outputs.mask_env_values(plain, owner)
+            reject_outputs(plain)
+            parsed = parse(object_manifest(self._KIND_CLASS, name, plain))
+        else:
+            parsed = obj
+        if parsed.kind != self._KIND_CLASS.KIND:
+            raise AIMValidationError(
+                "kind", "InvalidSpec", f"expected {self._KIND_CLASS.KIND}, got {parsed.kind}"
+            )
+        reject_late_catalog_object(parsed.object_ref)
+        target = catalog if catalog is not None else current_registry().catalog
+        if self._aim_namespace_output is None:
+            target.add(parsed)
+        super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
+        return parsed, target
