@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from aim_pulumi.cli.recording import PlanRecording
     from aim_pulumi.resolve.catalog.store import Catalog
     from aim_pulumi.resolve.settings import Settings
-    from aim_pulumi.resources.service import Resolution as ServiceRecord
+    from aim_pulumi.resources.resolutions import Resolution as ServiceRecord
 
 
 class PlanFailure(Exception):
@@ -52,7 +52,7 @@ class PlanRun:
 @contextlib.contextmanager
 def _recording_service_plans(sink: dict[str, ServiceRecord]) -> Iterator[None]:
     """Keep the last planning of each service of one run (the summary lines and `explain` read it)."""
-    from aim_pulumi.resources.service import observe_resolutions
+    from aim_pulumi.resources.resolutions import observe_resolutions
 
     def keep(record: ServiceRecord) -> None:
         sink[record.key] = record

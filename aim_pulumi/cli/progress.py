@@ -48,7 +48,7 @@ class Progress:
 
     @contextlib.contextmanager
     def _observing(self) -> Iterator[None]:
-        from aim_pulumi.resources.service import Resolution, observe_resolutions
+        from aim_pulumi.resources.resolutions import Resolution, observe_resolutions
 
         def seen(record: Resolution) -> None:
             # A service is planned again once its binding settles: count services, not plannings.

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from aim_pulumi.cli.recording import PlanRecording
     from aim_pulumi.resolve.plan.result import ServicePlan
     from aim_pulumi.resolve.selection.select import ProfileSelection
-    from aim_pulumi.resources.service import Resolution as ServiceRecord
+    from aim_pulumi.resources.resolutions import Resolution as ServiceRecord
 
 
 SERVICE_TYPE = "aim:index:AIMService"

@@ -17,10 +17,9 @@ from the bound profile. The binding's value comes from its provider's `check`, w
 preview too, so a preview shows every child with its full inputs.
 """
 
-import contextlib
 import dataclasses
 import inspect
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Unpack, overload
 
 import pulumi
@@ -32,7 +31,6 @@ from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
 from aim_pulumi.resolve.plan.result import ServicePlan
-from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
@@ -44,6 +42,7 @@ from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
+from aim_pulumi.resources.resolutions import observed_plan
 from aim_pulumi.resources.secrets import (
     OUTPUT_NOT_ALLOWED,
     MaskedArgs,
@@ -52,69 +51,17 @@ from aim_pulumi.resources.secrets import (
     redact,
     restore_outputs,
 )
+from aim_pulumi.resources.service_status import applied_status, plan_sources, route_endpoint
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 from aim_pulumi.resources.statuses import AIMServiceStatus, ResolvedObjectRef
-from aim_pulumi.schemas.children import Source, check_children
+from aim_pulumi.schemas.children import check_children
 
 __all__ = [
     "AIMService",
     "AIMServiceArgs",
     "AIMServiceArgsDict",
-    "Resolution",
-    "applied_status",
-    "observe_resolutions",
-    "observed_plan",
-    "route_endpoint",
     "settings_overrides",
 ]
-
-
-@dataclasses.dataclass(frozen=True)
-class Resolution:
-    """One planning of an AIMService during a run, as tools that explain a run need it.
-
-    The component keeps its typed service and catalog to itself; the offline `plan` summary and
-    `explain` need both, including for a service whose planning failed (`plan` is None and
-    `error` says why). Secret values appear here only as placeholders.
-    """
-
-    service: api.AIMService
-    catalog: Catalog
-    settings: Settings
-    plan: ServicePlan | None = None
-    error: BaseException | None = None
-
-    @property
-    def key(self) -> str:
-        return f"{self.service.metadata.namespace or 'default'}/{self.service.metadata.name}"
-
-
-_OBSERVERS: list[Callable[[Resolution], None]] = []
-
-
-@contextlib.contextmanager
-def observe_resolutions(callback: Callable[[Resolution], None]) -> Iterator[None]:
-    """Call `callback` with every service planning made while the block runs."""
-    _OBSERVERS.append(callback)
-    try:
-        yield
-    finally:
-        _OBSERVERS.remove(callback)
-
-
-def observed_plan(
-    service: api.AIMService, catalog: Catalog, settings: Settings, **kwargs: Any
-) -> ServicePlan:
-    """`plan_service`, reported to every observer whether it succeeds or fails."""
-    try:
-        plan = plan_service(service, catalog, settings, **kwargs)
-    except Exception as exc:
-        for observer in list(_OBSERVERS):
-            observer(Resolution(service, catalog, settings, error=exc))
-        raise
-    for observer in list(_OBSERVERS):
-        observer(Resolution(service, catalog, settings, plan=plan))
-    return plan
 
 
 # Pulumi role of each service-owned child (behaviour §14).
@@ -204,59 +151,6 @@ def _ref_for_key(key: str, catalog: Catalog) -> dict[str, Any]:
         "namespace": namespace,
         "scope": "Namespace" if namespace else "Cluster",
     }
-
-
-def applied_status(
-    status: Mapping[str, Any], *, caches_awaited: bool, runtime_awaited: bool
-) -> dict[str, Any]:
-    """The status after `pulumi up` (behaviour §15): what Pulumi waited for is Ready, the rest Unknown.
-
-    A preview keeps the planned status; an update knows that every awaited child became ready,
-    since Pulumi fails the update otherwise.
-    """
-    conditions: list[dict[str, Any]] = []
-    for condition in status.get("conditions") or []:
-        updated = dict(condition)
-        kind = updated.get("type")
-        if kind in ("ProfileCacheReady", "CacheReady"):
-            updated.update(
-                {"status": "True", "reason": "CacheReady", "message": "the model caches were downloaded"}
-                if caches_awaited
-                else {
-                    "status": "Unknown",
-                    "reason": "CacheCreating",
-                    "message": "the downloads were not awaited",
-                }
-            )
-        elif kind == "InferenceServiceReady":
-            updated.update(
-                {"status": "True", "reason": "RuntimeReady", "message": "the InferenceService is Ready"}
-                if runtime_awaited
-                else {
-                    "status": "Unknown",
-                    "reason": "CreatingRuntime",
-                    "message": "the InferenceService readiness was not awaited",
-                }
-            )
-        conditions.append(updated)
-    components = [c for c in conditions if c.get("type") != "Ready"]
-    ready = all(c.get("status") == "True" for c in components)
-    for condition in conditions:
-        if condition.get("type") == "Ready":
-            condition.update(
-                {"status": "True", "reason": "AllComponentsReady", "message": "every component is ready"}
-                if ready
-                else {
-                    "status": "False",
-                    "reason": "ComponentsNotReady",
-                    "message": "not every component is known to be ready",
-                }
-            )
-    out = dict(status)
-    out["conditions"] = conditions
-    if out.get("status") != "Degraded":
-        out["status"] = "Running" if ready else "Starting"
-    return out
 
 
 class AIMService(pulumi.ComponentResource):
@@ -649,25 +543,6 @@ class AIMService(pulumi.ComponentResource):
                 runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
             )
         return restore_outputs(status, masked)
-
-
-def plan_sources(service: api.AIMService, plan: ServicePlan, catalog: Catalog) -> list[Source]:
-    """The AIM objects a service's children are built from: itself, its profile, model, configs."""
-    objects: list[Any] = [service]
-    for ref in (plan.resolved_profile, plan.resolved_model, plan.resolved_template):
-        if ref is not None:
-            objects.append(catalog.get(ref.kind, ref.namespace or None, ref.name))
-    if plan.runtime_config is not None:
-        objects.extend(catalog.runtime_config_objects(plan.namespace, plan.runtime_config.ref.name))
-    return [(obj.object_ref, api.to_manifest(obj)) for obj in objects if obj is not None]
-
-
-def route_endpoint(hostnames: Sequence[str], path: str | None) -> str | None:
-    """`<host><path>` for the first hostname a client can call (no wildcard), else the path; None unrouted."""
-    if path is None:
-        return None
-    host = next((h for h in hostnames if not h.startswith("*")), None)
-    return f"{host}{path}" if host else path
 
 
 def _is_output(value: Any) -> bool:

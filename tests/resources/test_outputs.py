@@ -13,7 +13,7 @@ import pytest
 
 from aim_pulumi.resolve.children.names import inference_service_name
 from aim_pulumi.resources import AIMModel, AIMService
-from aim_pulumi.resources.service import route_endpoint
+from aim_pulumi.resources.service_status import route_endpoint
 from tests.conftest import Recorder
 from tests.resources.catalog import GATEWAY, NS, PIPELINE
 

@@ -506,7 +506,7 @@ def test_an_unexpected_error_while_resolving_names_the_declaring_line(
 ) -> None:
     from aim_pulumi.cli.execution import execute
     from aim_pulumi.cli.project import load_program
-    from aim_pulumi.resources import service as service_module
+    from aim_pulumi.resources import resolutions as service_module
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise TypeError("something unexpected")

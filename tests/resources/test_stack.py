@@ -12,7 +12,7 @@ import yaml
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMStack
-from aim_pulumi.resources.service import observe_resolutions
+from aim_pulumi.resources.resolutions import observe_resolutions
 
 from .catalog import IMAGE, ISVC, NS, deployed, invalid_manifests, model_labels, profile_spec
 

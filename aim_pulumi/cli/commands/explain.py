@@ -29,7 +29,7 @@ from aim_pulumi.cli.summary import deployed_selection, runtime_config_text, why_
 if TYPE_CHECKING:
     from aim_pulumi.resolve.runtime_config.merge import Layer
     from aim_pulumi.resolve.selection.explanation import SelectionExplanation
-    from aim_pulumi.resources.service import Resolution as ServiceRecord
+    from aim_pulumi.resources.resolutions import Resolution as ServiceRecord
 
 __all__ = [
     "env_layers",
