@@ -6,16 +6,18 @@ that the catalog, the selection and the status references all speak of the same 
 
 from __future__ import annotations
 
-from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMKind, AIMModel, AIMProfile
+from aim_pulumi.api import AIM_GROUP, AIMClusterModel, AIMClusterProfile, AIMKind, AIMModel, AIMProfile
+from aim_pulumi.api.admission import (
+    PROFILE_ROLE_LABEL as PROFILE_ROLE_LABEL,  # one definition, shared with admission
+)
 from aim_pulumi.resolve.types import ObjectRef, Scope
 
 AnyProfile = AIMProfile | AIMClusterProfile
 AnyModel = AIMModel | AIMClusterModel
 
-GROUP = "aim.eai.amd.com"
+GROUP = AIM_GROUP
 SOURCE_MODEL_LABEL = f"{GROUP}/source-model"
 SOURCE_MODEL_SCOPE_LABEL = f"{GROUP}/source-model-scope"
-PROFILE_ROLE_LABEL = f"{GROUP}/profile-role"
 PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
 OVERLAY_SERVICE_ANNOTATION = f"{GROUP}/overlay-service"
 FORCE_REBIND_ANNOTATION = f"{GROUP}/force-rebind"
