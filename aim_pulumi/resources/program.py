@@ -53,6 +53,7 @@ import pulumi
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
+from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 
 __all__ = [
@@ -145,11 +146,15 @@ def failure_lines(error: BaseException) -> list[str]:
 
 
 class Deferred:
-    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error."""
+    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error.
+
+    The Output is what `Output.from_input` would make of the value, as one Output: a status of
+    plain data is not rebuilt leaf by leaf (`outputs.settled_output`).
+    """
 
     def __init__(self) -> None:
         self._future: asyncio.Future[Any] = _sdk.event_loop().create_future()
-        self.output: pulumi.Output[Any] = pulumi.Output.from_input(self._future)
+        self.output: pulumi.Output[Any] = settled_output(self._future)
 
     @property
     def settled(self) -> bool:
@@ -378,7 +383,7 @@ def register_children(services: Sequence[Any], before_children: Sequence[Callabl
     if all(b is None for b in bindings):
         _finish_all(services, [None] * len(services), before_children)
         return
-    states = pulumi.Output.all(*bindings)
+    states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
     for position, service in enumerate(services):
         service._aim_resolve_status(done.apply(_at(position)))

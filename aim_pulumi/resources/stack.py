@@ -26,6 +26,7 @@ from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
+from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.program import with_children
 from aim_pulumi.resources.registry import current_registry
@@ -209,6 +210,6 @@ class AIMStack(pulumi.ComponentResource):
 
         if manifests:
             with_children(declare_plain_objects)
-        self.services = pulumi.Output.from_input(statuses)
-        self.objects = pulumi.Output.from_input(declared)
+        self.services = gathered(statuses)
+        self.objects = output_of(declared)
         self.register_outputs({"services": self.services, "objects": self.objects})
