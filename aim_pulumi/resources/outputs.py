@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import pulumi
 from pulumi import _types
+from pulumi.output import UNKNOWN, contains_unknowns
 
 __all__ = ["gathered", "known_output", "output_of", "settled_output"]
 
@@ -85,16 +86,52 @@ def _unwrapped(value: Any) -> Any:
 _SINGLE = "single"
 
 
+_Data = tuple[set[pulumi.Resource], Any, bool, bool]
+
+
+async def _data_of(item: Any) -> _Data:
+    """(resources, value, known, secret) of `Output.from_input(item)`, walking no plain value.
+
+    An Output's value goes through `from_input` again, as the SDK does, only when it holds Outputs;
+    an unknown one is `UNKNOWN`, as the SDK's `apply(..., run_with_unknowns=True)` hands it on.
+    """
+    if not isinstance(item, pulumi.Output):
+        copied = _plain_copy(item)
+        if copied is not _NOT_PLAIN:
+            return set(), copied, True, False
+        return await _data_of(pulumi.Output.from_input(item))
+    resources = await item.resources()
+    value = await item.future(with_unknowns=True)
+    known = await item.is_known()
+    secret = await item.is_secret()
+    if not known and not contains_unknowns(value):
+        value = UNKNOWN
+    copied = _plain_copy(value)
+    if copied is not _NOT_PLAIN:
+        return resources, copied, True, secret
+    inner = pulumi.Output.from_input(value)
+    return (
+        resources | await inner.resources(),
+        await inner.future(with_unknowns=True),
+        await inner.is_known(),
+        secret or await inner.is_secret(),
+    )
+
+
+_SINGLE = "single"
+
+
 class _Joined:
-    """One Output over several: each awaited once, the result shared by the four awaitables of `Output`.
+    """One Output of several inputs, as the SDK would join them, built without an Output per input.
 
     `keys` shapes the value: None a list, a list of keys a dict, `_SINGLE` the one value itself.
+    The result is shared by the four awaitables the public `Output` constructor takes.
     """
 
-    def __init__(self, outputs: "Awaitable[list[pulumi.Output[Any]]]", keys: Any) -> None:
+    def __init__(self, inputs: "Awaitable[list[Any]]", keys: Any) -> None:
         loop = asyncio.get_event_loop()
         self._parts: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(4)]
-        asyncio.ensure_future(self._join(outputs, keys)).add_done_callback(self._settle)
+        asyncio.ensure_future(self._join(inputs, keys)).add_done_callback(self._settle)
 
     def _settle(self, task: "asyncio.Future[tuple[Any, ...]]") -> None:
         # `Output` awaits its resources first: a failure goes there, the parts it never awaits
@@ -111,30 +148,32 @@ class _Joined:
 
     @staticmethod
     async def _join(
-        outputs: "Awaitable[list[pulumi.Output[Any]]]", keys: Any
+        inputs: "Awaitable[list[Any]]", keys: Any
     ) -> tuple[set[pulumi.Resource], Any, bool, bool]:
         resources: set[pulumi.Resource] = set()
         values: list[Any] = []
         known, secret = True, False
-        for output in await outputs:
-            resources |= await output.resources()
-            values.append(await output.future(with_unknowns=True))
-            known = known and await output.is_known()
-            secret = secret or await output.is_secret()
-        value: Any = values
+        for item in await inputs:
+            item_resources, value, item_known, item_secret = await _data_of(item)
+            resources |= item_resources
+            values.append(value)
+            known = known and item_known
+            secret = secret or item_secret
+        joined: Any = values
         if keys == _SINGLE:
-            value = values[0]
+            joined = values[0]
         elif keys is not None:
-            value = dict(zip(keys, values, strict=True))
-        return resources, value, known, secret
+            joined = dict(zip(keys, values, strict=True))
+        # The `Output` built from this marks a value holding unknowns as unknown, as the SDK does.
+        return resources, joined, known, secret
 
     def output(self) -> pulumi.Output[Any]:
         resources, value, known, secret = self._parts
         return pulumi.Output(resources, value, known, secret)
 
 
-async def _listed(outputs: list[pulumi.Output[Any]]) -> list[pulumi.Output[Any]]:
-    return outputs
+async def _listed(inputs: list[Any]) -> list[Any]:
+    return inputs
 
 
 def gathered(inputs: "Sequence[Any] | Mapping[str, Any]") -> pulumi.Output[Any]:
@@ -143,16 +182,12 @@ def gathered(inputs: "Sequence[Any] | Mapping[str, Any]") -> pulumi.Output[Any]:
     A value (or an Output's value) is walked, and its Outputs awaited, only when it holds Outputs.
     """
     if isinstance(inputs, Mapping):
-        keys: list[str] | None = list(inputs)
-        items = [output_of(inputs[key]) for key in inputs]
-    else:
-        keys = None
-        items = [output_of(value) for value in inputs]
-    return _Joined(_listed(items), keys).output()
+        return _Joined(_listed(list(inputs.values())), list(inputs)).output()
+    return _Joined(_listed(list(inputs)), None).output()
 
 
-async def _resolved_to(source: "Awaitable[Any]") -> list[pulumi.Output[Any]]:
-    return [output_of(await source)]
+async def _resolved_to(source: "Awaitable[Any]") -> list[Any]:
+    return [await source]
 
 
 def settled_output(source: "Awaitable[Any]") -> pulumi.Output[Any]:

@@ -24,11 +24,22 @@ def _state(output: pulumi.Output[Any]) -> Any:
     return read()
 
 
+def _run_async(main: Any) -> Any:
+    """Run a coroutine function on a loop of its own; the thread keeps a current loop afterwards."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(main())
+    finally:
+        loop.close()
+        asyncio.set_event_loop(asyncio.new_event_loop())
+
+
 def _run(make: Any) -> Any:
     async def main() -> Any:
         return await _state(make())
 
-    return asyncio.run(main())
+    return _run_async(main)
 
 
 def _plain() -> Any:
@@ -126,7 +137,7 @@ def test_a_plain_value_becomes_one_known_output_and_a_copy() -> None:
         created = len(pulumi.runtime.settings.SETTINGS.outputs) - tracked_before
         return created, await output.future()
 
-    created, seen = asyncio.run(main())
+    created, seen = _run_async(main)
     assert created == 1
     assert seen == value and seen is not value and seen["a"] is not value["a"]
     assert isinstance(seen["a"][1]["c"], tuple)
@@ -142,7 +153,7 @@ def test_a_failed_source_fails_the_output_with_its_error() -> None:
         with pytest.raises(ValueError, match="no plan"):
             await output.is_known()
 
-    asyncio.run(main())
+    _run_async(main)
 
 
 def test_resources_of_nested_outputs_are_kept() -> None:
