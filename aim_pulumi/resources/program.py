@@ -39,6 +39,7 @@ never depends on the order in which independent calls happen to arrive.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sys
 import sysconfig
@@ -95,11 +96,17 @@ class DeclarationSite:
         return f"{shown}:{self.line}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _is_users_file(filename: str) -> bool:
+    """Resolving a path costs a system call per component: a program declares thousands from few files."""
+    return not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
+
+
 def declaration_site() -> DeclarationSite | None:
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS):
+        if _is_users_file(filename):
             return DeclarationSite(filename, frame.f_lineno)
         frame = frame.f_back  # type: ignore[assignment]
     return None
