@@ -14,8 +14,9 @@ from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import pulumi
-from pulumi import _types
 from pulumi.output import UNKNOWN, contains_unknowns
+
+from aim_pulumi.resources import _sdk
 
 __all__ = ["gathered", "known_output", "output_of", "settled_output"]
 
@@ -62,7 +63,7 @@ def _plain_copy(value: Any) -> Any:
                 return _NOT_PLAIN
             items.append(item)
         return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, pulumi.Output) or inspect.isawaitable(value) or _types.is_input_type(type(value)):
+    if isinstance(value, pulumi.Output) or inspect.isawaitable(value) or _sdk.is_input_type(value):
         return _NOT_PLAIN
     return value
 
