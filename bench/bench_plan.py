@@ -440,13 +440,17 @@ SCENARIOS = {
 
 
 def scale_table(counts: Sequence[int], repeats: int) -> None:
-    print("| services | resources | components CPU s | bare graph CPU s | ratio |")
-    print("|---:|---:|---:|---:|---:|")
-    for services in counts:
+    """One row per service count (run in increasing order, so the process's RSS high-water mark
+    after a row is that row's largest run: the components' one, with the bare replay's graph)."""
+    print("| services | resources | components CPU s | bare graph CPU s | ratio | peak RSS MB |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for services in sorted(counts):
         result = in_process(services, 200, repeats)
         (amin, _), (bmin, _) = result["aim"], result["bare"]
+        rss = _usage()["rss_mb"]
         print(
-            f"| {services:,} | {result['resources']:,} | {amin:.2f} | {bmin:.2f} | {amin / bmin:.2f}x |",
+            f"| {services:,} | {result['resources']:,} | {amin:.2f} | {bmin:.2f} | {amin / bmin:.2f}x "
+            f"| {rss:,.0f} |",
             flush=True,
         )
 

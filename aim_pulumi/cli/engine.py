@@ -404,7 +404,8 @@ def _run(
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aim-mock-monitor")
     loop.set_default_executor(executor)
     try:
-        with _collector_tuned():
+        # The recording keeps no source position: the SDK need not walk the stack per resource.
+        with _collector_tuned(), _sdk.without_source_positions():
             _sdk.sync_await(run_pulumi_func(run_in_stack))
             _drain(loop)
     except BaseException:

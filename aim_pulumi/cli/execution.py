@@ -22,6 +22,7 @@ from aim_pulumi.cli.tree import resource_label
 
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
+    from aim_pulumi.api.sources import Skipped
     from aim_pulumi.cli.recording import PlanRecording
     from aim_pulumi.resolve.catalog.store import Catalog
     from aim_pulumi.resolve.settings import Settings
@@ -47,6 +48,8 @@ class PlanRun:
     catalog: Catalog | None = None
     settings: Settings | None = None
     error: PlanFailure | None = None
+    # For AIM YAML: the files and documents the run's AIMStack read and did not deploy.
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 @contextlib.contextmanager
@@ -119,7 +122,7 @@ def execute(
     except Exception as exc:
         outcome.error = PlanFailure(failure_line(exc, program), exc)
         return outcome
-    body = _program_body(program)
+    body = _program_body(program, outcome.skipped)
 
     def entry() -> None:
         registry = current_registry()
@@ -165,7 +168,7 @@ def _duplicate_urn(recording: PlanRecording) -> DuplicateResource | None:
     return None
 
 
-def _program_body(program: Program) -> Any:
+def _program_body(program: Program, skipped: list[Skipped]) -> Any:
     if program.kind == "pulumi":
         from aim_pulumi.cli.engine import program_callable
 
@@ -176,6 +179,6 @@ def _program_body(program: Program) -> Any:
     def manifests() -> None:
         from aim_pulumi.resources import AIMStack
 
-        AIMStack(name, {"path": path})
+        skipped.extend(AIMStack(name, {"path": path})._aim_skipped)
 
     return manifests

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.cli.common import display_path, one_line
-from aim_pulumi.cli.project import Program
 from aim_pulumi.cli.render import Palette, format_value, redact_secrets
 from aim_pulumi.cli.tree import resource_label
 
@@ -186,18 +185,9 @@ def why_line(record: ServiceRecord) -> str:
     return text
 
 
-def skipped_lines(program: Program) -> list[str]:
+def skipped_lines(outcome: PlanRun) -> list[str]:
     """For AIM YAML: the files and documents that are not deployed (`kustomization.yaml`, ...)."""
-    if program.kind != "manifests":
-        return []
-    from aim_pulumi.api import AIMValidationError
-    from aim_pulumi.api.sources import read_manifest_set
-
-    try:
-        skipped = read_manifest_set(program.path).skipped
-    except (OSError, AIMValidationError):  # changed since the plan read it: the plan stands as it ran
-        return []
-    return [replace(s, file=display_path(Path(s.file))).line for s in skipped]
+    return [replace(s, file=display_path(Path(s.file))).line for s in outcome.skipped]
 
 
 def output_lines(recording: PlanRecording, palette: Palette) -> list[str]:

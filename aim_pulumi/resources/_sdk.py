@@ -29,6 +29,15 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   left behind, as `pulumi.runtime.test` does between unit tests (`forget_previous_run`).
 - `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
   `get_config_env` (`stack_config_values`).
+- `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries, so that
+  the Pulumi engine can show where a resource was declared. It walks the whole interpreter stack
+  and turns every frame into a file URI, a sizeable part of each registration (more for a
+  component declared deep inside other code). The offline engine records no source position, so
+  it replaces the function with one returning an empty trace while a program runs
+  (`without_source_positions`); a run under the real engine is not affected.
+- `pulumi._types.is_input_type`: whether a value is an instance of an `@input_type` class, which
+  `Output.from_input` takes apart like a dict; `resources/outputs.py` builds the same Outputs
+  without the SDK's walk of plain data and must know what the SDK would walk (`is_input_type`).
 - `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
   one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
   but not read or restore one (`default_executor`, `restore_default_executor`).
@@ -44,14 +53,18 @@ Not here: the public names the SDK's mock engine and dynamic providers are built
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
+from pulumi import _types as pulumi_types
 from pulumi.runtime import config as pulumi_config
+from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime._callbacks import _CallbackServicer
+from pulumi.runtime.proto import source_pb2
 from pulumi.runtime.stack import Stack
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
@@ -63,11 +76,13 @@ __all__ = [
     "finish_stack",
     "forget_previous_run",
     "grpc_server_options",
+    "is_input_type",
     "restore_default_executor",
     "sdk_supports_program_end",
     "stack_config_values",
     "sync_await",
     "transform_callback",
+    "without_source_positions",
 ]
 
 T = TypeVar("T")
@@ -75,6 +90,7 @@ T = TypeVar("T")
 CHECKED_SDK_VERSION = "3.272.0"
 _FINISH = "_finish"
 _FINISHED_FLAG = "_outputs_registered"
+_STACK_TRACE = "_get_stack_trace"
 
 
 def sdk_supports_program_end() -> bool:
@@ -165,3 +181,23 @@ def default_executor(loop: asyncio.AbstractEventLoop) -> Executor | None:
 def restore_default_executor(loop: asyncio.AbstractEventLoop, executor: Executor | None) -> None:
     """Put back what `default_executor` returned, None included (`set_default_executor` refuses None)."""
     loop._default_executor = executor  # type: ignore[attr-defined]
+
+
+def _no_stack_trace() -> source_pb2.StackTrace:
+    return source_pb2.StackTrace()
+
+
+@contextlib.contextmanager
+def without_source_positions() -> Iterator[None]:
+    """Registrations made inside carry no stack trace (nor, so, a source position)."""
+    original = getattr(pulumi_resource, _STACK_TRACE)
+    setattr(pulumi_resource, _STACK_TRACE, _no_stack_trace)
+    try:
+        yield
+    finally:
+        setattr(pulumi_resource, _STACK_TRACE, original)
+
+
+def is_input_type(value: object) -> bool:
+    """Whether `value` is an instance of an `@pulumi.input_type` class."""
+    return bool(pulumi_types.is_input_type(type(value)))

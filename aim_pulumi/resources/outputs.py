@@ -1,19 +1,28 @@
-"""Known Outputs of plain data, without the SDK's walk of every leaf.
+"""Outputs of plain data without the SDK's walk of every leaf.
 
 `pulumi.Output.from_input` of a dict builds an Output for every key and every value, nested all
-the way down, and joins them again with `Output.all`: for a profile's spec and status that is
-dozens of futures, tasks and callbacks for data that is plain and known when the component is
-declared. A component output built from such data needs one Output holding the value.
+the way down, and joins them again with `Output.all`; `Output.all` does the same to the value of
+every Output it is given. For a status, a spec or a list of statuses that is dozens of futures,
+tasks and callbacks per value, each also tracked until the program ends, for data that holds no
+Output at all. The helpers here give the same Output (value, known, secret, resources) as the
+SDK's functions, and take the SDK's walk only when a value does hold an Output or an awaitable.
 """
 
 import asyncio
-from typing import TypeVar
+import inspect
+from collections.abc import Awaitable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import pulumi
+from pulumi.output import UNKNOWN, contains_unknowns
 
-__all__ = ["known_output"]
+from aim_pulumi.resources import _sdk
+
+__all__ = ["gathered", "known_output", "output_of", "settled_output"]
 
 T = TypeVar("T")
+
+_NOT_PLAIN = object()
 
 
 def _resolved(value: object) -> "asyncio.Future[object]":
@@ -28,3 +37,163 @@ def known_output(value: T) -> pulumi.Output[T]:
     The value is not copied: pass data built for this output alone.
     """
     return pulumi.Output(set(), _resolved(value), _resolved(True), _resolved(False))  # type: ignore[arg-type]
+
+
+def _plain_copy(value: Any) -> Any:
+    """A copy of `value` as `from_input` rebuilds it, or `_NOT_PLAIN` if it holds anything to await."""
+    if isinstance(value, dict):
+        if not value:
+            return value
+        copied: dict[Any, Any] = {}
+        for key, item in value.items():
+            if isinstance(key, pulumi.Output) or inspect.isawaitable(key):
+                return _NOT_PLAIN
+            item = _plain_copy(item)
+            if item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            copied[key] = item
+        return copied
+    if isinstance(value, list | tuple):
+        if not value:
+            return value
+        items = []
+        for item in value:
+            item = _plain_copy(item)
+            if item is _NOT_PLAIN:
+                return _NOT_PLAIN
+            items.append(item)
+        return items if isinstance(value, list) else tuple(items)
+    if isinstance(value, pulumi.Output) or inspect.isawaitable(value) or _sdk.is_input_type(value):
+        return _NOT_PLAIN
+    return value
+
+
+def output_of(value: Any) -> pulumi.Output[Any]:
+    """`pulumi.Output.from_input(value)`, as one known Output when `value` holds no Output."""
+    if isinstance(value, pulumi.Output):
+        return value.apply(_unwrapped, True)
+    copied = _plain_copy(value)
+    if copied is _NOT_PLAIN:
+        return pulumi.Output.from_input(value)
+    return known_output(copied)
+
+
+def _unwrapped(value: Any) -> Any:
+    """What `from_input` makes of an Output's value: the value itself unless it holds Outputs."""
+    copied = _plain_copy(value)
+    return pulumi.Output.from_input(value) if copied is _NOT_PLAIN else copied
+
+
+_SINGLE = "single"
+
+
+_Data = tuple[set[pulumi.Resource], Any, bool, bool]
+
+
+async def _data_of(item: Any) -> _Data:
+    """(resources, value, known, secret) of `Output.from_input(item)`, walking no plain value.
+
+    An Output's value goes through `from_input` again, as the SDK does, only when it holds Outputs;
+    an unknown one is `UNKNOWN`, as the SDK's `apply(..., run_with_unknowns=True)` hands it on.
+    """
+    if not isinstance(item, pulumi.Output):
+        copied = _plain_copy(item)
+        if copied is not _NOT_PLAIN:
+            return set(), copied, True, False
+        return await _data_of(pulumi.Output.from_input(item))
+    resources = await item.resources()
+    value = await item.future(with_unknowns=True)
+    known = await item.is_known()
+    secret = await item.is_secret()
+    if not known and not contains_unknowns(value):
+        value = UNKNOWN
+    copied = _plain_copy(value)
+    if copied is not _NOT_PLAIN:
+        return resources, copied, True, secret
+    inner = pulumi.Output.from_input(value)
+    return (
+        resources | await inner.resources(),
+        await inner.future(with_unknowns=True),
+        await inner.is_known(),
+        secret or await inner.is_secret(),
+    )
+
+
+_SINGLE = "single"
+
+
+class _Joined:
+    """One Output of several inputs, as the SDK would join them, built without an Output per input.
+
+    `keys` shapes the value: None a list, a list of keys a dict, `_SINGLE` the one value itself.
+    The result is shared by the four awaitables the public `Output` constructor takes.
+    """
+
+    def __init__(self, inputs: "Awaitable[list[Any]]", keys: Any) -> None:
+        loop = asyncio.get_event_loop()
+        self._parts: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(4)]
+        asyncio.ensure_future(self._join(inputs, keys)).add_done_callback(self._settle)
+
+    def _settle(self, task: "asyncio.Future[tuple[Any, ...]]") -> None:
+        # `Output` awaits its resources first: a failure goes there, the parts it never awaits
+        # are cancelled (a failed future nobody awaits would be reported as never retrieved).
+        error = None if task.cancelled() else task.exception()
+        if task.cancelled() or error is not None:
+            if error is not None:
+                self._parts[0].set_exception(error)
+            for part in self._parts:
+                part.cancel()
+            return
+        for part, value in zip(self._parts, task.result(), strict=True):
+            part.set_result(value)
+
+    @staticmethod
+    async def _join(
+        inputs: "Awaitable[list[Any]]", keys: Any
+    ) -> tuple[set[pulumi.Resource], Any, bool, bool]:
+        resources: set[pulumi.Resource] = set()
+        values: list[Any] = []
+        known, secret = True, False
+        for item in await inputs:
+            item_resources, value, item_known, item_secret = await _data_of(item)
+            resources |= item_resources
+            values.append(value)
+            known = known and item_known
+            secret = secret or item_secret
+        joined: Any = values
+        if keys == _SINGLE:
+            joined = values[0]
+        elif keys is not None:
+            joined = dict(zip(keys, values, strict=True))
+        # The `Output` built from this marks a value holding unknowns as unknown, as the SDK does.
+        return resources, joined, known, secret
+
+    def output(self) -> pulumi.Output[Any]:
+        resources, value, known, secret = self._parts
+        return pulumi.Output(resources, value, known, secret)
+
+
+async def _listed(inputs: list[Any]) -> list[Any]:
+    return inputs
+
+
+def gathered(inputs: "Sequence[Any] | Mapping[str, Any]") -> pulumi.Output[Any]:
+    """`pulumi.Output.all(*inputs)`, or `from_input` of a dict of inputs, walking no plain value.
+
+    A value (or an Output's value) is walked, and its Outputs awaited, only when it holds Outputs.
+    """
+    if isinstance(inputs, Mapping):
+        return _Joined(_listed(list(inputs.values())), list(inputs)).output()
+    return _Joined(_listed(list(inputs)), None).output()
+
+
+async def _resolved_to(source: "Awaitable[Any]") -> list[Any]:
+    return [await source]
+
+
+def settled_output(source: "Awaitable[Any]") -> pulumi.Output[Any]:
+    """The Output of what `source` resolves to (a value or an Output), as `from_input` makes it.
+
+    `source` failing fails the Output.
+    """
+    return _Joined(_resolved_to(source), _SINGLE).output()

@@ -39,6 +39,7 @@ never depends on the order in which independent calls happen to arrive.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sys
 import sysconfig
@@ -53,6 +54,7 @@ import pulumi
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
+from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 
 __all__ = [
@@ -94,11 +96,17 @@ class DeclarationSite:
         return f"{shown}:{self.line}"
 
 
+@functools.lru_cache(maxsize=4096)
+def _is_users_file(filename: str) -> bool:
+    """Resolving a path costs a system call per component: a program declares thousands from few files."""
+    return not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
+
+
 def declaration_site() -> DeclarationSite | None:
     frame = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS):
+        if _is_users_file(filename):
             return DeclarationSite(filename, frame.f_lineno)
         frame = frame.f_back  # type: ignore[assignment]
     return None
@@ -145,11 +153,15 @@ def failure_lines(error: BaseException) -> list[str]:
 
 
 class Deferred:
-    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error."""
+    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error.
+
+    The Output is what `Output.from_input` would make of the value, as one Output: a status of
+    plain data is not rebuilt leaf by leaf (`outputs.settled_output`).
+    """
 
     def __init__(self) -> None:
         self._future: asyncio.Future[Any] = _sdk.event_loop().create_future()
-        self.output: pulumi.Output[Any] = pulumi.Output.from_input(self._future)
+        self.output: pulumi.Output[Any] = settled_output(self._future)
 
     @property
     def settled(self) -> bool:
@@ -378,7 +390,7 @@ def register_children(services: Sequence[Any], before_children: Sequence[Callabl
     if all(b is None for b in bindings):
         _finish_all(services, [None] * len(services), before_children)
         return
-    states = pulumi.Output.all(*bindings)
+    states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
     for position, service in enumerate(services):
         service._aim_resolve_status(done.apply(_at(position)))

@@ -40,6 +40,7 @@ from aim_pulumi.resources.catalog_component import default_resource_name, object
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
+from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
@@ -387,7 +388,7 @@ class AIMService(pulumi.ComponentResource):
             cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
             opts=pulumi.ResourceOptions(parent=self),
         )
-        return pulumi.Output.all(binding.bound, binding.previous, binding.cache_sizes)
+        return gathered([binding.bound, binding.previous, binding.cache_sizes])
 
     def _aim_final(self, state: list[Any] | None) -> _Built:
         """The plan to deploy: the first one, or one rebuilt from the profile the binding settled on."""

@@ -20,12 +20,13 @@ from typing import Any, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
-from aim_pulumi.api.sources import read_manifest_set
+from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
+from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.program import with_children
 from aim_pulumi.resources.registry import current_registry
@@ -74,8 +75,8 @@ def kubernetes_object_name(stack: str, manifest: Mapping[str, Any]) -> str:
     return f"{stack}-{str(manifest['kind']).lower()}-{middle}{metadata.get('name')}"
 
 
-def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[str]]:
-    """(AIM objects, plain Kubernetes manifests, skip notes); AIM errors name file and document."""
+def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[Skipped]]:
+    """(AIM objects, plain Kubernetes manifests, what is skipped); AIM errors name file and document."""
     found = read_manifest_set(path)
     objects: list[api.AIMObject] = []
     for doc in found.aim:
@@ -90,7 +91,7 @@ def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[st
         except api.AIMValidationError as err:
             raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
         manifests.append(dict(doc.data))
-    return objects, manifests, [s.line for s in found.skipped]
+    return objects, manifests, list(found.skipped)
 
 
 def _waited_for(obj: api.AIMObject, manifests: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -175,8 +176,10 @@ class AIMStack(pulumi.ComponentResource):
         options = {k: given[k] for k in _SERVICE_OPTIONS if k in given}
         target = catalog if catalog is not None else current_registry().catalog
         super().__init__("aim:index:AIMStack", name, None, opts)
+        # What the directory holds that is not deployed, for a caller that reports it (`plan`).
+        self._aim_skipped = tuple(skipped)
         for note in skipped:
-            pulumi.log.info(note, resource=self)
+            pulumi.log.info(note.line, resource=self)
         child_opts = pulumi.ResourceOptions(parent=self)
         statuses: dict[str, Any] = {}
         declared: list[str] = []
@@ -209,6 +212,6 @@ class AIMStack(pulumi.ComponentResource):
 
         if manifests:
             with_children(declare_plain_objects)
-        self.services = pulumi.Output.from_input(statuses)
-        self.objects = pulumi.Output.from_input(declared)
+        self.services = gathered(statuses)
+        self.objects = output_of(declared)
         self.register_outputs({"services": self.services, "objects": self.objects})

@@ -95,10 +95,49 @@ def test_the_provider_servers_grpc_options() -> None:
     assert "grpc.max_receive_message_length" in dict(_sdk.grpc_server_options())
 
 
+def test_the_stack_trace_of_a_registration() -> None:
+    from pulumi.runtime import resource as sdk_resource
+
+    original = getattr(sdk_resource, "_get_stack_trace", None)
+    assert callable(original) and _parameters(original) == [], _changed("resource._get_stack_trace()")
+    with _sdk.without_source_positions():
+        assert len(sdk_resource._get_stack_trace().frames) == 0
+    assert sdk_resource._get_stack_trace is original
+
+
+def test_a_run_of_the_offline_engine_takes_no_stack_trace() -> None:
+    import pulumi
+    from pulumi.runtime import resource as sdk_resource
+
+    from aim_pulumi.cli.engine import run_program
+
+    original = sdk_resource._get_stack_trace
+    seen: list[Any] = []
+
+    def program() -> None:
+        seen.append(sdk_resource._get_stack_trace())
+        pulumi.ComponentResource("test:index:Shell", "shell")
+
+    recording = run_program(program)
+    assert [r.name for r in recording.resources if r.type == "test:index:Shell"] == ["shell"]
+    assert len(seen[0].frames) == 0
+    assert sdk_resource._get_stack_trace is original
+
+
+def test_input_types() -> None:
+    import pulumi
+
+    @pulumi.input_type
+    class Args:
+        pass
+
+    assert _sdk.is_input_type(Args()) and not _sdk.is_input_type({}), _changed("pulumi._types.is_input_type")
+
+
 # Names of SDK internals (and the asyncio attribute) no module but the adapter may use.
 _PRIVATE = re.compile(
     r"(?<!\w)(_sync_await|_ensure_event_loop|_CallbackServicer|_outputs_registered|_default_executor|"
-    r"_GRPC_CHANNEL_OPTIONS)\b|"
+    r"_GRPC_CHANNEL_OPTIONS|_get_stack_trace)\b|"
     r"\._finish\b|\bSETTINGS\b|settings\.ROOT\b|rpc_manager|pulumi_config\.CONFIG\b|"
     r"from pulumi[\w.]* import _|pulumi\.runtime\._"
 )

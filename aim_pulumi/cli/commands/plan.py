@@ -202,7 +202,7 @@ def _print_plan(
         for line in tree_lines(recording, palette):
             print(line, file=out)
     summaries = service_summaries(outcome, palette) + warning_lines(recording, palette, services=False)
-    summaries += [palette.dim(f"note: {line}") for line in skipped_lines(program)]
+    summaries += [palette.dim(f"note: {line}") for line in skipped_lines(outcome)]
     if summaries:
         print("", file=out)
         for line in summaries:

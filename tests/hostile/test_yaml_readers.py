@@ -1,0 +1,206 @@
+"""libyaml reads what PyYAML's Python parser reads, or leaves the file to it.
+
+A file is read with libyaml when it can (several times faster on a large catalog); whatever
+libyaml reads must be exactly what the Python parser reads, and whatever it cannot read cleanly
+(a syntax error, a bound, text libyaml refuses) is read by the Python parser, whose error is the
+one reported. Either way the documents, and every error, are the Python parser's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aim_pulumi.api import AIMValidationError
+from aim_pulumi.api.limits import _libyaml_documents, _python_documents, load_yaml_documents
+from hostile.corpus import corpus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _python(text: str) -> list[Any] | BaseException:
+    try:
+        return list(_python_documents(text))
+    except (yaml.YAMLError, AIMValidationError, ValueError, RecursionError) as error:
+        return error
+
+
+def _agrees(text: str) -> bool:
+    """libyaml reads nothing, or exactly the documents the Python parser reads."""
+    fast = _libyaml_documents(text)
+    if fast is None:
+        return True
+    reference = _python(text)
+    assert not isinstance(reference, BaseException), (
+        f"libyaml read a file the Python parser refuses: {reference}"
+    )
+    assert fast == reference
+    assert [type(d) for d in fast] == [type(d) for d in reference]
+    return True
+
+
+def _texts() -> list[tuple[str, str]]:
+    found = []
+    for directory in ("examples", "tests/fixtures"):
+        for path in sorted((ROOT / directory).rglob("*.y*ml")):
+            found.append((str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")))
+    for case in corpus(17, 200):
+        with contextlib.suppress(UnicodeDecodeError):
+            found.append((case.name, case.data.decode("utf-8")))
+    return found
+
+
+TEXTS = _texts()
+
+
+BLOCK_CATALOG = """\
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMClusterProfile
+metadata:
+  labels:
+    aim.eai.amd.com/source-model: qwen
+  name: qwen-c0
+spec:
+  acceleratorCount: 1
+  aimId: example/qwen
+  image: amdenterpriseai/aim-qwen:0.8.5
+  precision: fp8
+  released: 2024-01-01
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMService
+metadata:
+  name: svc-0
+  namespace: team-a
+spec:
+  model:
+    name: qwen
+  env:
+  - name: NOTE
+    value: |
+      two lines,
+      unquoted: 2024-01-01
+"""
+
+
+def test_libyaml_reads_a_block_style_catalog() -> None:
+    """Without libyaml every file takes the Python parser, and the comparisons here prove nothing."""
+    fast = _libyaml_documents(BLOCK_CATALOG)
+    assert fast is not None
+    assert fast == list(_python_documents(BLOCK_CATALOG))
+    assert fast[1]["spec"]["env"][0]["value"].endswith("unquoted: 2024-01-01\n")
+    assert fast[0]["spec"]["released"] == "2024-01-01"  # no timestamps: Kubernetes reads a string
+
+
+def test_flow_collections_and_tabs_are_read_by_the_python_parser() -> None:
+    """There the two disagree: libyaml reads `[n?ull]` and `n<TAB>ull`, which PyYAML refuses."""
+    for text in ("[n?ull]\n", "n\tull\n", "a: {b: 1}\n"):
+        assert _libyaml_documents(text) is None
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_libyaml_reads_what_the_python_parser_reads(name: str, text: str) -> None:
+    assert _agrees(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x: " + "[" * 3000 + "]" * 3000 + "\n",
+        "&a [*a]\n",
+        "a: 1\na: 2\n",
+        "a: [1, 2\n",
+        "%YAML 2.0\n---\na: 1\n",
+        "a: *nowhere\n",
+        '"a\\ud800"\n',
+        "a: " + "9" * 200 + "\n",
+    ],
+)
+def test_what_libyaml_cannot_read_cleanly_is_left_to_the_python_parser(text: str) -> None:
+    assert _libyaml_documents(text) is None
+    reference = _python(text)
+    try:
+        documents: Any = list(load_yaml_documents(text))
+    except (yaml.YAMLError, AIMValidationError) as error:
+        documents = error
+    if isinstance(reference, BaseException):
+        assert type(documents) is type(reference) and str(documents) == str(reference)
+    else:
+        assert documents == reference
+
+
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.sampled_from(
+        ["2024-01-01", "0x1F", "0o17", "1_000", "~", "null", "yes", "NO", "1e3", ".inf", "<<", "=", ""]
+    ),
+)
+_values = st.recursive(
+    _scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.text(max_size=6) | _scalars.filter(lambda v: v is not None and not isinstance(v, float)),
+            inner,
+            max_size=4,
+        ),
+    ),
+    max_leaves=20,
+)
+
+
+# Characters and fragments that change how YAML reads a text: indicators, breaks, anchors, scalars.
+EDITS = [
+    *" \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028\ufeff\x00\\",
+    "\n- ",
+    ": ",
+    " #",
+    "\n---\n",
+    "\n...\n",
+    "&a ",
+    "*a",
+    "|\n  ",
+    ">-\n  ",
+    "? ",
+    "!!str ",
+    "!x ",
+    "<<: ",
+    "\n  ",
+    "\r\n",
+    "%TAG ! x\n---\n",
+    "'it''s'",
+]
+
+
+@settings(max_examples=int(__import__("os").environ.get("AIM_YAML_EXAMPLES", "300")), deadline=None)
+@given(
+    documents=st.lists(_values, min_size=1, max_size=3),
+    flow=st.sampled_from([None, True, False]),
+    unicode=st.booleans(),
+    width=st.sampled_from([20, 80, 1000]),
+    edits=st.lists(
+        st.tuples(st.integers(min_value=0), st.sampled_from(list(" \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028"))),
+        max_size=3,
+    ),
+)
+def test_libyaml_agrees_on_written_and_damaged_yaml(
+    documents: list[Any], flow: bool | None, unicode: bool, width: int, edits: list[tuple[int, str]]
+) -> None:
+    try:
+        text = yaml.safe_dump_all(documents, default_flow_style=flow, allow_unicode=unicode, width=width)
+    except yaml.YAMLError:
+        return
+    for position, character in edits:
+        at = position % (len(text) + 1)
+        text = text[:at] + character + text[at:]
+    assert _agrees(text)
