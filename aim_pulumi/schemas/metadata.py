@@ -8,6 +8,7 @@ Messages follow k8s.io/apimachinery/pkg/util/validation.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -28,6 +29,10 @@ _DNS1123_SUBDOMAIN = rf"{_DNS1123_LABEL}(\.{_DNS1123_LABEL})*"
 _QUALIFIED_NAME = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _LABEL_VALUE = f"({_QUALIFIED_NAME})?"
 
+# The checks below are pure functions of one string, and the objects of a program repeat the same
+# names, label keys and values many times: each answer is remembered (a bounded number of them).
+_REMEMBERED = 8192
+
 _QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME}$")
 _DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL}$")
 _DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN}$")
@@ -47,18 +52,23 @@ def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _syntax_errors(value: str, max_length: int, regex: str, rule: str) -> list[str]:
+def _syntax_errors(value: str, max_length: int, regex: str, rule: str) -> tuple[str, ...]:
     """The API server's two checks of a name-like string: its length, then its pattern."""
     errors: list[str] = []
     if len(value) > max_length:
         errors.append(f"must be no more than {max_length} characters")
     if re.fullmatch(regex, value) is None:
         errors.append(f"{rule} (regex '{regex}')")
-    return errors
+    return tuple(errors)
 
 
 def dns1123_label_errors(value: str) -> list[str]:
     """Why `value` is not a DNS-1123 label (namespaces, container names); [] when it is."""
+    return list(_dns1123_label_errors(value))
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def _dns1123_label_errors(value: str) -> tuple[str, ...]:
     return _syntax_errors(
         value,
         DNS1123_LABEL_MAX_LENGTH,
@@ -70,6 +80,11 @@ def dns1123_label_errors(value: str) -> list[str]:
 
 def dns1123_subdomain_errors(value: str) -> list[str]:
     """Why `value` is not a DNS-1123 subdomain (object names); [] when it is."""
+    return list(_dns1123_subdomain_errors(value))
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def _dns1123_subdomain_errors(value: str) -> tuple[str, ...]:
     return _syntax_errors(
         value,
         DNS1123_SUBDOMAIN_MAX_LENGTH,
@@ -87,12 +102,17 @@ def generate_name_errors(prefix: str) -> list[str]:
 
 def qualified_name_errors(key: str) -> list[str]:
     """Why `key` is not a qualified name (`[prefix/]name`, the label and annotation key syntax)."""
+    return list(_qualified_name_errors(key))
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def _qualified_name_errors(key: str) -> tuple[str, ...]:
     parts = key.split("/")
     if len(parts) > 2:
-        return [
+        return (
             "a qualified name must be an optional DNS subdomain prefix and '/' followed by a name "
-            f"of at most {QUALIFIED_NAME_MAX_LENGTH} characters (e.g. 'example.com/MyName')"
-        ]
+            f"of at most {QUALIFIED_NAME_MAX_LENGTH} characters (e.g. 'example.com/MyName')",
+        )
     errors: list[str] = []
     name = parts[-1]
     if len(parts) == 2:
@@ -110,11 +130,16 @@ def qualified_name_errors(key: str) -> list[str]:
             "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
             f"end with an alphanumeric character (regex '{_QUALIFIED_NAME}')"
         )
-    return errors
+    return tuple(errors)
 
 
 def label_value_errors(value: str) -> list[str]:
     """Why `value` cannot be a label value; [] when it can (the empty string can)."""
+    return list(_label_value_errors(value))
+
+
+@functools.lru_cache(maxsize=_REMEMBERED)
+def _label_value_errors(value: str) -> tuple[str, ...]:
     return _syntax_errors(
         value,
         LABEL_VALUE_MAX_LENGTH,
@@ -131,15 +156,11 @@ def label_errors(labels: object, path: str) -> list[str]:
     errors: list[str] = []
     for key in sorted(labels, key=str):
         value = labels[key]
-        errors.extend(
-            f"{path}: Invalid value: {_quoted(str(key))}: {message}"
-            for message in qualified_name_errors(str(key))
-        )
+        for message in _qualified_name_errors(str(key)):
+            errors.append(f"{path}: Invalid value: {_quoted(str(key))}: {message}")
         if isinstance(value, str):
-            errors.extend(
-                f"{child(path, MapKey(str(key)))}: Invalid value: {_quoted(value)}: {message}"
-                for message in label_value_errors(value)
-            )
+            for message in _label_value_errors(value):
+                errors.append(f"{child(path, MapKey(str(key)))}: Invalid value: {_quoted(value)}: {message}")
     return errors
 
 
@@ -150,10 +171,8 @@ def annotation_errors(annotations: object, path: str) -> list[str]:
     errors: list[str] = []
     total_size = 0
     for key in sorted(annotations, key=str):
-        errors.extend(
-            f"{path}: Invalid value: {_quoted(str(key))}: {message}"
-            for message in qualified_name_errors(str(key).lower())
-        )
+        for message in _qualified_name_errors(str(key).lower()):
+            errors.append(f"{path}: Invalid value: {_quoted(str(key))}: {message}")
         value = annotations[key]
         total_size += len(str(key).encode()) + (len(value.encode()) if isinstance(value, str) else 0)
     if total_size > TOTAL_ANNOTATION_SIZE_LIMIT:
