@@ -9,17 +9,14 @@
   (`aim_pulumi.schemas.quantity`): the pattern admits fractional exponents `ParseQuantity` refuses.
 * Messages use the API server's words (Required value, Unsupported value, Duplicate value...)
   and its path style, so a failure reads like the `kubectl apply` error it stands in for.
-* A subtree found valid against a node of a kind's schema is remembered (by the node and a digest
-  of the subtree's `repr`), and not walked again: the children of many services repeat the same
-  containers, volumes, probes and resources, and validation is a pure function of the two. Only
-  valid outcomes are remembered, so every error is found and reported exactly as before.
+* A value is first offered to the kind's compiled acceptance predicate (`acceptance.py`): when it
+  is certainly valid, jsonschema is not walked at all. Every other value goes through jsonschema,
+  which alone decides and words the errors.
 """
 
 from __future__ import annotations
 
-import contextvars
 import functools
-import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -27,6 +24,7 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
+from aim_pulumi.schemas.acceptance import Accepts, acceptance_for
 from aim_pulumi.schemas.paths import PathStep, child, format_path, steps_from_schema_error
 from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, is_quantity
 from aim_pulumi.schemas.registry import SchemaDocument, schema_document
@@ -175,74 +173,18 @@ def _quantity(validator: Any, enabled: Any, instance: Any, schema: Any) -> Itera
         yield jsonschema.ValidationError(_QUANTITY_HINT)
 
 
-# --------------------------------------------------------------------------- valid subtrees
-
-_VALID_SUBTREES_PER_KIND = 1 << 16
-_valid_subtrees: contextvars.ContextVar[dict[tuple[int, bytes], None] | None] = contextvars.ContextVar(
-    "valid_subtrees", default=None
-)
-
-
-def _digest(value: Any) -> bytes:
-    return hashlib.blake2b(repr(value).encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
-
-def _descend(validator: Any, value: Any, subschema: Any, path: Any, schema_path: Any) -> Iterator[Any]:
-    """`validator.descend`, skipped for an object or list already found valid against `subschema`."""
-    known = _valid_subtrees.get()
-    if known is None or not isinstance(value, dict | list) or not value:
-        yield from validator.descend(value, subschema, path=path, schema_path=schema_path)
-        return
-    key = (id(subschema), _digest(value))
-    if key in known:
-        return
-    errors = list(validator.descend(value, subschema, path=path, schema_path=schema_path))
-    if errors:
-        yield from errors
-        return
-    if len(known) >= _VALID_SUBTREES_PER_KIND:
-        known.clear()
-    known[key] = None
-
-
-def _properties(validator: Any, properties: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    """JSON Schema `properties`, through the remembered valid subtrees."""
-    if not validator.is_type(instance, "object"):
-        return
-    for name, subschema in properties.items():
-        if name in instance:
-            yield from _descend(validator, instance[name], subschema, name, name)
-
-
-def _items_of(base: Any) -> Any:
-    """The base draft's `items`, through the remembered valid subtrees when it is one schema."""
-    plain = base.VALIDATORS["items"]
-    after_prefix = "prefixItems" in base.VALIDATORS
-
-    def items(validator: Any, items: Any, instance: Any, schema: Any) -> Iterator[Any]:
-        if not isinstance(items, dict) or not validator.is_type(instance, "array"):
-            yield from plain(validator, items, instance, schema)
-            return
-        start = len(schema.get("prefixItems", [])) if after_prefix else 0
-        for index in range(start, len(instance)):
-            yield from _descend(validator, instance[index], items, index, None)
-
-    return items
-
-
 _PLAIN_ADDITIONAL_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
 _EXTRA_KEYWORDS = {
     "required": _required,
     "additionalProperties": _unknown_fields,
     "x-kubernetes-list-type": _list_type,
     QUANTITY_KEYWORD: _quantity,
-    "properties": _properties,
 }
 
 
 @functools.cache
 def _validator_class(base: Any) -> Any:
-    return jsonschema.validators.extend(base, {**_EXTRA_KEYWORDS, "items": _items_of(base)})
+    return jsonschema.validators.extend(base, _EXTRA_KEYWORDS)
 
 
 @functools.cache
@@ -323,15 +265,29 @@ def schema_errors(validator: Any, instance: Any, *, prefix: str = "") -> list[st
 
 
 @functools.cache
-def _valid_subtrees_of(api_version: str, kind: str) -> dict[tuple[int, bytes], None]:
-    return {}
+def _acceptance(api_version: str, kind: str) -> Accepts:
+    schema = schema_for(api_version, kind)
+    if schema is None:
+        raise LookupError(f"no vendored schema for apiVersion={api_version!r} kind={kind!r}")
+    return acceptance_for(schema)
+
+
+def accepts(api_version: str, kind: str, instance: Any) -> bool:
+    """True only when `instance` (already defaulted) certainly has no schema error; False may be either."""
+    return _acceptance(api_version, kind)(instance)
+
+
+def jsonschema_errors(api_version: str, kind: str, instance: Any, *, prefix: str = "") -> list[str]:
+    """The schema errors jsonschema finds, walking the whole value: the authority on what is wrong."""
+    return schema_errors(_validator(api_version, kind), instance, prefix=prefix)
 
 
 def validate_structure(api_version: str, kind: str, instance: Any, *, prefix: str = "") -> list[str]:
-    """Schema errors of an (already defaulted) object of a vendored kind, paths under `prefix`."""
-    validator = _validator(api_version, kind)
-    token = _valid_subtrees.set(_valid_subtrees_of(api_version, kind))
-    try:
-        return schema_errors(validator, instance, prefix=prefix)
-    finally:
-        _valid_subtrees.reset(token)
+    """Schema errors of an (already defaulted) object of a vendored kind, paths under `prefix`.
+
+    Nearly every value is valid, and the compiled predicate says so without walking jsonschema;
+    only the others are walked, and their errors found and worded, by jsonschema.
+    """
+    if accepts(api_version, kind, instance):
+        return []
+    return jsonschema_errors(api_version, kind, instance, prefix=prefix)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import importlib.util
 import json
@@ -886,59 +885,3 @@ def test_projected_cel_rules_give_the_same_outcome_as_whole_objects() -> None:
     assert cel_errors({"spec": {"a": "x", "b": 1}}, index) == []
     assert cel_errors({"spec": {"b": 2}}, index) == []
     assert cel_errors({"spec": {"a": "y", "b": 3}}, index) == [f".: Invalid value: a must be x {CEL_TAG}"]
-
-
-def _cold(manifest: Manifest) -> list[str]:
-    """Errors with nothing remembered from earlier validations."""
-    from aim_pulumi.schemas import structural
-
-    structural._valid_subtrees_of.cache_clear()
-    return validate_manifest(manifest)
-
-
-@pytest.mark.parametrize(("kind", "mutate"), [case.values[:2] for case in [*INVALID_CASES, *VALID_CASES]])
-def test_remembered_valid_subtrees_change_no_outcome(kind: str, mutate: Callable[[Manifest], object]) -> None:
-    from aim_pulumi.schemas import structural
-
-    for index in range(3):
-        with contextlib.suppress(IndexError):
-            assert validate_manifest(_good(kind, index)) == []
-    assert structural._valid_subtrees_of(*_api_kind(kind))
-    manifest = _good(kind)
-    mutate(manifest)
-    assert validate_manifest(manifest) == _cold(manifest)
-
-
-def _api_kind(kind: str) -> tuple[str, str]:
-    return str(_good(kind)["apiVersion"]), kind
-
-
-def test_a_remembered_subtree_is_valid_only_where_it_was_found_valid() -> None:
-    job = _good("Job")
-    resources = job["spec"]["template"]["spec"]["containers"][0]["resources"]
-    assert validate_manifest(job) == []
-    job["spec"]["template"]["spec"]["containers"][0]["securityContext"] = copy.deepcopy(resources)
-    errors = validate_manifest(job)
-    assert errors == _cold(job)
-    assert any("securityContext.limits: Unknown field" in error for error in errors), errors
-
-
-def test_a_remembered_subtree_spares_the_walk_of_an_equal_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    job = _good("Job")
-    assert _cold(job) == []
-    descended: list[Any] = []
-    validator_class = type(
-        __import__("aim_pulumi.schemas.structural", fromlist=["_validator"])._validator("batch/v1", "Job")
-    )
-    original = validator_class.descend
-
-    def counting(self: Any, instance: Any, *args: Any, **kwargs: Any) -> Any:
-        descended.append(instance)
-        return original(self, instance, *args, **kwargs)
-
-    monkeypatch.setattr(validator_class, "descend", counting)
-    assert validate_manifest(copy.deepcopy(job)) == []
-    warm = len(descended)
-    descended.clear()
-    assert _cold(copy.deepcopy(job)) == []
-    assert warm < len(descended) / 5
