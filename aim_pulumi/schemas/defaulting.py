@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 _EMPTY: Mapping[str, Any] = {}
@@ -27,43 +26,95 @@ def _subschema(schema: Mapping[str, Any], keyword: str) -> Mapping[str, Any]:
     return sub if isinstance(sub, Mapping) else _EMPTY
 
 
-@dataclass(frozen=True)
-class _Plan:
-    """How to default a value at one schema node that has a `default` at or beneath a child."""
-
-    properties: Mapping[str, Mapping[str, Any]]
-    defaults: tuple[tuple[str, Any], ...]
-    map_values: Mapping[str, Any]
-    items: Mapping[str, Any]
+Defaulter = Callable[[Any], Any]
+"""What defaulting makes of a value found at one schema node."""
 
 
-class _DefaultsIndex:
-    """The plan of each node of one schema, or None where no `default` is beneath it."""
+class _Defaulters:
+    """One defaulter per node of a schema, made on first use: schemas are large, values small."""
 
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root  # keeps every node alive, so their ids stay theirs
-        self.plans: dict[int, _Plan | None] = {id(_EMPTY): None}
+        self.made: dict[int, Defaulter] = {}
+        self.beneath: dict[int, bool] = {id(_EMPTY): False}
 
-    def plan(self, node: Mapping[str, Any]) -> _Plan | None:
-        key = id(node)
-        if key not in self.plans:
-            self.plans[key] = self._plan(node)
-        return self.plans[key]
+    def of(self, node: Mapping[str, Any]) -> Defaulter:
+        made = self.made.get(id(node))
+        if made is None:
+            made = self.made[id(node)] = self._make(node)
+        return made
 
-    def _plan(self, node: Mapping[str, Any]) -> _Plan | None:
-        properties = {
-            name: sub if isinstance(sub, Mapping) else _EMPTY
-            for name, sub in _subschema(node, "properties").items()
-        }
+    def has_default(self, node: Mapping[str, Any]) -> bool:
+        """Whether a `default` is declared anywhere beneath `node`, along the keywords followed."""
+        found = self.beneath.get(id(node))
+        if found is None:
+            children = [
+                *_properties(node).values(),
+                _subschema(node, "additionalProperties"),
+                _subschema(node, "items"),
+            ]
+            found = any("default" in child or self.has_default(child) for child in children)
+            self.beneath[id(node)] = found
+        return found
+
+    def _slot(self, container: Any, key: Any, node: Mapping[str, Any]) -> None:
+        """Put the defaulter of `node` at `container[key]`, made on its first call, then in place."""
+        made = self.made.get(id(node)) if self.has_default(node) else _shared
+        if made is not None:
+            container[key] = made
+            return
+
+        def stub(value: Any) -> Any:
+            made = container[key] = self.of(node)
+            return made(value)
+
+        container[key] = stub
+
+    def _make(self, node: Mapping[str, Any]) -> Defaulter:
+        if not self.has_default(node):
+            return _shared
+        properties = _properties(node)
+        fields: dict[str, Defaulter] = {}
+        for name, sub in properties.items():
+            self._slot(fields, name, sub)
         defaults = tuple((name, sub["default"]) for name, sub in properties.items() if "default" in sub)
-        map_values, items = _subschema(node, "additionalProperties"), _subschema(node, "items")
-        beneath = defaults or any(self.plan(sub) for sub in (*properties.values(), map_values, items))
-        return _Plan(properties, defaults, map_values, items) if beneath else None
+        others: list[Defaulter] = [_shared]
+        items: list[Defaulter] = [_shared]
+        self._slot(others, 0, _subschema(node, "additionalProperties"))
+        self._slot(items, 0, _subschema(node, "items"))
+
+        def default(value: Any) -> Any:
+            kind = type(value)
+            if kind is dict:
+                out = {}
+                for key, item in value.items():
+                    if type(key) is not str:
+                        return default({str(key): item for key, item in value.items()})
+                    out[key] = item if type(item) in _ATOMIC else fields.get(key, others[0])(item)
+                for name, filled in defaults:
+                    if name not in out:
+                        out[name] = filled if type(filled) in _ATOMIC else fields[name](copy.deepcopy(filled))
+                return out
+            if kind is list:
+                each = items[0]
+                return [item if type(item) in _ATOMIC else each(item) for item in value]
+            if isinstance(value, Mapping):
+                return default({str(key): item for key, item in value.items()})
+            return default(list(value)) if _is_sequence(value) else value
+
+        return default
+
+
+def _properties(node: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {
+        name: sub if isinstance(sub, Mapping) else _EMPTY
+        for name, sub in _subschema(node, "properties").items()
+    }
 
 
 @functools.lru_cache(maxsize=64)
-def _index(root: _Held) -> _DefaultsIndex:
-    return _DefaultsIndex(root.schema)
+def _defaulters(root: _Held) -> _Defaulters:
+    return _Defaulters(root.schema)
 
 
 class _Held:
@@ -86,11 +137,20 @@ def _is_plain(value: Any) -> bool:
     kind = type(value)
     if kind is dict:
         for key, item in value.items():
-            if type(key) is not str or (type(item) not in _ATOMIC and not _is_plain(item)):
+            if type(key) is not str:
+                return False
+            if type(item) in _ATOMIC:
+                continue
+            if not _is_plain(item):
                 return False
         return True
     if kind is list:
-        return all(type(item) in _ATOMIC or _is_plain(item) for item in value)
+        for item in value:
+            if type(item) in _ATOMIC:
+                continue
+            if not _is_plain(item):
+                return False
+        return True
     return kind in _ATOMIC or not (isinstance(value, Mapping) or _is_sequence(value))
 
 
@@ -106,24 +166,9 @@ def _plain_copy(value: object) -> Any:
     return value
 
 
-def _defaulted(value: object, node: Mapping[str, Any], index: _DefaultsIndex) -> Any:
-    plan = index.plan(node)
-    if plan is None:
-        return value if _is_plain(value) else _plain_copy(value)
-    if isinstance(value, Mapping):
-        values = {str(key): item for key, item in value.items()}
-        for name, default in plan.defaults:
-            if name not in values:
-                values[name] = default if type(default) in _ATOMIC else copy.deepcopy(default)
-        properties, map_values = plan.properties, plan.map_values
-        return {
-            key: item if type(item) in _ATOMIC else _defaulted(item, properties.get(key, map_values), index)
-            for key, item in values.items()
-        }
-    if _is_sequence(value):
-        items = plan.items
-        return [item if type(item) in _ATOMIC else _defaulted(item, items, index) for item in value]  # type: ignore[attr-defined]
-    return value
+def _shared(value: Any) -> Any:
+    """A value with no default beneath it: itself when already plain JSON, else a plain copy."""
+    return value if _is_plain(value) else _plain_copy(value)
 
 
 def apply_defaults(value: object, schema: Mapping[str, Any]) -> Any:
@@ -136,4 +181,4 @@ def apply_defaults(value: object, schema: Mapping[str, Any]) -> Any:
     object gets its own nested defaults), as the API server does. `schema` must not change after
     its first use (the prepared schemas never do).
     """
-    return _defaulted(value, schema, _index(_Held(schema)))
+    return _defaulters(_Held(schema)).of(schema)(value)
