@@ -20,15 +20,18 @@ import jsonschema  # type: ignore[import-untyped, unused-ignore]
 
 from aim_pulumi.schemas.acceptance_checks import (
     ARRAY_KEYWORDS,
-    LIST_TYPE,
+    JSON_TYPES,
     NULL,
     OBJECT_KEYWORDS,
     SCALAR_KEYWORDS,
     Accepts,
+    allowed_types,
     array_check,
     both,
     enum_check,
+    leaf_types,
     never,
+    not_checked,
     number_check,
     object_check,
     string_check,
@@ -37,33 +40,14 @@ from aim_pulumi.schemas.acceptance_checks import (
 
 __all__ = ["Accepts", "acceptance_for"]
 
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,),
-    "array": (list,),
-    "string": (str,),
-    "integer": (int,),  # exact types: a bool is no integer; an integral float is left to jsonschema
-    "number": (int, float),
-    "boolean": (bool,),
-    "null": (NULL,),
-}
 _ANY_JSON = (dict, list, str, int, float, bool, NULL)
 _DRAFTS = (jsonschema.Draft7Validator, jsonschema.Draft202012Validator)
-# Keywords the structural validator does not check: annotations and formats (it has no format
-# checker), and every `x-kubernetes-` marker but the list type (CEL rules are not its part).
-_NOT_CHECKED = frozenset(
-    {"format", "default", "description", "title", "example", "examples", "$schema", "$id", "$comment"}
-    | {"$defs", "definitions", "x-source"}
-)
 _APPLICATORS = ("anyOf", "allOf", "$ref")
 _CHECKED = frozenset({"type", "enum", *OBJECT_KEYWORDS, *ARRAY_KEYWORDS, *SCALAR_KEYWORDS, *_APPLICATORS})
 
 
-def _not_checked(keyword: str) -> bool:
-    return keyword in _NOT_CHECKED or (keyword.startswith("x-kubernetes-") and keyword != LIST_TYPE)
-
-
 def _is_pure_ref(node: Mapping[str, Any]) -> bool:
-    return "$ref" in node and all(keyword == "$ref" or _not_checked(keyword) for keyword in node)
+    return "$ref" in node and all(keyword == "$ref" or not_checked(keyword) for keyword in node)
 
 
 def _dispatch(table: dict[type, Accepts], typed: tuple[Accepts, ...]) -> Accepts:
@@ -76,7 +60,7 @@ def _dispatch(table: dict[type, Accepts], typed: tuple[Accepts, ...]) -> Accepts
         only, check = checked[0]
         nullable = NULL in table and only is not NULL
         if any(check is known for known in typed):
-            return (lambda value: value is None or check(value)) if nullable else check
+            return check  # it answers for null itself
         if check is yes:
             return (
                 (lambda value: value is None or type(value) is only)
@@ -149,16 +133,22 @@ class _Compiler:
             return never  # older drafts ignore a $ref's siblings; not worth modelling
         if _is_pure_ref(node):
             return self._pure_ref(node)
-        if not all(keyword in _CHECKED or _not_checked(keyword) for keyword in node):
+        if not all(keyword in _CHECKED or not_checked(keyword) for keyword in node):
             return never
-        allowed = _allowed_types(node.get("type", list(_JSON_TYPES)))
-        generic = self._applicators(node)
+        allowed = allowed_types(node.get("type", list(JSON_TYPES)))
+        union = _type_union(node.get("anyOf"))
+        if union is not None and allowed is not None:  # an anyOf of bare types narrows the type
+            allowed = tuple(kind for kind in allowed if kind in union)
+        generic = self._applicators(node, skip_any_of=union is not None)
         if allowed is None or generic is None:
             return never
+        # A container check that accepts null itself saves a call per value when nothing else
+        # applies to null.
+        nullable = NULL in allowed and "enum" not in node and not generic
         table: dict[type, Accepts] = {}
         typed: tuple[Accepts, ...] = ()
         for kind in allowed:
-            own = self._own_check(kind, node)
+            own = self._own_check(kind, node, nullable=nullable)
             if own is None:
                 return never
             if kind in (dict, list) and own is not yes:
@@ -168,22 +158,24 @@ class _Compiler:
                 table[kind] = check
         return _dispatch(table, typed) if table else never
 
-    def _own_check(self, kind: type, node: Mapping[str, Any]) -> Accepts | None:
+    def _own_check(self, kind: type, node: Mapping[str, Any], *, nullable: bool) -> Accepts | None:
         if kind is dict:
-            return object_check(self, node) if any(k in node for k in OBJECT_KEYWORDS) else yes
+            has = any(keyword in node for keyword in OBJECT_KEYWORDS)
+            return object_check(self, node, nullable=nullable) if has else yes
         if kind is list:
-            return array_check(self, node) if any(k in node for k in ARRAY_KEYWORDS) else yes
+            has = any(keyword in node for keyword in ARRAY_KEYWORDS)
+            return array_check(self, node, nullable=nullable) if has else yes
         if kind is str:
             return string_check(node)
         if kind in (int, float):
             return number_check(node)
         return yes
 
-    def _applicators(self, node: Mapping[str, Any]) -> list[Accepts] | None:
+    def _applicators(self, node: Mapping[str, Any], *, skip_any_of: bool) -> list[Accepts] | None:
         """`anyOf`, `allOf` and a `$ref` beside other keywords: checks that apply to every type."""
         checks: list[Accepts] = []
         for keyword in ("anyOf", "allOf"):
-            if keyword not in node:
+            if keyword not in node or (keyword == "anyOf" and skip_any_of):
                 continue
             subschemas = node[keyword]
             if not isinstance(subschemas, list) or not subschemas:
@@ -211,13 +203,14 @@ class _Compiler:
         return never if target is None else self.compile(target)
 
 
-def _allowed_types(declared: Any) -> tuple[type, ...] | None:
-    names = [declared] if isinstance(declared, str) else declared
-    if not isinstance(names, list) or not all(
-        isinstance(name, str) and name in _JSON_TYPES for name in names
-    ):
+def _type_union(options: Any) -> frozenset[type] | None:
+    """The types an `anyOf` of nodes that check only their `type` admits (int-or-string), or None."""
+    if not isinstance(options, list) or not options:
         return None
-    return tuple(dict.fromkeys(kind for name in names for kind in _JSON_TYPES[name]))
+    kinds = [leaf_types(option) for option in options]
+    if any(kind is None for kind in kinds):
+        return None
+    return frozenset(kind for option in kinds if option is not None for kind in option)
 
 
 def _any(options: list[Accepts]) -> Accepts:

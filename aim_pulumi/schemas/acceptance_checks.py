@@ -20,16 +20,53 @@ from aim_pulumi.schemas.quantity import is_quantity
 Accepts = Callable[[Any], bool]
 
 NULL = type(None)
+JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),  # exact types: a bool is no integer; an integral float is left to jsonschema
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (NULL,),
+}
 LIST_TYPE = "x-kubernetes-list-type"
 QUANTITY = "x-aim-quantity"
 OBJECT_KEYWORDS = ("properties", "additionalProperties", "required")
 ARRAY_KEYWORDS = ("items", "minItems", "maxItems", LIST_TYPE)
 SCALAR_KEYWORDS = ("minLength", "maxLength", "pattern", QUANTITY, "minimum", "maximum")
 _REMEMBERED = 8192
+# Keywords the structural validator does not check: annotations and formats (it has no format
+# checker), and every `x-kubernetes-` marker but the list type (CEL rules are not its part).
+_NOT_CHECKED = frozenset(
+    {"format", "default", "description", "title", "example", "examples", "$schema", "$id", "$comment"}
+    | {"$defs", "definitions", "x-source"}
+)
 
 
 class Slots(Protocol):
     def slot(self, container: Any, key: Any, node: Any) -> None: ...
+
+
+def not_checked(keyword: str) -> bool:
+    return keyword in _NOT_CHECKED or (keyword.startswith("x-kubernetes-") and keyword != LIST_TYPE)
+
+
+def allowed_types(declared: Any) -> tuple[type, ...] | None:
+    """The exact Python types a `type` keyword admits, or None when it is malformed."""
+    names = [declared] if isinstance(declared, str) else declared
+    if not isinstance(names, list) or not all(isinstance(name, str) and name in JSON_TYPES for name in names):
+        return None
+    return tuple(dict.fromkeys(kind for name in names for kind in JSON_TYPES[name]))
+
+
+def leaf_types(node: Any) -> frozenset[type] | None:
+    """The types a node that checks nothing but `type` admits (checked inline, without a call)."""
+    if not isinstance(node, Mapping) or "type" not in node:
+        return None
+    if not all(keyword == "type" or not_checked(keyword) for keyword in node):
+        return None
+    kinds = allowed_types(node["type"])
+    return None if kinds is None else frozenset(kinds)
 
 
 def never(value: Any) -> bool:
@@ -131,8 +168,12 @@ def enum_check(kind: type, node: Mapping[str, Any]) -> Accepts | None:
 # --------------------------------------------------------------------------- containers
 
 
-def object_check(compiler: Slots, node: Mapping[str, Any]) -> Accepts | None:
-    """properties, additionalProperties and required in one pass; refuses any non-dict itself."""
+def object_check(compiler: Slots, node: Mapping[str, Any], *, nullable: bool) -> Accepts | None:
+    """properties, additionalProperties and required in one pass.
+
+    It decides every other type itself: a non-dict is refused, but null when `nullable`. A property
+    that checks only its type is checked inline, without a call.
+    """
     if "patternProperties" in node:
         return never
     properties, extra, required = (
@@ -144,49 +185,65 @@ def object_check(compiler: Slots, node: Mapping[str, Any]) -> Accepts | None:
         return None
     if extra is not True and extra is not False and not isinstance(extra, Mapping):
         return None
-    declared: dict[str, Accepts] = {}
+    declared: dict[str, Accepts | frozenset[type]] = {}
     for name, sub in properties.items():
-        compiler.slot(declared, name, sub)
+        kinds = leaf_types(sub)
+        if kinds is None:
+            compiler.slot(declared, name, sub)
+        else:
+            declared[name] = kinds
     names = tuple(required)
     if extra is False:
 
         def strict(value: Any) -> bool:
             if type(value) is not dict:
-                return False
+                return nullable and value is None
             for name in names:
                 if name not in value:
                     return False
             for name, item in value.items():
                 check = declared.get(name)
-                if check is None or not check(item):
+                if check is None:
+                    return False
+                if type(check) is frozenset:
+                    if type(item) not in check:
+                        return False
+                elif not check(item):  # type: ignore[operator]
                     return False
             return True
 
         return strict
-    others: list[Accepts] = [yes]
-    if extra is not True:
+    others: list[Accepts | frozenset[type]] = [yes]
+    kinds = leaf_types(extra)
+    if kinds is not None:
+        others[0] = kinds
+    elif extra is not True:
         compiler.slot(others, 0, extra)
 
     def accepts(value: Any) -> bool:
         if type(value) is not dict:
-            return False
+            return nullable and value is None
         for name in names:
             if name not in value:
                 return False
         for name, item in value.items():
             check = declared.get(name)
             if check is None:
-                if type(name) is not str or not others[0](item):
+                if type(name) is not str:
                     return False
-            elif not check(item):
+                check = others[0]
+            if type(check) is frozenset:
+                if type(item) not in check:
+                    return False
+            elif not check(item):  # type: ignore[operator]
                 return False
         return True
 
     return accepts
 
 
-def array_check(compiler: Slots, node: Mapping[str, Any]) -> Accepts | None:
-    """items, minItems, maxItems and list-type uniqueness in one pass; refuses any non-list itself."""
+def array_check(compiler: Slots, node: Mapping[str, Any], *, nullable: bool) -> Accepts | None:
+    """items, minItems, maxItems and list-type uniqueness in one pass; other types as `object_check`."""
     items = node.get("items", True)
     (fine_least, least), (fine_most, most) = (
         _bound(node, "minItems", (int,)),
@@ -198,17 +255,25 @@ def array_check(compiler: Slots, node: Mapping[str, Any]) -> Accepts | None:
         return None
     shortest = least or 0
     distinct = _uniqueness(node)
+    kinds = leaf_types(items)
     cell: list[Accepts] = [yes]
-    if items is not True:
+    if items is not True and kinds is None:
         compiler.slot(cell, 0, items)
 
     def accepts(value: Any) -> bool:
-        if type(value) is not list or len(value) < shortest or (most is not None and len(value) > most):
+        if type(value) is not list:
+            return nullable and value is None
+        if len(value) < shortest or (most is not None and len(value) > most):
             return False
-        check = cell[0]
-        for entry in value:
-            if not check(entry):
-                return False
+        if kinds is not None:
+            for entry in value:
+                if type(entry) not in kinds:
+                    return False
+        else:
+            check = cell[0]
+            for entry in value:
+                if not check(entry):
+                    return False
         return distinct is None or distinct(value)
 
     return accepts
@@ -244,12 +309,28 @@ def _set_items_distinct(items: list[Any]) -> bool:
 
 
 def _map_keys_distinct(items: list[Any], keys: tuple[str, ...]) -> bool:
+    seen: set[tuple[Any, ...]] = set()
+    for item in items:
+        if type(item) is not dict:
+            if isinstance(item, dict):
+                return False  # a dict subclass: left to jsonschema
+            continue  # `structural` skips items that are not objects
+        key_tuple = tuple(item.get(key) for key in keys) if len(keys) != 1 else (item.get(keys[0]),)
+        for part in key_tuple:
+            if type(part) is not str and part is not None:
+                return _map_keys_distinct_as_json(items, keys)
+        if key_tuple in seen:
+            return False
+        seen.add(key_tuple)  # distinct strings (or null) have distinct JSON
+    return True
+
+
+def _map_keys_distinct_as_json(items: list[Any], keys: tuple[str, ...]) -> bool:
     if any(isinstance(item, dict) and type(item) is not dict for item in items):
         return False
-    tuples = [tuple(item.get(key) for key in keys) for item in items if type(item) is dict]
-    if all(type(part) is str or part is None for key_tuple in tuples for part in key_tuple):
-        return _distinct(tuples)  # distinct strings (or null) have distinct JSON
     try:
-        return _distinct([_identity(dict(zip(keys, key_tuple, strict=True))) for key_tuple in tuples])
+        return _distinct(
+            [_identity({key: item.get(key) for key in keys}) for item in items if type(item) is dict]
+        )
     except (TypeError, ValueError):
         return False

@@ -33,7 +33,7 @@ PREDICTOR_IMPLEMENTATIONS = (
 
 
 def _mapping(value: object) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
+    return value if type(value) is dict or isinstance(value, Mapping) else {}
 
 
 def _sequence(value: object) -> Sequence[Any]:
