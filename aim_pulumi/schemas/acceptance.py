@@ -151,7 +151,7 @@ class _Compiler:
             own = self._own_check(kind, node, nullable=nullable)
             if own is None:
                 return never
-            if kind in (dict, list) and own is not yes:
+            if kind in (dict, list, str) and own is not yes:
                 typed += (own,)
             check = both([own, enum_check(kind, node), *generic])
             if check is not never:
@@ -166,7 +166,7 @@ class _Compiler:
             has = any(keyword in node for keyword in ARRAY_KEYWORDS)
             return array_check(self, node, nullable=nullable) if has else yes
         if kind is str:
-            return string_check(node)
+            return string_check(node, nullable=nullable)
         if kind in (int, float):
             return number_check(node)
         return yes

@@ -106,26 +106,36 @@ def _bound(node: Mapping[str, Any], keyword: str, types: tuple[type, ...]) -> tu
     return value is None or type(value) in types, value
 
 
-def string_check(node: Mapping[str, Any]) -> Accepts | None:
-    """minLength, maxLength, pattern (searched, as jsonschema does) and quantities, in one closure."""
+def string_check(node: Mapping[str, Any], *, nullable: bool) -> Accepts | None:
+    """enum, minLength, maxLength, pattern (searched, as jsonschema does) and quantities in one closure.
+
+    Like the container checks it decides every other type itself (null only when `nullable`).
+    """
     (fine_least, least), (fine_most, most) = (
         _bound(node, "minLength", (int,)),
         _bound(node, "maxLength", (int,)),
     )
-    pattern = node.get("pattern")
+    pattern, options = node.get("pattern"), node.get("enum")
     if not (fine_least and fine_most) or (pattern is not None and not isinstance(pattern, str)):
+        return None
+    if options is not None and not isinstance(options, list):
         return None
     try:
         search = re.compile(pattern).search if pattern is not None else None
     except re.error:
         return never
     matches = functools.lru_cache(maxsize=_REMEMBERED)(lambda v: search(v) is not None) if search else None
+    strings = None if options is None else frozenset(option for option in options if type(option) is str)
     quantity = bool(node.get(QUANTITY))
-    if least is None and most is None and matches is None and not quantity:
+    if least is None and most is None and matches is None and not quantity and strings is None:
         return yes
     shortest = least or 0
 
-    def accepts(value: str) -> bool:
+    def accepts(value: Any) -> bool:
+        if type(value) is not str:
+            return nullable and value is None
+        if strings is not None and value not in strings:
+            return False
         if len(value) < shortest or (most is not None and len(value) > most):
             return False
         if matches is not None and not matches(value):
@@ -155,8 +165,7 @@ def enum_check(kind: type, node: Mapping[str, Any]) -> Accepts | None:
     if not isinstance(options, list):
         return never
     if kind is str:
-        strings = frozenset(option for option in options if type(option) is str)
-        return lambda value: value in strings
+        return None  # `string_check` has it
     if kind is NULL:
         return yes if any(option is None for option in options) else never
     if kind in (int, bool):
@@ -290,6 +299,10 @@ def _uniqueness(node: Mapping[str, Any]) -> Accepts | None:
     return None  # atomic: nothing to check
 
 
+# Values of these types are equal exactly when their canonical JSON is (unlike 1, 1.0 and True).
+_DISTINCT_AS_JSON = (str, int, NULL)
+
+
 def _identity(item: Any) -> str:
     """The identity `structural` compares list items by: canonical JSON."""
     return json.dumps(item, sort_keys=True, separators=(",", ":"))
@@ -300,8 +313,8 @@ def _distinct(identities: list[Any]) -> bool:
 
 
 def _set_items_distinct(items: list[Any]) -> bool:
-    if all(type(item) is str for item in items):
-        return _distinct(items)  # distinct strings have distinct JSON
+    if all(type(item) in _DISTINCT_AS_JSON for item in items):
+        return _distinct(items)
     try:
         return _distinct([_identity(item) for item in items])
     except (TypeError, ValueError):
@@ -317,11 +330,11 @@ def _map_keys_distinct(items: list[Any], keys: tuple[str, ...]) -> bool:
             continue  # `structural` skips items that are not objects
         key_tuple = tuple(item.get(key) for key in keys) if len(keys) != 1 else (item.get(keys[0]),)
         for part in key_tuple:
-            if type(part) is not str and part is not None:
+            if type(part) not in _DISTINCT_AS_JSON:
                 return _map_keys_distinct_as_json(items, keys)
         if key_tuple in seen:
             return False
-        seen.add(key_tuple)  # distinct strings (or null) have distinct JSON
+        seen.add(key_tuple)
     return True
 
 
