@@ -53,7 +53,7 @@ def _is_pure_ref(node: Mapping[str, Any]) -> bool:
 def _dispatch(table: dict[type, Accepts], typed: tuple[Accepts, ...]) -> Accepts:
     """The node's predicate: the value's exact type picks its check.
 
-    A check that refuses every other type itself (objects, arrays) stands for the node on its own.
+    A check that decides every other type itself (objects, arrays, strings) stands for the node.
     """
     checked = [(kind, check) for kind, check in table.items() if kind is not NULL or check is not yes]
     if len(checked) == 1:
@@ -142,8 +142,8 @@ class _Compiler:
         generic = self._applicators(node, skip_any_of=union is not None)
         if allowed is None or generic is None:
             return never
-        # A container check that accepts null itself saves a call per value when nothing else
-        # applies to null.
+        # When nothing else applies to null, the object, array and string checks accept it
+        # themselves, which saves a call per value.
         nullable = NULL in allowed and "enum" not in node and not generic
         table: dict[type, Accepts] = {}
         typed: tuple[Accepts, ...] = ()

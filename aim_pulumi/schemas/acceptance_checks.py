@@ -44,6 +44,8 @@ _NOT_CHECKED = frozenset(
 
 
 class Slots(Protocol):
+    """What the container checks need of the compiler: a predicate for a subschema, made lazily."""
+
     def slot(self, container: Any, key: Any, node: Any) -> None: ...
 
 
