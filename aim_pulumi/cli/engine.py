@@ -405,7 +405,7 @@ def _run(
     loop.set_default_executor(executor)
     try:
         # The recording keeps no source position: the SDK need not walk the stack per resource.
-        with _collector_tuned(), _sdk.without_source_positions():
+        with _collector_tuned(), _sdk.without_source_positions(), _sdk.remembered_resource_types():
             _sdk.sync_await(run_pulumi_func(run_in_stack))
             _drain(loop)
     except BaseException:

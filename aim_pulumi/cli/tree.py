@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from aim_pulumi.cli.common import one_line
+from aim_pulumi.cli.recording import plain
 from aim_pulumi.cli.render import Palette, as_mapping, table
 
 if TYPE_CHECKING:
@@ -65,12 +66,15 @@ def tree_order(recording: PlanRecording) -> list[tuple[int, RecordedResource]]:
 
 
 def kubernetes_identity(r: RecordedResource) -> str | None:
-    """`Kind namespace/name` of a Kubernetes child, from its recorded manifest."""
+    """`Kind namespace/name` of a Kubernetes child, from its recorded manifest.
+
+    Only `kind` and `metadata` are unwrapped: a tree of thousands of children would otherwise copy
+    every child's whole manifest to print two of its fields.
+    """
     if not r.type.startswith(KUBERNETES_PREFIX):
         return None
-    manifest = r.manifest
-    metadata = as_mapping(manifest.get("metadata"))
-    kind = str(manifest.get("kind") or r.type.rsplit(":", 1)[-1])
+    metadata = as_mapping(plain(r.inputs.get("metadata")))
+    kind = str(plain(r.inputs.get("kind")) or r.type.rsplit(":", 1)[-1])
     name = str(metadata.get("name") or "?")
     namespace = metadata.get("namespace")
     return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"

@@ -47,6 +47,14 @@ def _containers(manifest: dict[str, Any]) -> Iterator[dict[str, Any]]:
                 yield container
 
 
+def _marks_any(manifest: dict[str, Any], holds_output: Callable[[str], bool]) -> bool:
+    return any(
+        isinstance(entry, dict) and isinstance(entry.get("value"), str) and holds_output(entry["value"])
+        for container in _containers(manifest)
+        for entry in container.get("env") or []
+    )
+
+
 def split_env_secrets(
     manifest: Mapping[str, Any], holds_output: Callable[[str], bool]
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -54,7 +62,11 @@ def split_env_secrets(
 
     The Secret key is the env name; when two containers set one name to different values the
     second is keyed `<container>.<name>`. The Secret takes the workload's namespace and labels.
+    Only a workload with a marked value is copied (deeply, and then changed); otherwise the result
+    shares its parts with `manifest`, which is most workloads, each a sizeable pod template.
     """
+    if not _marks_any(dict(manifest), holds_output):
+        return dict(manifest), None
     out = copy.deepcopy(dict(manifest))
     metadata = out.get("metadata") or {}
     secret_name = env_secret_name(str(metadata.get("name")))

@@ -35,6 +35,11 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   component declared deep inside other code). The offline engine records no source position, so
   it replaces the function with one returning an empty trace while a program runs
   (`without_source_positions`); a run under the real engine is not affected.
+- `pulumi._types.resource_types`: the output types of a resource class, read from its annotations
+  with `typing.get_type_hints` on every registration (the SDK keeps no cache). It is a function of
+  the class alone; the offline engine remembers it for this package's own classes, whose typed
+  outputs (`status: pulumi.Output[AIMServiceStatus]`, ...) make it costly, while a program runs
+  (`remembered_resource_types`). Other classes are left to the SDK.
 - `pulumi._types.is_input_type`: whether a value is an instance of an `@input_type` class, which
   `Output.from_input` takes apart like a dict; `resources/outputs.py` builds the same Outputs
   without the SDK's walk of plain data and must know what the SDK would walk (`is_input_type`).
@@ -77,6 +82,7 @@ __all__ = [
     "forget_previous_run",
     "grpc_server_options",
     "is_input_type",
+    "remembered_resource_types",
     "restore_default_executor",
     "sdk_supports_program_end",
     "stack_config_values",
@@ -91,6 +97,8 @@ CHECKED_SDK_VERSION = "3.272.0"
 _FINISH = "_finish"
 _FINISHED_FLAG = "_outputs_registered"
 _STACK_TRACE = "_get_stack_trace"
+_RESOURCE_TYPES = "resource_types"
+_OWN_MODULES = __name__.split(".", 1)[0] + "."
 
 
 def sdk_supports_program_end() -> bool:
@@ -201,3 +209,24 @@ def without_source_positions() -> Iterator[None]:
 def is_input_type(value: object) -> bool:
     """Whether `value` is an instance of an `@pulumi.input_type` class."""
     return bool(pulumi_types.is_input_type(type(value)))
+
+
+@contextlib.contextmanager
+def remembered_resource_types() -> Iterator[None]:
+    """Inside, the output types of this package's resource classes are computed once per class."""
+    original = getattr(pulumi_types, _RESOURCE_TYPES)
+    known: dict[type, dict[str, type]] = {}
+
+    def resource_types(resource_cls: type) -> dict[str, type]:
+        if not resource_cls.__module__.startswith(_OWN_MODULES):
+            found: dict[str, type] = original(resource_cls)
+            return found
+        if resource_cls not in known:
+            known[resource_cls] = original(resource_cls)
+        return dict(known[resource_cls])
+
+    setattr(pulumi_types, _RESOURCE_TYPES, resource_types)
+    try:
+        yield
+    finally:
+        setattr(pulumi_types, _RESOURCE_TYPES, original)

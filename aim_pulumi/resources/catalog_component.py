@@ -207,7 +207,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         self._aim_target = target
         self._aim_ref = declared.object_ref
         self._aim_status = Deferred()
-        setattr(self, self._NAME_OUTPUT, pulumi.Output.from_input(declared.metadata.name))
+        setattr(self, self._NAME_OUTPUT, known_output(declared.metadata.name))
         shown = current_registry().catalog_outputs.restore(spec)
         self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)
         self.status = self._aim_status.output

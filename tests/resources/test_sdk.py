@@ -105,6 +105,40 @@ def test_the_stack_trace_of_a_registration() -> None:
     assert sdk_resource._get_stack_trace is original
 
 
+def test_the_output_types_of_a_resource_class() -> None:
+    from pulumi import CustomResource
+    from pulumi import _types as sdk_types
+
+    from aim_pulumi.resources.binding import Binding
+
+    original = getattr(sdk_types, "resource_types", None)
+    assert callable(original) and _parameters(original) == ["resource_cls"], _changed(
+        "_types.resource_types(resource_cls)"
+    )
+    expected = original(Binding)
+    assert "bound" in expected, _changed("_types.resource_types (Binding's annotated outputs)")
+    calls: list[type] = []
+
+    def counting(resource_cls: type) -> dict[str, type]:
+        calls.append(resource_cls)
+        return original(resource_cls)
+
+    sdk_types.resource_types = counting
+    try:
+        with _sdk.remembered_resource_types():
+            first, second = sdk_types.resource_types(Binding), sdk_types.resource_types(Binding)
+            first["bound"] = int  # a caller's change does not reach the next caller
+            assert sdk_types.resource_types(Binding) == expected
+            sdk_types.resource_types(CustomResource)
+            sdk_types.resource_types(CustomResource)
+    finally:
+        sdk_types.resource_types = original
+    assert second == expected
+    # Computed once for the package's own class; every time for any other class.
+    assert calls == [Binding, CustomResource, CustomResource]
+    assert sdk_types.resource_types is original
+
+
 def test_a_run_of_the_offline_engine_takes_no_stack_trace() -> None:
     import pulumi
     from pulumi.runtime import resource as sdk_resource
