@@ -43,12 +43,31 @@ class Layer:
     replace: frozenset[str] = field(default_factory=frozenset)
 
 
+#: Leaves a deep copy returns as they are; testing for them first keeps the walk cheap.
+_IMMUTABLE_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def drop_nulls(value: Any) -> Any:
     """A deep copy of `value` without null-valued keys, since null counts as absent everywhere."""
-    if isinstance(value, Mapping):
+    kind = type(value)
+    if kind in _IMMUTABLE_LEAVES:
+        return value
+    if kind is dict or isinstance(value, Mapping):
         return {str(key): drop_nulls(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list | tuple):
+    if kind is list or isinstance(value, list | tuple):
         return [drop_nulls(item) for item in value]
+    return copy.deepcopy(value)
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (nulls kept), cheaper than `copy.deepcopy` for dicts and lists."""
+    kind = type(value)
+    if kind in _IMMUTABLE_LEAVES:
+        return value
+    if kind is dict:
+        return {key: plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [plain_copy(item) for item in value]
     return copy.deepcopy(value)
 
 
@@ -140,9 +159,9 @@ def _merge_by_name(base: list[Any], over: list[Any]) -> tuple[list[Any], list[st
     for item in base:
         entries[str(item.get("name", "")) if isinstance(item, Mapping) else json.dumps(item)] = item
     touched: list[str] = []
-    for item in over:
+    for item in over:  # a normalised layer's own copy, so taken as it is
         key = str(item.get("name", "")) if isinstance(item, Mapping) else json.dumps(item)
-        entries[key] = copy.deepcopy(item)
+        entries[key] = item
         touched.append(key)
     return list(entries.values()), touched
 
@@ -205,7 +224,8 @@ class _Merger:
                     base[key] = current
                 self._merge_object(current, value, child, label, replace)
             else:
-                base[key] = copy.deepcopy(value)
+                # `over` is the layer's normalised copy (`add`), so its values need no copy of their own.
+                base[key] = value
                 self._record(child, label)
 
 
