@@ -5,6 +5,11 @@ same so that resolving a thousand services against ten thousand profiles never s
 rules are the operator's: a namespaced object is visible only in its namespace, a cluster object
 everywhere, and where a name is looked up the namespaced object wins.
 
+Memo: what planning derives from the catalog alone (a namespace's merged runtime config, a
+selector's evaluation) is computed once per catalog generation, which every added object bumps.
+Memoised values are shared by every caller, so callers treat them as read-only and copy what
+ends up in a plan.
+
 Duplicate policy (behaviour leaves it open): adding an object whose (kind, namespace, name) is
 already present is a no-op when both manifests are identical (the same YAML loaded twice) and an
 `AIMResolutionError` with reason `DuplicateObject` otherwise, whatever the order of the two adds.
@@ -13,9 +18,9 @@ A declared profile also wins over a generated profile of the same kind, namespac
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from aim_pulumi.api import (
     AIMClusterModel,
@@ -72,6 +77,8 @@ class _Generated:
 
 LookupScope = Literal["Auto", "Namespace", "Cluster"]
 
+_T = TypeVar("_T")
+
 
 class Catalog:
     """Declared AIM objects, the embedded default runtime config and generated profiles.
@@ -100,6 +107,8 @@ class Catalog:
         self._templates_by_model: dict[str, dict[str, list[AIMObject]]] = {}
         self._generated: _Generated | None = None
         self._pools: dict[tuple[str, str, str], tuple[ProfileEntry, ...]] = {}
+        self.generation = 0
+        self._memo: dict[Hashable, Any] = {}
         for obj in objects:
             self.add(obj)
 
@@ -120,6 +129,8 @@ class Catalog:
             )
         self._objects[key] = obj
         self._pools.clear()
+        self.generation += 1
+        self._memo.clear()
         kind = key[0]
         if kind in PROFILE_KINDS:
             assert isinstance(obj, AIMProfile | AIMClusterProfile)
@@ -146,6 +157,20 @@ class Catalog:
     def extend(self, objects: Iterable[AIMObject]) -> None:
         for obj in objects:
             self.add(obj)
+
+    def memoised(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """`compute()` once per catalog generation and `key`; an exception is not remembered.
+
+        The value is shared by every later caller with the same key until an object is added,
+        so it must depend on nothing but the catalog and the key, and no caller may mutate it.
+        """
+        try:
+            return self._memo[key]  # type: ignore[no-any-return]
+        except KeyError:
+            pass
+        value = compute()
+        self._memo[key] = value
+        return value
 
     # ---------------------------------------------------------------- plain lookups
 

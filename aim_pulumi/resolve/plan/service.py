@@ -49,7 +49,12 @@ from aim_pulumi.resolve.legacy.templates import (
 from aim_pulumi.resolve.objects import object_ref
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
-from aim_pulumi.resolve.runtime_config.merge import inline_runtime_config_layer, merge_layers_with_provenance
+from aim_pulumi.resolve.runtime_config.merge import (
+    Layer,
+    inline_runtime_config_layer,
+    merge_layers_with_provenance,
+    plain_copy,
+)
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
 from aim_pulumi.resolve.settings import Settings
@@ -130,15 +135,14 @@ def _plan(
     pipeline, dispatch_diagnostics = choose_pipeline(service)
     diagnostics.extend(dispatch_diagnostics)
 
-    runtime_config = resolve_runtime_config(catalog, namespace, service_spec.get("runtimeConfigName") or None)
+    rc_name = service_spec.get("runtimeConfigName") or None
+    shared_runtime_config = _runtime_config(catalog, namespace, rc_name)
+    runtime_config = _own_copy(shared_runtime_config)
     rc_condition = runtime_config_condition(runtime_config)
     if runtime_config is None:
         diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
-    rc_spec, _ = merge_layers_with_provenance(
-        [
-            ("RuntimeConfig", runtime_config.spec if runtime_config else None),
-            inline_runtime_config_layer(service_spec),
-        ]
+    rc_spec = _service_runtime_config_spec(
+        catalog, namespace, rc_name, shared_runtime_config, inline_runtime_config_layer(service_spec)
     )
 
     # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
@@ -334,6 +338,49 @@ def _plan(
     )
 
 
+def _runtime_config(catalog: Catalog, namespace: str, name: str | None) -> ResolvedRuntimeConfig | None:
+    """`resolve_runtime_config`, once per catalog generation: every service of a namespace shares it.
+
+    The value is shared: read it, or `_own_copy` it into a plan.
+    """
+    return catalog.memoised(
+        ("runtime-config", namespace, name or ""), lambda: resolve_runtime_config(catalog, namespace, name)
+    )
+
+
+def _own_copy(resolved: ResolvedRuntimeConfig | None) -> ResolvedRuntimeConfig | None:
+    """A plan's own copy of a shared resolution, so that changing one plan changes no other."""
+    if resolved is None:
+        return None
+    return ResolvedRuntimeConfig(
+        ref=resolved.ref, spec=plain_copy(resolved.spec), contributions=dict(resolved.contributions)
+    )
+
+
+def _service_runtime_config_spec(
+    catalog: Catalog,
+    namespace: str,
+    name: str | None,
+    resolved: ResolvedRuntimeConfig | None,
+    inline: Layer,
+) -> Mapping[str, Any]:
+    """The runtime config the service's children read: the resolved one under its inline block.
+
+    Without an inline block it depends on the catalog alone, so it is merged once per namespace and
+    name and shared read-only (nothing a plan holds refers into it: every consumer copies).
+    """
+
+    def merge() -> dict[str, Any]:
+        merged, _ = merge_layers_with_provenance(
+            [("RuntimeConfig", resolved.spec if resolved else None), inline]
+        )
+        return merged
+
+    if inline.spec is not None:
+        return merge()
+    return catalog.memoised(("service-runtime-config", namespace, name or ""), merge)
+
+
 def _route_skipped(route_conditions: list[Condition]) -> str | None:
     """The degradation that kept an enabled route from being created, if any."""
     for condition in route_conditions:
@@ -388,9 +435,7 @@ def _plan_caches(
     mode = cache_mode(service_spec)
     if mode == "Shared":
         try:
-            cache_rc = resolve_runtime_config(
-                catalog, namespace, profile_spec.get("runtimeConfigName") or None
-            )
+            cache_rc = _runtime_config(catalog, namespace, profile_spec.get("runtimeConfigName") or None)
         except AIMResolutionError as error:
             # The reference is the profile's (an overlay inherits it), so name the object to fix.
             raise AIMResolutionError(
