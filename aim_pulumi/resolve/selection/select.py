@@ -9,6 +9,7 @@ told which candidate was dropped by which filter and which tier decided the rank
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +25,7 @@ from aim_pulumi.resolve.selection.explanation import (
     SelectionExplanation,
     explain_selection,
 )
-from aim_pulumi.resolve.selection.filters import FLOOR_ANY, effective_selector
+from aim_pulumi.resolve.selection.filters import FLOOR_ANY, EffectiveSelector, effective_selector
 from aim_pulumi.resolve.selection.ranking import compare_candidates
 from aim_pulumi.resolve.selection.request import Request, Shape, read_request
 from aim_pulumi.resolve.selection.sticky import RebindReason, sticky_decision
@@ -253,6 +254,7 @@ class _Prepared:
     previous_ref: Mapping[str, Any] | None
     previous_entry: ProfileEntry | None
     previous_key: Key | None = None
+    memo_key: tuple[Any, ...] | None = None
 
 
 def _previous(
@@ -288,8 +290,27 @@ def _prepare(req: Request, catalog: Catalog) -> _Prepared:
         model = _find_model(catalog, req.namespace, selector.model_name, selector.model_scope)
     previous_ref, previous_entry, previous_key = _previous(req, catalog)
     extra = (previous_entry,) if previous_entry is not None and previous_entry.generated else ()
-    evaluation = evaluate(selector, catalog, req.namespace, extra)
-    return _Prepared(req, model, evaluation, previous_ref, previous_entry, previous_key)
+    memo_key = _evaluation_key(selector, req.namespace, extra)
+    if memo_key is None:
+        evaluation = evaluate(selector, catalog, req.namespace, extra)
+    else:
+        evaluation = catalog.memoised(memo_key, lambda: evaluate(selector, catalog, req.namespace, extra))
+    return _Prepared(req, model, evaluation, previous_ref, previous_entry, previous_key, memo_key)
+
+
+def _evaluation_key(
+    selector: EffectiveSelector, namespace: str, extra: tuple[ProfileEntry, ...]
+) -> tuple[Any, ...] | None:
+    """What an evaluation depends on besides the catalog; None when the selector is not plain JSON.
+
+    Every service of a namespace asking for the same model with the same selector shares one
+    evaluation. Field order is kept in the key: the first failing filter is reported in it.
+    """
+    try:
+        fields = json.dumps(selector.fields, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return ("selection", namespace, fields, tuple(entry.key for entry in extra))
 
 
 def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
@@ -364,6 +385,14 @@ def qualifying_profile_refs(service: AIMService, catalog: Catalog) -> tuple[Obje
     req = read_request(service)
     if req.shape == "Name":
         return (_select_by_name(req, catalog).ref,)
-    evaluation = _prepare(req, catalog).evaluation
-    refs = [e.ref for e in evaluation.pool if evaluation.qualifies(e)]
-    return tuple(sorted(refs, key=lambda r: (r.kind, r.namespace, r.name)))
+    prepared = _prepare(req, catalog)
+    evaluation = prepared.evaluation
+
+    def qualifying() -> tuple[ObjectRef, ...]:
+        refs = [e.ref for e in evaluation.pool if evaluation.qualifies(e)]
+        return tuple(sorted(refs, key=lambda r: (r.kind, r.namespace, r.name)))
+
+    # The plan's selection already evaluated this selector, so the set comes from the same memo.
+    if prepared.memo_key is None:
+        return qualifying()
+    return catalog.memoised(("qualifying", *prepared.memo_key), qualifying)
