@@ -7,6 +7,7 @@ prefixed key. Python's `fnmatch` lets `*` cross `/` and would propagate labels t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -150,8 +151,12 @@ def _filepath_match(pattern: str, name: str) -> bool:
     return not name
 
 
+@functools.lru_cache(maxsize=4096)
 def label_key_matches(pattern: str, key: str) -> bool:
-    """Whether a label-propagation pattern matches a label key; a malformed pattern matches nothing."""
+    """Whether a label-propagation pattern matches a label key; a malformed pattern matches nothing.
+
+    Remembered: every child of every service asks about the same few patterns and keys.
+    """
     try:
         return _filepath_match(pattern, key)
     except _BadPattern:

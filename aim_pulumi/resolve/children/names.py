@@ -7,6 +7,7 @@ so moving a service from the operator to Pulumi causes no replacement.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -34,6 +35,7 @@ _GO_JSON_ESCAPES = {
     "\u2028": "\\u2028",
     "\u2029": "\\u2029",
 }
+_GO_JSON_TRANSLATION = str.maketrans(_GO_JSON_ESCAPES)
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -52,8 +54,7 @@ def go_json_string(value: str) -> str:
     what a lone surrogate in a Python string stands for.
     """
     text = _SURROGATE.sub("\ufffd", value)
-    encoded = json.dumps(text, ensure_ascii=False)
-    return "".join(_GO_JSON_ESCAPES.get(ch, ch) for ch in encoded)
+    return json.dumps(text, ensure_ascii=False).translate(_GO_JSON_TRANSLATION)
 
 
 def name_hash(hash_inputs: Sequence[str]) -> str:
@@ -68,6 +69,13 @@ def derived_name(parts: Sequence[str], hash_inputs: Sequence[str], max_length: i
     The hash keeps names unique after truncation; shortening the longest part first keeps every
     part recognisable in the result.
     """
+    return _derived_name(tuple(parts), tuple(hash_inputs), max_length)
+
+
+@functools.lru_cache(maxsize=8192)
+def _derived_name(parts: tuple[str, ...], hash_inputs: tuple[str, ...], max_length: int) -> str:
+    """`derived_name`, remembered: a plan derives the same names again (each Shared cache's for
+    every service on its profile, each service's when it is planned again)."""
     sanitized = [sanitize_name_part(part) for part in parts]
     suffix = name_hash(hash_inputs) if hash_inputs else ""
 
