@@ -127,6 +127,7 @@ def plan_caches(
     label_match: Sequence[str] | None = None,
     settings: CacheSettings | None = None,
     size_of: SizeOf = source_size_bytes,
+    effective_rc: Mapping[str, Any] | None = None,
 ) -> tuple[list[CachePlan], list[Diagnostic]]:
     """One `CachePlan` per model source of the effective profile, plus the diagnostics to log.
 
@@ -139,6 +140,9 @@ def plan_caches(
     `parent_labels` are the labels of the services the cache serves, in (namespace, name) order (one
     for Dedicated); the first value of a key wins. `label_match` are the propagation patterns of the
     cache's runtime config (None when propagation is off).
+
+    `effective_rc`, when given, is `cache_runtime_config` of the same inputs computed once for
+    many services (a Shared cache's depends on its runtime config alone); it is only read.
     """
     settings = settings or CacheSettings()
     diagnostics: list[Diagnostic] = []
@@ -147,7 +151,8 @@ def plan_caches(
         diagnostics.extend(_ignored_inputs(service_name, service_storage, service_env, service_caching))
         service_storage = service_env = service_caching = None
 
-    effective_rc = merge_layers(rc_spec, {"storage": service_storage} if service_storage else None)
+    if effective_rc is None:
+        effective_rc = cache_runtime_config(rc_spec, service_storage)
     storage: Mapping[str, Any] = effective_rc.get("storage") or {}
     artifact: Mapping[str, Any] = effective_rc.get("artifact") or {}
     s3_settings: Mapping[str, Any] = artifact.get("s3") or {}
@@ -216,6 +221,13 @@ def plan_caches(
             )
         )
     return plans, diagnostics
+
+
+def cache_runtime_config(
+    rc_spec: Mapping[str, Any] | None, service_storage: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The runtime config a cache reads: the cache's merged one, under a Dedicated service's `storage`."""
+    return merge_layers(rc_spec, {"storage": service_storage} if service_storage else None)
 
 
 def pvc_size_gi(size_bytes: int, headroom_percent: int) -> int:

@@ -18,6 +18,7 @@ from aim_pulumi.resolve.children.caching import (
     CacheSettings,
     SizeOf,
     cache_mode,
+    cache_runtime_config,
     caching_enabled,
     plan_caches,
     shrink_guard,
@@ -447,8 +448,13 @@ def _plan_caches(
             ) from None
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
         cache_match = label_propagation_match(cache_rc_spec)
+        # A Shared cache ignores the service's storage, so what it reads depends on the catalog alone.
+        effective_rc: Mapping[str, Any] | None = catalog.memoised(
+            ("cache-runtime-config", namespace, profile_spec.get("runtimeConfigName") or ""),
+            lambda: cache_runtime_config(cache_rc_spec),
+        )
     else:
-        cache_rc_spec, cache_match = rc_spec, match
+        cache_rc_spec, cache_match, effective_rc = rc_spec, match, None
     plans, cache_diagnostics = plan_caches(
         mode=mode,
         namespace=namespace,
@@ -465,6 +471,7 @@ def _plan_caches(
         label_match=cache_match,
         settings=CacheSettings.from_settings(settings),
         size_of=size_of or source_size_bytes,
+        effective_rc=effective_rc,
     )
     diagnostics.extend(cache_diagnostics)
     guarded: list[CachePlan] = []
