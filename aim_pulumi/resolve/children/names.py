@@ -229,8 +229,10 @@ def hash_suffix(name: str) -> str:
     return match.group(1)
 
 
+@functools.lru_cache(maxsize=4096)
 def sanitize_label_value(value: str) -> str:
-    """`value` made into a valid Kubernetes label value (possibly empty)."""
+    """`value` made into a valid Kubernetes label value (possibly empty); remembered, as every child
+    of every service labels itself with the same few values."""
     replaced = _NOT_LABEL_CHARS.sub("_", value.lower())
     trimmed = replaced.strip("_.-")[:LABEL_VALUE_MAX_LENGTH]
     return trimmed.strip("_.-")

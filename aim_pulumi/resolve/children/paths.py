@@ -99,6 +99,7 @@ def _bracket_escaped_fields(text: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=1024)
 def _expression(placeholder: str) -> str:
     text = placeholder.strip()
     if "\\" in text:
@@ -113,8 +114,12 @@ def _expression(placeholder: str) -> str:
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/")
 
 
+@functools.lru_cache(maxsize=1024)
 def check_client_go_subset(placeholder: str, field: str = PATH_TEMPLATE_FIELD) -> None:
     """Accept only what the operator's client-go JSONPath reads in a path template.
+
+    Remembered when accepted (every service of a namespace renders the same template); a refusal
+    is raised anew each time.
 
     That is `$`, then field access (`.name`, with `\\.` for a dot inside a key), bracketed keys
     (`['a.b/c']`, `["x"]`), indexes (`[0]`) and `[*]`. jsonpath-ng's extensions (`sub`, filters,
