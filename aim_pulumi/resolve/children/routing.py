@@ -61,6 +61,7 @@ def plan_route(
     rc_spec: Mapping[str, Any] | None,
     isvc_name: str,
     labels: Mapping[str, str] | None = None,
+    routing: Mapping[str, Any] | None = None,
 ) -> tuple[RoutePlan | None, list[Condition], list[Diagnostic]]:
     """The HTTPRoute plan of a service, with its HTTPRouteReady condition and warnings.
 
@@ -68,12 +69,15 @@ def plan_route(
     runtime config (inline `spec.runtimeConfig` included), `labels` the route's final labels.
     Routing disabled: no plan and no condition. No gateway or an unrenderable path: no plan, a
     False condition and a warning (the service is degraded, its InferenceService still planned).
+    `routing`, when given, is `effective_routing` of the same inputs computed once for many
+    services (it is only read).
     """
     metadata = service.get("metadata") or {}
     name = str(metadata.get("name", ""))
     namespace = str(metadata.get("namespace") or "default")
     service_spec = service.get("spec") or {}
-    routing = effective_routing(service_spec, rc_spec)
+    if routing is None:
+        routing = effective_routing(service_spec, rc_spec)
     if not routing["enabled"]:
         return None, [], []
 

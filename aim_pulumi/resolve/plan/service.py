@@ -31,7 +31,7 @@ from aim_pulumi.resolve.children.container import (
 )
 from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
 from aim_pulumi.resolve.children.names import http_route_name, inference_service_name, predictor_name
-from aim_pulumi.resolve.children.routing import plan_route
+from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -47,7 +47,7 @@ from aim_pulumi.resolve.legacy.templates import (
     resolve_model,
     select_template,
 )
-from aim_pulumi.resolve.objects import object_ref
+from aim_pulumi.resolve.objects import object_key, object_ref
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
@@ -142,9 +142,14 @@ def _plan(
     rc_condition = runtime_config_condition(runtime_config)
     if runtime_config is None:
         diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
-    rc_spec = _service_runtime_config_spec(
-        catalog, namespace, rc_name, shared_runtime_config, inline_runtime_config_layer(service_spec)
-    )
+    inline = inline_runtime_config_layer(service_spec)
+    rc_spec = _service_runtime_config_spec(catalog, namespace, rc_name, shared_runtime_config, inline)
+    # Without an inline block or its own routing, a service routes as its namespace's config says.
+    shared_routing: Mapping[str, Any] | None = None
+    if inline.spec is None and service_spec.get("routing") is None:
+        shared_routing = catalog.memoised(
+            ("service-routing", namespace, rc_name or ""), lambda: effective_routing(service_spec, rc_spec)
+        )
 
     # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
     selection: ProfileSelection | None = None
@@ -187,9 +192,10 @@ def _plan(
                 f"resolved {template_selection.template.kind} {template_selection.template.metadata.name}",
             )
         )
-    profile_manifest = to_manifest(effective)
-    profile_spec: dict[str, Any] = dict(profile_manifest.get("spec") or {})
-    profile_status = profile_manifest.get("status")
+    # A catalog profile renders alike for every service deploying it; an overlay is the service's own.
+    profile_spec, profile_status, spec_hash = _profile_facts(
+        catalog, effective, shared=selection is not None and effective is selection.profile
+    )
     profile_name = effective.metadata.name
 
     isvc = inference_service_name(name, namespace)
@@ -251,7 +257,7 @@ def _plan(
     profile_config = build_profile_config_plan(name, profile_spec, labels("inference"))
 
     route, route_conditions, route_diagnostics = plan_route(
-        service=document, rc_spec=rc_spec, isvc_name=isvc, labels=labels("routing")
+        service=document, rc_spec=rc_spec, isvc_name=isvc, labels=labels("routing"), routing=shared_routing
     )
     diagnostics.extend(route_diagnostics)
     scaling, scaling_conditions, scaling_diagnostics = plan_scaling(
@@ -315,7 +321,7 @@ def _plan(
         predictor_name=predictor,
         profile_name=profile_name,
         profile_spec=profile_spec,
-        profile_hash=profile_hash(profile_spec),
+        profile_hash=spec_hash,
         container=container,
         scaling=scaling,
         isvc_labels=isvc_labels,
@@ -380,6 +386,27 @@ def _service_runtime_config_spec(
     if inline.spec is not None:
         return merge()
     return catalog.memoised(("service-runtime-config", namespace, name or ""), merge)
+
+
+def _profile_facts(catalog: Catalog, profile: AIMKind, *, shared: bool) -> tuple[dict[str, Any], Any, str]:
+    """The effective profile's spec and status (the plan's own copies) and its content hash.
+
+    `shared` says the profile is a catalog object: its rendering is then remembered per catalog
+    generation (and checked to be of this very object), and the plan gets copies of it.
+    """
+
+    def render() -> tuple[AIMKind, dict[str, Any], Any, str]:
+        manifest = to_manifest(profile)
+        spec: dict[str, Any] = dict(manifest.get("spec") or {})
+        return profile, spec, manifest.get("status"), profile_hash(spec)
+
+    if shared:
+        rendered = catalog.memoised(("profile", *object_key(profile)), render)
+        if rendered[0] is profile:
+            _, spec, status, spec_hash = rendered
+            return plain_copy(spec), plain_copy(status), spec_hash
+    _, spec, status, spec_hash = render()
+    return spec, status, spec_hash
 
 
 def _route_skipped(route_conditions: list[Condition]) -> str | None:
