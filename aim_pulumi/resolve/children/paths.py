@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from jsonpath_ng import jsonpath
 from jsonpath_ng.ext.parser import parse as jsonpath_parse
 
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -34,6 +35,47 @@ def _invalid(message: str, field: str) -> AIMResolutionError:
 def _compile(expression: str) -> Any:
     return jsonpath_parse(expression)
 
+
+@functools.lru_cache(maxsize=512)
+def _field_chain(expression: str) -> tuple[str, ...] | None:
+    """The field names of an expression that is nothing but field access (`$.metadata.name`).
+
+    Read from the parsed expression itself, so a keyword or extension the parser treats
+    differently never takes this path; None for anything else.
+    """
+    node = _compile(expression)
+    chain: list[str] = []
+    while type(node) is jsonpath.Child:
+        field = node.right
+        if (
+            type(field) is not jsonpath.Fields
+            or len(field.fields) != 1
+            or field.fields[0] == "*"
+            or getattr(field, "_deprecated_wildcard_use", None) is not False
+        ):
+            return None
+        chain.append(field.fields[0])
+        node = node.left
+    if type(node) is not jsonpath.Root:
+        return None
+    return tuple(reversed(chain))
+
+
+def _field_chain_values(chain: tuple[str, ...], data: Any) -> list[Any]:
+    """What the parsed field chain finds in `data`, by the parser's own lookup (`Fields.find`)
+    without building its match objects: one value, or none when a field is missing."""
+    value = data
+    for name in chain:
+        try:
+            value = value.get(name, _MISSING)
+        except (TypeError, AttributeError):
+            return []
+        if value is _MISSING:
+            return []
+    return [value]
+
+
+_MISSING = object()
 
 _PLAIN_FIELD = re.compile(r"^(?:[A-Za-z_@][A-Za-z0-9_@-]*|\*)?$")
 
@@ -179,7 +221,11 @@ def _render_value(placeholder: str, service: Mapping[str, Any], field: str) -> s
             f"placeholder {{{placeholder}}} is not a valid JSONPath expression: {exc}", field
         ) from exc
     try:
-        matches = [match.value for match in compiled.find(service)]
+        chain = _field_chain(expression)
+        if chain is not None and jsonpath.auto_id_field is None:
+            matches = _field_chain_values(chain, service)
+        else:
+            matches = [match.value for match in compiled.find(service)]
     except Exception as exc:
         raise _invalid(f"placeholder {{{placeholder}}} cannot be evaluated: {exc}", field) from exc
     if not matches:

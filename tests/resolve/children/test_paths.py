@@ -189,3 +189,45 @@ def test_rendered_paths_satisfy_gateway_api_rules(a: str, b: str, template: str 
     assert_valid_httproute_path(path)
     decoded = unquote(path)
     assert decoded == decoded.lower()
+
+
+FIELD_DOCUMENTS: list[Any] = [
+    {"metadata": {"name": "chat", "namespace": "ml", "labels": {"team": "a"}, "len": "x"}},
+    {"metadata": {"name": None, "namespace": ["a", "b"], "labels": "not-a-map"}},
+    {"metadata": "scalar", "spec": {"model": {"name": 7}}},
+    {"metadata": {"labels": {"app.kubernetes.io/name": "n", "": "empty"}}, "spec": []},
+    {},
+]
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "$.metadata.name",
+        "$.metadata.namespace",
+        "$.metadata.labels.team",
+        "$.metadata.labels['team']",
+        "$.metadata.len",
+        "$.metadata.missing.deeper",
+        "$.spec.model.name",
+        "$.metadata.namespace[0]",
+        "$.metadata.labels['app.kubernetes.io/name']",
+        "$.metadata.*",
+        "$.spec[*]",
+        "$",
+    ],
+)
+def test_plain_field_access_finds_what_the_jsonpath_parser_finds(expression: str) -> None:
+    """Plain field chains skip the parser's match objects; every document must give the same values."""
+    from aim_pulumi.resolve.children import paths
+
+    compiled = paths._compile(expression)
+    chain = paths._field_chain(expression)
+    for document in FIELD_DOCUMENTS:
+        expected = [match.value for match in compiled.find(document)]
+        if chain is not None:
+            assert paths._field_chain_values(chain, document) == expected, (expression, document)
+    if expression in ("$.metadata.*", "$.spec[*]", "$.metadata.namespace[0]"):
+        assert chain is None  # anything but field access stays with the parser
+    elif expression != "$":
+        assert chain is not None
