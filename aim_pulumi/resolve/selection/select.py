@@ -313,6 +313,21 @@ def _evaluation_key(
     return ("selection", namespace, fields, tuple(entry.key for entry in extra))
 
 
+def _ranked(evaluation: Evaluation) -> tuple[ProfileEntry, tuple[str, ...]] | None:
+    """The ranking's winner and the names tied with it on tiers 1-4; None when nothing qualifies."""
+    winner = evaluation.best()
+    if winner is None:
+        return None
+    tied = tuple(
+        sorted(
+            e.name
+            for e in evaluation.candidates
+            if e is not winner and compare_candidates(winner, e)[0] == "name"
+        )
+    )
+    return winner, tied
+
+
 def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
     """Resolve the profile `service` deploys (behaviour §4); raises `AIMResolutionError` on failure."""
     req = read_request(service)
@@ -343,17 +358,14 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
             ),
         )
 
-    best = evaluation.best()
-    if best is None:
-        _not_found(req, catalog, evaluation, model)
-    winner = best
-    tied = tuple(
-        sorted(
-            e.name
-            for e in evaluation.candidates
-            if e is not winner and compare_candidates(winner, e)[0] == "name"
-        )
+    ranked = (
+        _ranked(evaluation)
+        if prepared.memo_key is None
+        else catalog.memoised(("ranked", *prepared.memo_key), lambda: _ranked(evaluation))
     )
+    if ranked is None:
+        _not_found(req, catalog, evaluation, model)
+    winner, tied = ranked
     rebound_from: str | None = None
     reason: RebindReason | None = None
     sticky: Literal["none", "kept", "rebound", "unchanged"] = "none"
