@@ -47,7 +47,7 @@ from aim_pulumi.resolve.legacy.templates import (
     resolve_model,
     select_template,
 )
-from aim_pulumi.resolve.objects import object_key, object_ref
+from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key, object_ref
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
@@ -76,12 +76,13 @@ PRECISION_LABEL = "aim.eai.amd.com/precision"
 DEGRADING_REASONS = frozenset({"GatewayNotConfigured", "PathTemplateInvalid", "ActivationMetricQueryInvalid"})
 
 
-def service_document(service: AIMService) -> dict[str, Any]:
-    """The CRD-shaped service that path templates are evaluated against, with its effective uid."""
+def service_document(service: AIMService, uid: str | None = None) -> dict[str, Any]:
+    """The CRD-shaped service that path templates are evaluated against, with its effective uid
+    (`uid`, when the caller has it already)."""
     document = to_manifest(service)
     metadata = dict(document.get("metadata") or {})
     metadata["namespace"] = service.metadata.namespace or "default"
-    metadata["uid"] = service.effective_uid
+    metadata["uid"] = service.effective_uid if uid is None else uid
     metadata.setdefault("labels", {})
     metadata.setdefault("annotations", {})
     document["metadata"] = metadata
@@ -129,7 +130,7 @@ def _plan(
     name = service.metadata.name
     namespace = service.metadata.namespace or "default"
     uid = service.effective_uid
-    document = service_document(service)
+    document = service_document(service, uid)
     service_spec: dict[str, Any] = document["spec"]
     diagnostics: list[Diagnostic] = []
 
@@ -226,7 +227,7 @@ def _plan(
         profile_kind=effective.kind,
         profile_name=profile_name,
         profile_spec=profile_spec,
-        declared_profile=_where(object_ref(seed)),
+        declared_profile=_where(object_key(seed)),
         rc_spec=rc_spec,
         catalog=catalog,
         settings=settings,
@@ -427,9 +428,10 @@ def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]
     return caches[0].mount_path if caches else None
 
 
-def _where(ref: ObjectRef) -> str:
+def _where(key: Key) -> str:
     """`Kind/namespace/name`, or `Kind/name` for a cluster object, as errors name objects."""
-    return f"{ref.kind}/{ref.name}" if ref.scope == "Cluster" else f"{ref.kind}/{ref.namespace}/{ref.name}"
+    kind, namespace, name = key
+    return f"{kind}/{namespace}/{name}" if kind in NAMESPACED_KINDS else f"{kind}/{name}"
 
 
 def _model_ref(selection: TemplateSelection | None) -> ObjectRef | None:
