@@ -8,6 +8,7 @@ plan time: a plan must not depend on a third-party API being reachable.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
@@ -59,7 +60,13 @@ def passes_filter(relative_key: str, download_filter: Mapping[str, Any] | None) 
 
 def declared_size_bytes(size: Any) -> int:
     """A Kubernetes quantity as whole bytes, rounded up (a fractional byte still needs room)."""
-    value = math.ceil(parse_quantity(str(size)))
+    return _declared_size_bytes(str(size))
+
+
+@functools.lru_cache(maxsize=1024)
+def _declared_size_bytes(size: str) -> int:
+    """Remembered: every service of a Shared cache sizes the same declared quantity."""
+    value = math.ceil(parse_quantity(size))
     if value < 0:
         raise ValueError("a size cannot be negative")
     return value
