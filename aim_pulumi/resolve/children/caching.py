@@ -9,6 +9,7 @@ Inputs are camelCase spec dicts with presence semantics (`to_manifest(obj)["spec
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -19,7 +20,7 @@ from aim_pulumi.resolve.children.names import CacheMode, cache_job_name, cache_p
 from aim_pulumi.resolve.children.quantity import to_gi_ceil
 from aim_pulumi.resolve.children.source_size import filter_lists, source_size_bytes, split_source_uri
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_layers
+from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_layers, plain_copy
 from aim_pulumi.resolve.settings import DEFAULT_DOWNLOAD_IMAGE, Settings
 from aim_pulumi.resolve.types import CachePlan, Diagnostic
 
@@ -128,6 +129,7 @@ def plan_caches(
     settings: CacheSettings | None = None,
     size_of: SizeOf = source_size_bytes,
     effective_rc: Mapping[str, Any] | None = None,
+    shared_plans: Sequence[CachePlan] | None = None,
 ) -> tuple[list[CachePlan], list[Diagnostic]]:
     """One `CachePlan` per model source of the effective profile, plus the diagnostics to log.
 
@@ -143,16 +145,110 @@ def plan_caches(
 
     `effective_rc`, when given, is `cache_runtime_config` of the same inputs computed once for
     many services (a Shared cache's depends on its runtime config alone); it is only read.
+    `shared_plans`, likewise, is `shared_cache_plans` of the same inputs (Shared mode only).
     """
     settings = settings or CacheSettings()
-    diagnostics: list[Diagnostic] = []
-    dedicated = mode == "Dedicated"
-    if not dedicated:
-        diagnostics.extend(_ignored_inputs(service_name, service_storage, service_env, service_caching))
-        service_storage = service_env = service_caching = None
+    if mode == "Dedicated":
+        plans = _plan_sources(
+            mode=mode,
+            namespace=namespace,
+            profile_name=profile_name,
+            profile_spec=profile_spec,
+            profile_kind=profile_kind,
+            effective_rc=(
+                effective_rc if effective_rc is not None else cache_runtime_config(rc_spec, service_storage)
+            ),
+            service_name=service_name,
+            service_uid=service_uid,
+            service_env=service_env,
+            service_caching=service_caching,
+            parent_labels=parent_labels,
+            label_match=label_match,
+            settings=settings,
+            size_of=size_of,
+        )
+        return plans, []
+    diagnostics = _ignored_inputs(service_name, service_storage, service_env, service_caching)
+    if shared_plans is None:
+        shared_plans = shared_cache_plans(
+            namespace=namespace,
+            profile_name=profile_name,
+            profile_spec=profile_spec,
+            rc_spec=rc_spec,
+            profile_kind=profile_kind,
+            settings=settings,
+            size_of=size_of,
+            effective_rc=effective_rc,
+        )
+    return [_own_plan(plan, parent_labels, label_match) for plan in shared_plans], diagnostics
 
-    if effective_rc is None:
-        effective_rc = cache_runtime_config(rc_spec, service_storage)
+
+def shared_cache_plans(
+    *,
+    namespace: str,
+    profile_name: str,
+    profile_spec: Mapping[str, Any],
+    rc_spec: Mapping[str, Any] | None,
+    profile_kind: str = "AIMProfile",
+    settings: CacheSettings | None = None,
+    size_of: SizeOf = source_size_bytes,
+    effective_rc: Mapping[str, Any] | None = None,
+) -> list[CachePlan]:
+    """The Shared caches of a profile before any service's labels: the same for every service on it.
+
+    `plan_caches` gives each service its own copy with its labels propagated; a caller may compute
+    these once for many services (sized by a function of the source alone) and pass them along.
+    """
+    return _plan_sources(
+        mode="Shared",
+        namespace=namespace,
+        profile_name=profile_name,
+        profile_spec=profile_spec,
+        profile_kind=profile_kind,
+        effective_rc=effective_rc if effective_rc is not None else cache_runtime_config(rc_spec),
+        service_name="",
+        service_uid="",
+        service_env=None,
+        service_caching=None,
+        parent_labels=(),
+        label_match=None,
+        settings=settings or CacheSettings(),
+        size_of=size_of,
+    )
+
+
+def _own_plan(
+    plan: CachePlan, parents: Sequence[Mapping[str, str]], match: Sequence[str] | None
+) -> CachePlan:
+    """A Shared plan as one service's: its own copy of every mutable part, its labels propagated."""
+    return dataclasses.replace(
+        plan,
+        source=plain_copy(plan.source),
+        job_env=tuple(plain_copy(entry) for entry in plan.job_env),
+        pvc_labels=_with_parents(plan.pvc_labels, parents, match),
+        job_labels=_with_parents(plan.job_labels, parents, match),
+        ca_bundle=plain_copy(plan.ca_bundle),
+    )
+
+
+def _plan_sources(
+    *,
+    mode: CacheMode,
+    namespace: str,
+    profile_name: str,
+    profile_spec: Mapping[str, Any],
+    profile_kind: str,
+    effective_rc: Mapping[str, Any],
+    service_name: str,
+    service_uid: str,
+    service_env: Sequence[Mapping[str, Any]] | None,
+    service_caching: Mapping[str, Any] | None,
+    parent_labels: Sequence[Mapping[str, str]],
+    label_match: Sequence[str] | None,
+    settings: CacheSettings,
+    size_of: SizeOf,
+) -> list[CachePlan]:
+    """One plan per model source; the service inputs are a Dedicated service's (None for Shared)."""
     storage: Mapping[str, Any] = effective_rc.get("storage") or {}
     artifact: Mapping[str, Any] = effective_rc.get("artifact") or {}
     s3_settings: Mapping[str, Any] = artifact.get("s3") or {}
@@ -169,7 +265,7 @@ def plan_caches(
     plans: list[CachePlan] = []
     first_of_uri: dict[str, str] = {}
     first_of_mount: dict[str, str] = {}
-    owner = {"service": service_name, "service_uid": service_uid} if dedicated else {}
+    owner = {"service": service_name, "service_uid": service_uid} if mode == "Dedicated" else {}
     for index, source in enumerate(_sources(profile_spec)):
         field = f"spec.modelSources[{index}]"
         scheme = _check_source(source, field, object_ref)
@@ -220,7 +316,7 @@ def plan_caches(
                 skip_await=settings.skip_await,
             )
         )
-    return plans, diagnostics
+    return plans
 
 
 def cache_runtime_config(
@@ -368,9 +464,17 @@ def _labels(
         service_name if mode == "Dedicated" else None,
         {CACHE_MODE_LABEL: mode.lower(), PROFILE_LABEL: profile_name},
     )
+    return _with_parents(labels, parents, match)
+
+
+def _with_parents(
+    labels: Mapping[str, str], parents: Sequence[Mapping[str, str]], match: Sequence[str] | None
+) -> dict[str, str]:
+    """`labels` with each parent's propagated labels added (none replaced), in key order."""
+    merged = dict(labels)
     for parent in parents:
-        labels = propagate_labels(parent, labels, match)
-    return dict(sorted(labels.items()))
+        merged = propagate_labels(parent, merged, match)
+    return dict(sorted(merged.items()))
 
 
 def _ignored_inputs(
@@ -467,8 +571,10 @@ __all__ = [
     "CacheSettings",
     "SizeOf",
     "cache_mode",
+    "cache_runtime_config",
     "caching_enabled",
     "plan_caches",
     "pvc_size_gi",
+    "shared_cache_plans",
     "shrink_guard",
 ]
