@@ -58,6 +58,12 @@ def passes_filter(relative_key: str, download_filter: Mapping[str, Any] | None) 
     return not any(fnmatchcase(relative_key, pattern) for pattern in exclude)
 
 
+def declares_size(source: Mapping[str, Any]) -> bool:
+    """Whether a source states its size, which then always wins over measuring it."""
+    size = source.get("size")
+    return size is not None and str(size) != ""
+
+
 def declared_size_bytes(size: Any) -> int:
     """A Kubernetes quantity as whole bytes, rounded up (a fractional byte still needs room)."""
     return _declared_size_bytes(str(size))
@@ -89,7 +95,7 @@ def source_size_bytes(
     """
     uri = str(source.get("sourceUri") or "")
     size = source.get("size")
-    if size is not None and str(size) != "":
+    if declares_size(source):
         try:
             return declared_size_bytes(size)
         except ValueError as exc:

@@ -21,6 +21,7 @@ from aim_pulumi.resolve.children.caching import (
     cache_runtime_config,
     caching_enabled,
     plan_caches,
+    shared_cache_plans,
     shrink_guard,
 )
 from aim_pulumi.resolve.children.container import (
@@ -33,7 +34,7 @@ from aim_pulumi.resolve.children.labels import label_propagation_match, propagat
 from aim_pulumi.resolve.children.names import http_route_name, inference_service_name, predictor_name
 from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
-from aim_pulumi.resolve.children.source_size import source_size_bytes
+from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
 from aim_pulumi.resolve.legacy.template_profile import (
@@ -194,9 +195,8 @@ def _plan(
             )
         )
     # A catalog profile renders alike for every service deploying it; an overlay is the service's own.
-    profile_spec, profile_status, spec_hash = _profile_facts(
-        catalog, effective, shared=selection is not None and effective is selection.profile
-    )
+    shared_profile = selection is not None and effective is selection.profile
+    profile_spec, profile_status, spec_hash = _profile_facts(catalog, effective, shared=shared_profile)
     profile_name = effective.metadata.name
 
     isvc = inference_service_name(name, namespace)
@@ -236,6 +236,7 @@ def _plan(
         previous_cache_sizes=previous_cache_sizes,
         size_of=size_of,
         diagnostics=diagnostics,
+        shared_profile=effective if shared_profile else None,
     )
 
     # A legacy service's `spec.overrides.env` is its final env layer, as `profileOverrides.containerEnv`
@@ -458,8 +459,13 @@ def _plan_caches(
     previous_cache_sizes: Mapping[str, int],
     size_of: SizeOf | None,
     diagnostics: list[Diagnostic],
+    shared_profile: AIMKind | None,
 ) -> list[CachePlan]:
-    """The caches of the effective profile; a Shared cache is configured by the profile's own RC."""
+    """The caches of the effective profile; a Shared cache is configured by the profile's own RC.
+
+    `shared_profile` is the catalog object the effective profile is (None for an overlay or a
+    converted template), whose Shared caches can be planned once for all its services.
+    """
     if not caching_enabled(profile_kind, profile_spec, service_spec):
         return []
     mode = cache_mode(service_spec)
@@ -484,6 +490,32 @@ def _plan_caches(
         )
     else:
         cache_rc_spec, cache_match, effective_rc = rc_spec, match, None
+    cache_settings = CacheSettings.from_settings(settings)
+    shared_plans: list[CachePlan] | None = None
+    sources = profile_spec.get("modelSources")
+    if (
+        mode == "Shared"
+        and shared_profile is not None
+        and size_of is None
+        and isinstance(sources, list)
+        and all(isinstance(s, Mapping) and declares_size(s) for s in sources)
+    ):
+        # Sized from the sources alone, a catalog profile's Shared caches are the same for every
+        # service on it until the catalog changes; each service gets its own copy with its labels.
+        def plan_shared() -> tuple[AIMKind, list[CachePlan]]:
+            return shared_profile, shared_cache_plans(
+                namespace=namespace,
+                profile_name=profile_name,
+                profile_spec=plain_copy(profile_spec),  # not this plan's own: the memo outlives it
+                rc_spec=cache_rc_spec,
+                profile_kind=profile_kind,
+                settings=cache_settings,
+                effective_rc=effective_rc,
+            )
+
+        key = ("shared-caches", namespace, *object_key(shared_profile), cache_settings)
+        remembered, plans_of_profile = catalog.memoised(key, plan_shared)
+        shared_plans = plans_of_profile if remembered is shared_profile else None
     plans, cache_diagnostics = plan_caches(
         mode=mode,
         namespace=namespace,
@@ -498,9 +530,10 @@ def _plan_caches(
         service_caching=service_spec.get("caching"),
         parent_labels=(parent_labels,),
         label_match=cache_match,
-        settings=CacheSettings.from_settings(settings),
+        settings=cache_settings,
         size_of=size_of or source_size_bytes,
         effective_rc=effective_rc,
+        shared_plans=shared_plans,
     )
     diagnostics.extend(cache_diagnostics)
     guarded: list[CachePlan] = []
