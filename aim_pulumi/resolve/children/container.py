@@ -430,15 +430,23 @@ def build_container_plan(
 
 
 def build_profile_config_plan(
-    service_name: str, profile_spec: Mapping[str, Any], labels: Mapping[str, str]
+    service_name: str,
+    profile_spec: Mapping[str, Any],
+    labels: Mapping[str, str],
+    *,
+    content: str | None = None,
 ) -> ProfileConfigPlan | None:
-    """None for direct vLLM profiles: nothing in the vLLM image reads an AIM profile file."""
+    """None for direct vLLM profiles: nothing in the vLLM image reads an AIM profile file.
+
+    `content` is `profile_config_content(profile_spec)` when the caller rendered it already (a
+    profile many services deploy is rendered once).
+    """
     if is_direct_vllm(profile_spec):
         return None
     return ProfileConfigPlan(
         name=profile_configmap_name(service_name),
         file_name=profile_config_file_name(profile_spec),
-        content=profile_config_content(profile_spec),
+        content=profile_config_content(profile_spec) if content is None else content,
         mount_path=profile_mount_path(profile_spec),
         labels=dict(sorted(labels.items())),
     )

@@ -27,6 +27,8 @@ from aim_pulumi.resolve.children.caching import (
 from aim_pulumi.resolve.children.container import (
     build_container_plan,
     build_profile_config_plan,
+    is_direct_vllm,
+    profile_config_content,
     profile_hash,
     served_model_id,
 )
@@ -196,7 +198,9 @@ def _plan(
         )
     # A catalog profile renders alike for every service deploying it; an overlay is the service's own.
     shared_profile = selection is not None and effective is selection.profile
-    profile_spec, profile_status, spec_hash = _profile_facts(catalog, effective, shared=shared_profile)
+    profile_spec, profile_status, spec_hash, config_content = _profile_facts(
+        catalog, effective, shared=shared_profile
+    )
     profile_name = effective.metadata.name
 
     isvc = inference_service_name(name, namespace)
@@ -256,7 +260,9 @@ def _plan(
             declared.metadata.labels, profile_spec.get("acceleratorCount")
         ),
     )
-    profile_config = build_profile_config_plan(name, profile_spec, labels("inference"))
+    profile_config = build_profile_config_plan(
+        name, profile_spec, labels("inference"), content=config_content
+    )
 
     route, route_conditions, route_diagnostics = plan_route(
         service=document, rc_spec=rc_spec, isvc_name=isvc, labels=labels("routing"), routing=shared_routing
@@ -390,25 +396,30 @@ def _service_runtime_config_spec(
     return catalog.memoised(("service-runtime-config", namespace, name or ""), merge)
 
 
-def _profile_facts(catalog: Catalog, profile: AIMKind, *, shared: bool) -> tuple[dict[str, Any], Any, str]:
-    """The effective profile's spec and status (the plan's own copies) and its content hash.
+def _profile_facts(
+    catalog: Catalog, profile: AIMKind, *, shared: bool
+) -> tuple[dict[str, Any], Any, str, str | None]:
+    """The effective profile's spec and status (the plan's own copies), its content hash and its
+    profile-file content (None when it is rendered with the plan).
 
     `shared` says the profile is a catalog object: its rendering is then remembered per catalog
     generation (and checked to be of this very object), and the plan gets copies of it.
     """
 
-    def render() -> tuple[AIMKind, dict[str, Any], Any, str]:
+    def render() -> tuple[AIMKind, dict[str, Any], Any, str, str | None]:
         manifest = to_manifest(profile)
         spec: dict[str, Any] = dict(manifest.get("spec") or {})
-        return profile, spec, manifest.get("status"), profile_hash(spec)
+        content = None if is_direct_vllm(spec) else profile_config_content(spec)
+        return profile, spec, manifest.get("status"), profile_hash(spec), content
 
     if shared:
         rendered = catalog.memoised(("profile", *object_key(profile)), render)
         if rendered[0] is profile:
-            _, spec, status, spec_hash = rendered
-            return plain_copy(spec), plain_copy(status), spec_hash
-    _, spec, status, spec_hash = render()
-    return spec, status, spec_hash
+            _, spec, status, spec_hash, content = rendered
+            return plain_copy(spec), plain_copy(status), spec_hash, content
+    manifest = to_manifest(profile)
+    spec = dict(manifest.get("spec") or {})
+    return spec, manifest.get("status"), profile_hash(spec), None
 
 
 def _route_skipped(route_conditions: list[Condition]) -> str | None:
