@@ -17,9 +17,18 @@ import argparse
 import json
 import sys
 import traceback
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from aim_pulumi.cli.common import EXIT_CHANGES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError
+from aim_pulumi.cli.common import (
+    EXIT_CHANGES,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    STDOUT,
+    UsageError,
+    collector_paused,
+)
 from aim_pulumi.cli.diff import diff_lines, diff_plans, identity_note
 from aim_pulumi.cli.execution import PlanRun, execute
 from aim_pulumi.cli.plan_files import (
@@ -108,7 +117,6 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     # A document written to standard output is all standard output carries: the text plan is left out.
     document_to_stdout = STDOUT in (args.yaml, args.json)
     quiet = args.quiet or document_to_stdout
-    palette = palette_for(out, no_color=args.no_color)
     err_palette = palette_for(err, no_color=args.no_color)
     try:
         _check_arguments(args)
@@ -136,7 +144,30 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None
-        files: list[tuple[str, str]] = []
+    except UsageError as exc:
+        print(f"aim-pulumi plan: error: {exc}", file=err)
+        return EXIT_USAGE
+    with collector_paused():
+        return _write_out(args, program, outcome, old_plan, out, err)
+
+
+def _write_out(
+    args: argparse.Namespace,
+    program: Program,
+    outcome: PlanRun,
+    old_plan: Mapping[str, Any] | None,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    """What a run that planned writes: plan files, the text plan, the validation, and its exit code."""
+    recording = outcome.recording
+    assert recording is not None
+    document_to_stdout = STDOUT in (args.yaml, args.json)
+    quiet = args.quiet or document_to_stdout
+    palette = palette_for(out, no_color=args.no_color)
+    err_palette = palette_for(err, no_color=args.no_color)
+    files: list[tuple[str, str]] = []
+    try:
         if args.json:
             document = plan_document(recording, show_secrets=args.show_secrets)
             text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

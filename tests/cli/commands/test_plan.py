@@ -596,3 +596,38 @@ def test_template_pipeline_summary_names_template_and_model(capsys: pytest.Captu
         "AIMService ml-research/chat: template AIMServiceTemplate qwen3-32b-latency of model qwen-qwen3-32b "
         "(template pipeline); runtime config AIMClusterRuntimeConfig default; no route; replicas 1; "
     )
+
+
+def test_the_collector_is_paused_while_the_plan_is_written_and_only_then(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import aim_pulumi.cli.commands.plan as plan_command
+    import aim_pulumi.cli.execution as execution
+
+    seen: dict[str, bool] = {}
+    original_execute, original_print = plan_command.execute, plan_command._print_plan
+
+    def executing(*args: Any, **kwargs: Any) -> Any:
+        seen["run"] = gc.isenabled()
+        return original_execute(*args, **kwargs)
+
+    def printing(*args: Any, **kwargs: Any) -> None:
+        seen["writing"] = gc.isenabled()
+        original_print(*args, **kwargs)
+
+    monkeypatch.setattr(plan_command, "execute", executing)
+    monkeypatch.setattr(plan_command, "_print_plan", printing)
+    assert execution.execute is original_execute
+    code, out, _ = plan(capsys, str(EXAMPLES / "quickstart"), "--no-color")
+    assert code == 0 and "InferenceService" in out
+    # The program runs with the collector (the engine tunes it); the writing out does without.
+    assert seen == {"run": True, "writing": False}
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert plan(capsys, str(EXAMPLES / "quickstart"), "--no-color")[0] == 0
+        assert not gc.isenabled()  # a caller's choice is left as it was
+    finally:
+        gc.enable()
