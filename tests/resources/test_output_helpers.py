@@ -24,15 +24,25 @@ def _state(output: pulumi.Output[Any]) -> Any:
     return read()
 
 
+_AFTERWARDS: list[asyncio.AbstractEventLoop] = []
+
+
 def _run_async(main: Any) -> Any:
-    """Run a coroutine function on a loop of its own; the thread keeps a current loop afterwards."""
+    """Run a coroutine function on a loop of its own; the thread keeps a current loop afterwards.
+
+    The loop kept afterwards is one and the same across calls: a fresh one per call would be
+    dropped unclosed by the next call and finalised whenever the collector gets to it, warning
+    in whatever test then runs.
+    """
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
         return loop.run_until_complete(main())
     finally:
         loop.close()
-        asyncio.set_event_loop(asyncio.new_event_loop())
+        if not _AFTERWARDS or _AFTERWARDS[0].is_closed():
+            _AFTERWARDS[:] = [asyncio.new_event_loop()]
+        asyncio.set_event_loop(_AFTERWARDS[0])
 
 
 def _run(make: Any) -> Any:
