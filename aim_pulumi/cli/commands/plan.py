@@ -110,13 +110,20 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise UsageError("PROGRAM - and --diff - cannot both read standard input")
 
 
+def _document_to_stdout(args: argparse.Namespace) -> bool:
+    return STDOUT in (args.yaml, args.json)
+
+
+def _quiet(args: argparse.Namespace) -> bool:
+    """A document written to standard output is all standard output carries: no text plan."""
+    return bool(args.quiet or _document_to_stdout(args))
+
+
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """The `plan` command; `stdout`/`stderr` default to the process streams (tests pass buffers)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
-    # A document written to standard output is all standard output carries: the text plan is left out.
-    document_to_stdout = STDOUT in (args.yaml, args.json)
-    quiet = args.quiet or document_to_stdout
+    quiet = _quiet(args)
     err_palette = palette_for(err, no_color=args.no_color)
     try:
         _check_arguments(args)
@@ -162,8 +169,8 @@ def _write_out(
     """What a run that planned writes: plan files, the text plan, the validation, and its exit code."""
     recording = outcome.recording
     assert recording is not None
-    document_to_stdout = STDOUT in (args.yaml, args.json)
-    quiet = args.quiet or document_to_stdout
+    document_to_stdout = _document_to_stdout(args)
+    quiet = _quiet(args)
     palette = palette_for(out, no_color=args.no_color)
     err_palette = palette_for(err, no_color=args.no_color)
     files: list[tuple[str, str]] = []
