@@ -245,43 +245,64 @@ def _python_documents(text: str) -> Iterator[Any]:
         loader.dispose()
 
 
+# How `value_problem` reached a value: (how it reached the parent, key or index), None at the root.
+_Steps = tuple[Any, str | int] | None
+
+
+def _path(where: str, steps: _Steps) -> str:
+    """The dotted path of a value `value_problem` reached, built only when it reports one."""
+    parts: list[str | int] = []
+    while steps is not None:
+        steps, part = steps
+        parts.append(part)
+    return join_path(where, *reversed(parts))
+
+
+_INT_RANGE = "integer out of range (Kubernetes integers are at most 64-bit)"
+
+
+def _problem(where: str, steps: _Steps, reason: str, message: str) -> AIMValidationError:
+    return AIMValidationError(_path(where, steps) or "(root)", reason, message)
+
+
 def value_problem(value: Any, path: str = "") -> AIMValidationError | None:
     """The first bound a Python value breaks (too deep, lone surrogate, integer beyond int64).
 
-    Used for manifests that never went through YAML (the Python API), walked iteratively.
+    Used for manifests that never went through YAML (the Python API), walked iteratively. Every
+    catalog object and service passes here, so the walk keeps only how it reached each value and
+    spells out a path for the one it reports; ASCII text cannot hold a surrogate.
     """
     seen: set[int] = set()
-    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
+    stack: list[tuple[Any, _Steps, int]] = [(value, None, 0)]
     while stack:
-        item, where, depth = stack.pop()
-        field = where or "(root)"
+        item, steps, depth = stack.pop()
         if depth > MAX_DEPTH:
-            return AIMValidationError(field, "InputTooLarge", f"nesting deeper than {MAX_DEPTH} levels")
-        if isinstance(item, str):
-            if _lone_surrogate(item):
-                return AIMValidationError(field, "InvalidSpec", "a lone surrogate is not valid text")
-        elif isinstance(item, bool):
+            return _problem(path, steps, "InputTooLarge", f"nesting deeper than {MAX_DEPTH} levels")
+        kind = type(item)
+        if kind is bool or kind is float or item is None:
             continue
-        elif isinstance(item, int):
-            if not INT64_MIN <= item <= INT64_MAX:
-                return AIMValidationError(
-                    field, "InvalidSpec", "integer out of range (Kubernetes integers are at most 64-bit)"
-                )
-        elif isinstance(item, Mapping | list | tuple):
+        # Exact types first: the abstract `Mapping` check is the slow one, and rarely needed.
+        if kind is str or (kind is not dict and kind is not list and isinstance(item, str)):
+            if not item.isascii() and _lone_surrogate(item):
+                return _problem(path, steps, "InvalidSpec", "a lone surrogate is not valid text")
+        elif kind is int or (kind is not dict and kind is not list and isinstance(item, int)):
+            if not isinstance(item, bool) and not INT64_MIN <= item <= INT64_MAX:
+                return _problem(path, steps, "InvalidSpec", _INT_RANGE)
+        elif kind is dict or kind is list or isinstance(item, Mapping | list | tuple):
             if id(item) in seen:
                 # Shared (aliased) values are fine; a value that contains itself is not.
                 if _contains(item, item):
-                    return AIMValidationError(field, "InvalidSpec", "a value contains itself")
+                    return _problem(path, steps, "InvalidSpec", "a value contains itself")
                 continue
             seen.add(id(item))
-            if isinstance(item, Mapping):
+            if kind is dict or (kind is not list and isinstance(item, Mapping)):
                 for key, child in item.items():
-                    if isinstance(key, str) and _lone_surrogate(key):
-                        return AIMValidationError(field, "InvalidSpec", "a lone surrogate is not valid text")
-                    stack.append((child, join_path(where, str(key)), depth + 1))
+                    if isinstance(key, str) and not key.isascii() and _lone_surrogate(key):
+                        return _problem(path, steps, "InvalidSpec", "a lone surrogate is not valid text")
+                    stack.append((child, (steps, str(key)), depth + 1))
             else:
                 for position, child in enumerate(item):
-                    stack.append((child, join_path(where, position) if where else f"[{position}]", depth + 1))
+                    stack.append((child, (steps, position), depth + 1))
     return None
 
 

@@ -43,6 +43,12 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `pulumi._types.is_input_type`: whether a value is an instance of an `@input_type` class, which
   `Output.from_input` takes apart like a dict; `resources/outputs.py` builds the same Outputs
   without the SDK's walk of plain data and must know what the SDK would walk (`is_input_type`).
+- `pulumi.output._OutputData` and `Output._from_data`: an Output held as one awaitable of its
+  resources, value, knownness and secrecy (pulumi 3.233 on; the SDK's own `from_input` of a plain
+  value builds its Outputs so). The public constructor takes four awaitables and starts a task to
+  join them; a plan makes thousands of Outputs of data already known (a catalog object's name and
+  spec, every status), so `resources/outputs.py` builds them the SDK's way: one resolved future for
+  known data (`output_data`, `output_from_data`), one task for data joined from other Outputs.
 - `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
   one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
   but not read or restore one (`default_executor`, `restore_default_executor`).
@@ -64,7 +70,9 @@ from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
+import pulumi
 from pulumi import _types as pulumi_types
+from pulumi import output as pulumi_output
 from pulumi.runtime import config as pulumi_config
 from pulumi.runtime import resource as pulumi_resource
 from pulumi.runtime import settings as pulumi_settings
@@ -82,6 +90,8 @@ __all__ = [
     "forget_previous_run",
     "grpc_server_options",
     "is_input_type",
+    "output_data",
+    "output_from_data",
     "remembered_resource_types",
     "restore_default_executor",
     "sdk_supports_program_end",
@@ -99,6 +109,8 @@ _FINISHED_FLAG = "_outputs_registered"
 _STACK_TRACE = "_get_stack_trace"
 _RESOURCE_TYPES = "resource_types"
 _OWN_MODULES = __name__.split(".", 1)[0] + "."
+_OUTPUT_DATA = "_OutputData"
+_FROM_DATA = "_from_data"
 
 
 def sdk_supports_program_end() -> bool:
@@ -230,3 +242,15 @@ def remembered_resource_types() -> Iterator[None]:
         yield
     finally:
         setattr(pulumi_types, _RESOURCE_TYPES, original)
+
+
+def output_data(resources: set[pulumi.Resource], value: Any, known: bool, secret: bool) -> Any:
+    """What an Output resolves to inside the SDK (a value holding unknowns is marked unknown)."""
+    data = getattr(pulumi_output, _OUTPUT_DATA)
+    return data(resources=resources, value=value, is_known=known, is_secret=secret)
+
+
+def output_from_data(data: Awaitable[Any]) -> pulumi.Output[Any]:
+    """The Output of one awaitable of `output_data`: no task when it is already resolved."""
+    output: pulumi.Output[Any] = getattr(pulumi.Output, _FROM_DATA)(data)
+    return output

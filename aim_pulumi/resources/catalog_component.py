@@ -55,8 +55,14 @@ def object_manifest(
     return manifest
 
 
+_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def reject_outputs(value: Any, path: str = "") -> None:
-    """Catalog objects decide what services deploy, so they must be plain data at program time."""
+    """Catalog objects decide what services deploy, so they must be plain data at program time.
+
+    Plain scalars, most of any object, are passed over without a call or a path of their own.
+    """
     if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
         raise AIMValidationError(
             path or "spec",
@@ -66,10 +72,12 @@ def reject_outputs(value: Any, path: str = "") -> None:
         )
     if isinstance(value, Mapping):
         for key, item in value.items():
-            reject_outputs(item, f"{path}.{key}" if path else str(key))
+            if type(item) not in _PLAIN_SCALARS:
+                reject_outputs(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            reject_outputs(item, f"{path}[{index}]")
+            if type(item) not in _PLAIN_SCALARS:
+                reject_outputs(item, f"{path}[{index}]")
 
 
 def _public(value: Any, outputs: CatalogOutputs) -> pulumi.Output[Any]:

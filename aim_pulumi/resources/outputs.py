@@ -25,18 +25,15 @@ T = TypeVar("T")
 _NOT_PLAIN = object()
 
 
-def _resolved(value: object) -> "asyncio.Future[object]":
-    future: asyncio.Future[object] = asyncio.get_event_loop().create_future()
-    future.set_result(value)
-    return future
-
-
 def known_output(value: T) -> pulumi.Output[T]:
     """One known, non-secret Output of `value`, which holds no Output or awaitable.
 
-    The value is not copied: pass data built for this output alone.
+    The value is not copied: pass data built for this output alone. It is one resolved future,
+    as the SDK makes the Output of a plain scalar.
     """
-    return pulumi.Output(set(), _resolved(value), _resolved(True), _resolved(False))  # type: ignore[arg-type]
+    future: asyncio.Future[Any] = asyncio.get_event_loop().create_future()
+    future.set_result(_sdk.output_data(set(), value, True, False))
+    return _sdk.output_from_data(future)
 
 
 def _plain_copy(value: Any) -> Any:
@@ -119,38 +116,18 @@ async def _data_of(item: Any) -> _Data:
     )
 
 
-_SINGLE = "single"
-
-
 class _Joined:
     """One Output of several inputs, as the SDK would join them, built without an Output per input.
 
     `keys` shapes the value: None a list, a list of keys a dict, `_SINGLE` the one value itself.
-    The result is shared by the four awaitables the public `Output` constructor takes.
+    The join is one task, which the Output holds as its data.
     """
 
     def __init__(self, inputs: "Awaitable[list[Any]]", keys: Any) -> None:
-        loop = asyncio.get_event_loop()
-        self._parts: list[asyncio.Future[Any]] = [loop.create_future() for _ in range(4)]
-        asyncio.ensure_future(self._join(inputs, keys)).add_done_callback(self._settle)
-
-    def _settle(self, task: "asyncio.Future[tuple[Any, ...]]") -> None:
-        # `Output` awaits its resources first: a failure goes there, the parts it never awaits
-        # are cancelled (a failed future nobody awaits would be reported as never retrieved).
-        error = None if task.cancelled() else task.exception()
-        if task.cancelled() or error is not None:
-            if error is not None:
-                self._parts[0].set_exception(error)
-            for part in self._parts:
-                part.cancel()
-            return
-        for part, value in zip(self._parts, task.result(), strict=True):
-            part.set_result(value)
+        self._data = asyncio.ensure_future(self._join(inputs, keys))
 
     @staticmethod
-    async def _join(
-        inputs: "Awaitable[list[Any]]", keys: Any
-    ) -> tuple[set[pulumi.Resource], Any, bool, bool]:
+    async def _join(inputs: "Awaitable[list[Any]]", keys: Any) -> Any:
         resources: set[pulumi.Resource] = set()
         values: list[Any] = []
         known, secret = True, False
@@ -165,12 +142,11 @@ class _Joined:
             joined = values[0]
         elif keys is not None:
             joined = dict(zip(keys, values, strict=True))
-        # The `Output` built from this marks a value holding unknowns as unknown, as the SDK does.
-        return resources, joined, known, secret
+        # Marked unknown if the value holds unknowns, as the SDK's Outputs are.
+        return _sdk.output_data(resources, joined, known, secret)
 
     def output(self) -> pulumi.Output[Any]:
-        resources, value, known, secret = self._parts
-        return pulumi.Output(resources, value, known, secret)
+        return _sdk.output_from_data(self._data)
 
 
 async def _listed(inputs: list[Any]) -> list[Any]:

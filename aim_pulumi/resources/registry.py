@@ -134,23 +134,34 @@ def _monitor_key() -> object:
     return _NO_MONITOR if monitor is None else monitor
 
 
+# The registry current_registry() returned last, with its key: every component asks several times.
+_LAST: tuple[object, StackRegistry] | None = None
+
+
 def current_registry() -> StackRegistry:
     """The registry of the running program, created on first use from its stack settings."""
-    # Imported here: settings reads pulumi.Config, which needs the run's config to be in place.
-    from aim_pulumi.resources.settings import stack_settings
-
+    global _LAST
     key = _monitor_key()
+    last = _LAST
+    if last is not None and last[0] is key:
+        return last[1]
     with _LOCK:
         registry = _lookup(key)
-    if registry is not None:
-        return registry
-    created = StackRegistry.for_settings(stack_settings())
-    with _LOCK:
-        return _store(key, created)
+    if registry is None:
+        # Imported here: settings reads pulumi.Config, which needs the run's config to be in place.
+        from aim_pulumi.resources.settings import stack_settings
+
+        created = StackRegistry.for_settings(stack_settings())
+        with _LOCK:
+            registry = _store(key, created)
+    _LAST = (key, registry)
+    return registry
 
 
 def reset_registry() -> None:
     """Forget every program's declarations (between runs in one process, and in tests)."""
+    global _LAST
     with _LOCK:
+        _LAST = None
         _REGISTRIES.clear()
         _RUNS.clear()

@@ -53,8 +53,12 @@ SelfPaths = tuple[tuple[str, ...], ...]
 CEL_TAG = "[CEL x-kubernetes-validations]"
 
 
+@functools.lru_cache(maxsize=4096)
 def escape_property_name(name: str) -> str | None:
-    """The CEL identifier Kubernetes exposes a property as, or None when it cannot be accessed."""
+    """The CEL identifier Kubernetes exposes a property as, or None when it cannot be accessed.
+
+    Remembered: every object of a kind spells the same few dozen field names.
+    """
     if name in CEL_RESERVED_WORDS:
         return f"__{name}__"
     if not _ESCAPABLE.match(name):
@@ -128,10 +132,25 @@ def _trie(paths: SelfPaths) -> dict[str, Any]:
     return root
 
 
-def _project(value: Any, trie: Mapping[str, Any] | str) -> Any:
+def _projected_cel_data(value: Any, schema: Mapping[str, Any], trie: Mapping[str, Any] | str) -> Any:
+    """`to_cel_data(value, schema)` cut down to the fields `trie` reads, converting only those.
+
+    The trie names fields as CEL sees them (escaped where the schema declares properties).
+    """
     if trie == _WHOLE or not isinstance(value, Mapping) or not isinstance(trie, Mapping):
-        return value
-    return {name: _project(value[name], sub) for name, sub in trie.items() if name in value}
+        return to_cel_data(value, schema)
+    properties = _subschema(schema, "properties")
+    if properties:
+        out: dict[str, Any] = {}
+        for name, item in value.items():
+            identifier = escape_property_name(name)
+            if identifier is not None and identifier in trie:
+                out[identifier] = _projected_cel_data(item, _subschema(properties, name), trie[identifier])
+        return out
+    entries = _subschema(schema, "additionalProperties")
+    return {
+        name: _projected_cel_data(value[name], entries, sub) for name, sub in trie.items() if name in value
+    }
 
 
 @dataclass(frozen=True)
@@ -256,12 +275,18 @@ def _failure_message(rule: CelRule, self_json: str) -> str:
 
 def _check_rules(node: RuleNode, value: Any, path: str, report_evaluation_errors: bool) -> list[str]:
     errors: list[str] = []
-    data = to_cel_data(value, node.schema)
+    whole: list[Any] = []  # converted once, and only if a rule reads `self` as a whole
     for rule in node.rules:
         reads = rule.reads
+        if reads is None:
+            if not whole:
+                whole.append(to_cel_data(value, node.schema))
+            data = whole[0]
+        else:
+            data = _projected_cel_data(value, node.schema, reads)
         # default=str only matters for values the schema already rejected (e.g. YAML timestamps).
         self_json = json.dumps(
-            data if reads is None else _project(data, reads),
+            data,
             sort_keys=True,
             separators=(",", ":"),
             default=str,

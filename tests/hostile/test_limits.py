@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aim_pulumi.api import AIMValidationError, load_manifests, parse
 from aim_pulumi.api.errors import escape
@@ -128,3 +130,79 @@ def test_escape_shows_control_characters() -> None:
 def test_error_text_is_one_line() -> None:
     err = AIMValidationError("metadata.name", "InvalidSpec", "bad", object_ref="AIMService/ns/a\nb: c")
     assert str(err) == "AIMService/ns/a\\nb: c: metadata.name: InvalidSpec: bad"
+
+
+def _reference_value_problem(value: object, path: str = "") -> tuple[str, str, str] | None:
+    """The plain walk `value_problem` must agree with: a joined path per value, checks in order."""
+    from collections.abc import Mapping
+
+    from aim_pulumi.api.errors import join_path
+    from aim_pulumi.api.limits import INT64_MAX, INT64_MIN
+
+    seen: set[int] = set()
+    stack: list[tuple[object, str, int]] = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        field = where or "(root)"
+        if depth > MAX_DEPTH:
+            return (field, "InputTooLarge", f"nesting deeper than {MAX_DEPTH} levels")
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return (field, "InvalidSpec", "a lone surrogate is not valid text")
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            if not INT64_MIN <= item <= INT64_MAX:
+                return (field, "InvalidSpec", "integer out of range (Kubernetes integers are at most 64-bit)")
+        elif isinstance(item, Mapping | list | tuple):
+            if id(item) in seen:
+                continue  # the generated values below share but never contain themselves
+            seen.add(id(item))
+            if isinstance(item, Mapping):
+                for key, child in item.items():
+                    if isinstance(key, str):
+                        try:
+                            key.encode("utf-8")
+                        except UnicodeEncodeError:
+                            return (field, "InvalidSpec", "a lone surrogate is not valid text")
+                    stack.append((child, join_path(where, str(key)), depth + 1))
+            else:
+                for position, child in enumerate(item):
+                    stack.append((child, join_path(where, position) if where else f"[{position}]", depth + 1))
+    return None
+
+
+_HOSTILE_TEXT = st.sampled_from(["a", "é", "\ud800", "", "[0]", "x.y", "ok\udfff"])
+_HOSTILE_SCALARS = (
+    st.none() | st.booleans() | st.floats(allow_nan=False) | _HOSTILE_TEXT
+    | st.integers(min_value=-(2**64), max_value=2**64)
+)  # fmt: skip
+_HOSTILE_VALUES = st.recursive(
+    _HOSTILE_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_HOSTILE_TEXT | st.integers(0, 2), inner, max_size=3)
+    ),
+    max_leaves=16,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_HOSTILE_VALUES, path=st.sampled_from(["", "spec", "spec.env[1]"]))
+def test_value_problem_reports_what_a_plain_walk_reports(value: object, path: str) -> None:
+    from aim_pulumi.api.limits import value_problem
+
+    problem = value_problem(value, path)
+    found = None if problem is None else (problem.field, problem.reason, problem.message)
+    assert found == _reference_value_problem(value, path)
+
+
+def test_value_problem_path_of_a_deep_bad_value_is_spelled_out() -> None:
+    from aim_pulumi.api.limits import value_problem
+
+    value = {"spec": {"env": [{"name": "A"}, {"name": "B", "value": "\ud800"}]}}
+    problem = value_problem(value)
+    assert problem is not None and problem.field == "spec.env[1].value"

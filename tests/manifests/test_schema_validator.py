@@ -885,3 +885,65 @@ def test_projected_cel_rules_give_the_same_outcome_as_whole_objects() -> None:
     assert cel_errors({"spec": {"a": "x", "b": 1}}, index) == []
     assert cel_errors({"spec": {"b": 2}}, index) == []
     assert cel_errors({"spec": {"a": "y", "b": 3}}, index) == [f".: Invalid value: a must be x {CEL_TAG}"]
+
+
+# A schema with every shape projection meets: escaped property names, a free-form map, a list.
+_PROJECTION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "spec": {
+            "type": "object",
+            "properties": {
+                "namespace": {"type": "string"},
+                "a.b": {"type": "string"},
+                "x-y": {"type": "object", "properties": {"in": {"type": "integer"}}},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "items": {"type": "array", "items": {"type": "object", "properties": {"for": {}}}},
+            },
+        },
+        "other": {"type": "string"},
+    },
+}
+_PROJECTION_KEYS = st.sampled_from(
+    ["spec", "namespace", "a.b", "x-y", "in", "labels", "items", "for", "other", "k"]
+)
+_PROJECTION_VALUES = st.recursive(
+    st.none() | st.integers(-3, 3) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_PROJECTION_KEYS, inner, max_size=4),
+    max_leaves=12,
+)
+_PROJECTION_RULES = st.sampled_from(
+    [
+        "has(self.spec.__namespace__)",
+        "self.spec.a__dot__b == 'x' || has(self.other)",
+        "!has(self.spec.x__dash__y) || self.spec.x__dash__y.__in__ > 0",
+        "!has(self.spec.labels) || self.spec.labels.k == 'v'",
+        "!has(self.spec.items) || size(self.spec.items) < 2",
+        "has(self.spec) && has(self.spec.labels.k)",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(_PROJECTION_KEYS, _PROJECTION_VALUES, max_size=4), rule=_PROJECTION_RULES)
+def test_projecting_before_converting_sees_what_converting_the_whole_object_sees(
+    value: dict[str, Any], rule: str
+) -> None:
+    """A rule reads its fields from the raw value as CEL would see them in the converted whole."""
+    from aim_pulumi.schemas.cel import CelRule, _projected_cel_data, to_cel_data
+
+    def reference(data: Any, trie: Any) -> Any:
+        if trie == "__whole__" or not isinstance(data, dict) or not isinstance(trie, dict):
+            return data
+        return {name: reference(data[name], sub) for name, sub in trie.items() if name in data}
+
+    reads = CelRule(expression=rule).reads
+    assert reads is not None
+    converted = reference(to_cel_data(value, _PROJECTION_SCHEMA), reads)
+    assert _projected_cel_data(value, _PROJECTION_SCHEMA, reads) == converted
+    index = build_rule_index({**_PROJECTION_SCHEMA, "x-kubernetes-validations": [{"rule": rule}]})
+    whole_index = build_rule_index(
+        {**_PROJECTION_SCHEMA, "x-kubernetes-validations": [{"rule": f"size(self) >= 0 && ({rule})"}]}
+    )
+    # The same rule evaluated on the whole converted object (a bare `self` disables projection).
+    assert bool(cel_errors(value, index)) == bool(cel_errors(value, whole_index))

@@ -188,3 +188,27 @@ def test_no_other_module_reaches_into_the_sdk() -> None:
         if _PRIVATE.search(line)
     ]
     assert not found, "private Pulumi SDK use outside aim_pulumi/resources/_sdk.py:\n" + "\n".join(found)
+
+
+def test_outputs_held_as_one_awaitable_of_their_data() -> None:
+    from pulumi import output as sdk_output
+
+    data_class = getattr(sdk_output, "_OutputData", None)
+    assert data_class is not None, _changed("pulumi.output._OutputData")
+    fields = list(inspect.signature(data_class).parameters)
+    assert fields == ["resources", "value", "is_known", "is_secret"], _changed("_OutputData's fields")
+    from_data = getattr(sdk_output.Output, "_from_data", None)
+    assert callable(from_data) and _parameters(from_data) == ["data"], _changed("Output._from_data(data)")
+
+    async def read() -> tuple[Any, ...]:
+        future = asyncio.get_running_loop().create_future()
+        future.set_result(_sdk.output_data(set(), {"a": 1}, True, True))
+        output = _sdk.output_from_data(future)
+        return (
+            await output.future(),
+            await output.is_known(),
+            await output.is_secret(),
+            await output.resources(),
+        )
+
+    assert _sdk.sync_await(read()) == ({"a": 1}, True, True, set())
