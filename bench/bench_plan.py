@@ -368,7 +368,9 @@ def child_aim(directory: str, graph_file: str) -> None:
     with open(os.devnull, "w", encoding="utf-8") as sink:
         saved, sys.stdout = sys.stdout, sink
         try:
-            code = main(["plan", directory, "--no-color"])
+            # As the console script runs it: the process ends with the command.
+            sys.argv = ["aim-pulumi", "plan", directory, "--no-color"]
+            code = main()
         finally:
             sys.stdout = saved
     usage = _usage()

@@ -10,7 +10,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from aim_pulumi.cli.common import option_strings, subcommand_parsers
+from aim_pulumi.cli.common import command_ends_process, option_strings, subcommand_parsers
 from aim_pulumi.cli.parser import build_parser
 
 __all__ = ["build_parser", "internal_error_line", "main", "option_strings", "subcommand_parsers"]
@@ -36,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     `plan --detailed-exitcode` adds 3 (changes present) without changing the meaning of 0, 1, 2.
     """
     parser = build_parser()
+    if argv is None:
+        # The console script (or `python -m`): the process ends with the command.
+        command_ends_process()
     arguments = list(argv) if argv is not None else sys.argv[1:]
     try:
         args, extras = parser.parse_known_args(arguments)

@@ -65,6 +65,15 @@ def option_strings(parser: argparse.ArgumentParser) -> list[str]:
     return [option for action in parser._actions for option in action.option_strings]
 
 
+_PROCESS_ENDS_WITH_COMMAND = False
+
+
+def command_ends_process() -> None:
+    """The running command is the process's entry point: what it leaves behind the OS frees."""
+    global _PROCESS_ENDS_WITH_COMMAND
+    _PROCESS_ENDS_WITH_COMMAND = True
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """No garbage collection inside: for writing out a plan whose recording stays alive throughout.
@@ -73,7 +82,10 @@ def collector_paused() -> Iterator[None]:
     command ends. Writing it out (tree, summaries, JSON, YAML, validation) allocates many more, and
     at the default thresholds every full collection walks the whole heap again: about a fifth of
     `aim-pulumi plan`'s CPU at 1,000 services, for nothing, since what is written out leaves no
-    cycles to collect. The collector is enabled again on the way out, as it was.
+    cycles to collect. The collector is enabled again on the way out, as it was. When the command
+    is the whole process (`command_ends_process`), the heap is frozen first: the first collection
+    after the pause, and the interpreter's at exit, would otherwise walk every object the plan
+    made just before the process ends and the OS frees them all anyway.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -81,4 +93,6 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if _PROCESS_ENDS_WITH_COMMAND:
+                gc.freeze()
             gc.enable()

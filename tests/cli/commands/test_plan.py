@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -631,3 +632,25 @@ def test_the_collector_is_paused_while_the_plan_is_written_and_only_then(
         assert not gc.isenabled()  # a caller's choice is left as it was
     finally:
         gc.enable()
+
+
+def test_a_plan_that_is_the_whole_process_freezes_its_heap_instead_of_collecting_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import aim_pulumi.cli.common as common
+    from aim_pulumi.cli.__main__ import main
+
+    assert plan(capsys, str(EXAMPLES / "quickstart"), "--no-color")[0] == 0
+    assert gc.get_freeze_count() == 0  # called with arguments: a caller's process goes on
+    monkeypatch.setattr(common, "_PROCESS_ENDS_WITH_COMMAND", False)
+    monkeypatch.setattr(sys, "argv", ["aim-pulumi", "plan", str(EXAMPLES / "quickstart"), "--no-color"])
+    try:
+        assert main() == 0
+        assert common._PROCESS_ENDS_WITH_COMMAND
+        # What the plan made is out of every later collection, the one at exit included.
+        assert gc.get_freeze_count() > 0 and gc.isenabled()
+    finally:
+        gc.unfreeze()
+    capsys.readouterr()
