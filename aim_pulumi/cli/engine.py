@@ -397,6 +397,8 @@ def _run(
             _sdk.finish_stack(root)
 
     loop = _sdk.event_loop()
+    # The caller's own tasks on the loop (a unit test's Outputs, say) are not this run's to end.
+    callers_tasks = set(asyncio.all_tasks(loop))
     saved_executor = _sdk.default_executor(loop)
     saved_factory = loop.get_task_factory()
     loop.set_task_factory(_origin_keeping_task)
@@ -416,6 +418,7 @@ def _run(
         _mark_failures_retrieved(loop)
         raise
     finally:
+        _abandon_unfinished(loop, callers_tasks)
         loop.set_task_factory(saved_factory)
         _sdk.restore_default_executor(loop, saved_executor)
         executor.shutdown(wait=True)
@@ -488,6 +491,26 @@ def _mark_failures_retrieved(loop: asyncio.AbstractEventLoop) -> None:
     for obj in gc.get_objects():
         if isinstance(obj, asyncio.Future) and obj.get_loop() is loop and obj.done() and not obj.cancelled():
             obj.exception()
+
+
+def _abandon_unfinished(loop: asyncio.AbstractEventLoop, callers_tasks: set[asyncio.Task[Any]]) -> None:
+    """Cancel what the run left unfinished, so nothing of it resumes in a later run on this loop.
+
+    A run that failed leaves registrations queued in the monitor's worker and the tasks waiting on
+    them. Resumed the next time the loop runs (the next plan in the same process), they would
+    register this run's resources with that run's monitor.
+    """
+    unfinished = [task for task in asyncio.all_tasks(loop) if not task.done() and task not in callers_tasks]
+    if not unfinished:
+        return
+    for task in unfinished:
+        task.cancel()
+    with contextlib.suppress(BaseException):
+        _sdk.sync_await(asyncio.wait(unfinished, timeout=_ABANDON_SECONDS))
+
+
+# How long cancelled leftovers may take to finish; a task that outlives it is left behind.
+_ABANDON_SECONDS = 5.0
 
 
 def _drain(loop: asyncio.AbstractEventLoop) -> None:

@@ -4,7 +4,6 @@ Their data joins the program's catalog (`registry.py`); the program's round (`pr
 settles their statuses once every object is known.
 """
 
-import inspect
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
@@ -13,7 +12,7 @@ import pulumi
 from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.constructors import camel_case
-from aim_pulumi.resources.outputs import known_output
+from aim_pulumi.resources.outputs import PLAIN_SCALARS, is_output_like, known_output
 from aim_pulumi.resources.program import (
     Deferred,
     declaration_site,
@@ -55,15 +54,12 @@ def object_manifest(
     return manifest
 
 
-_PLAIN_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
 def reject_outputs(value: Any, path: str = "") -> None:
     """Catalog objects decide what services deploy, so they must be plain data at program time.
 
     Plain scalars, most of any object, are passed over without a call or a path of their own.
     """
-    if isinstance(value, pulumi.Output) or inspect.isawaitable(value):
+    if is_output_like(value):
         raise AIMValidationError(
             path or "spec",
             "OutputNotAllowed",
@@ -72,11 +68,11 @@ def reject_outputs(value: Any, path: str = "") -> None:
         )
     if isinstance(value, Mapping):
         for key, item in value.items():
-            if type(item) not in _PLAIN_SCALARS:
+            if type(item) not in PLAIN_SCALARS:
                 reject_outputs(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            if type(item) not in _PLAIN_SCALARS:
+            if type(item) not in PLAIN_SCALARS:
                 reject_outputs(item, f"{path}[{index}]")
 
 
@@ -86,8 +82,7 @@ def _public(value: Any, outputs: CatalogOutputs) -> pulumi.Output[Any]:
     return known_output(value) if restored is value else pulumi.Output.from_input(restored)
 
 
-def _is_output(value: Any) -> bool:
-    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+_is_output = is_output_like
 
 
 def default_resource_name(obj: AIMObject) -> str:

@@ -18,7 +18,7 @@ from pulumi.output import UNKNOWN, contains_unknowns
 
 from aim_pulumi.resources import _sdk
 
-__all__ = ["gathered", "known_output", "output_of", "settled_output"]
+__all__ = ["PLAIN_SCALARS", "gathered", "is_output_like", "known_output", "output_of", "settled_output"]
 
 T = TypeVar("T")
 
@@ -36,14 +36,31 @@ def known_output(value: T) -> pulumi.Output[T]:
     return _sdk.output_from_data(future)
 
 
+PLAIN_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None)})
+"""Types that are never awaited: most leaves of any argument, answered before the costly checks."""
+
+
+def is_output_like(value: Any) -> bool:
+    """An Output or another awaitable, which the SDK would wait for.
+
+    `inspect.isawaitable` ends in an abstract-class check, the slow part of walking arguments, so
+    plain scalars are answered by their type first.
+    """
+    if type(value) in PLAIN_SCALARS:
+        return False
+    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+
+
 def _plain_copy(value: Any) -> Any:
     """A copy of `value` as `from_input` rebuilds it, or `_NOT_PLAIN` if it holds anything to await."""
+    if type(value) in PLAIN_SCALARS:
+        return value
     if isinstance(value, dict):
         if not value:
             return value
         copied: dict[Any, Any] = {}
         for key, item in value.items():
-            if isinstance(key, pulumi.Output) or inspect.isawaitable(key):
+            if is_output_like(key):
                 return _NOT_PLAIN
             item = _plain_copy(item)
             if item is _NOT_PLAIN:
@@ -60,7 +77,7 @@ def _plain_copy(value: Any) -> Any:
                 return _NOT_PLAIN
             items.append(item)
         return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, pulumi.Output) or inspect.isawaitable(value) or _sdk.is_input_type(value):
+    if is_output_like(value) or _sdk.is_input_type(value):
         return _NOT_PLAIN
     return value
 

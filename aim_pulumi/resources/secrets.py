@@ -14,7 +14,6 @@ fails naming the argument.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -24,6 +23,7 @@ import pulumi
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources.outputs import is_output_like
 
 __all__ = [
     "OUTPUT_NOT_ALLOWED",
@@ -75,10 +75,6 @@ def _field_path(parts: list[str | int]) -> str:
     return out
 
 
-def _is_output_like(value: Any) -> bool:
-    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
-
-
 def mask_outputs(args: Any, *, variants: Mapping[int, str] | None = None) -> MaskedArgs:
     """Replace every Output (or awaitable) in `args` by a placeholder string, in walk order."""
     outputs: dict[str, pulumi.Output[Any]] = {}
@@ -86,7 +82,7 @@ def mask_outputs(args: Any, *, variants: Mapping[int, str] | None = None) -> Mas
     chosen = dict(variants or {})
 
     def walk(value: Any, parts: list[str | int]) -> Any:
-        if _is_output_like(value):
+        if is_output_like(value):
             index = len(outputs)
             placeholder = _placeholder(index, chosen.get(index, _PRIMARY))
             outputs[placeholder] = pulumi.Output.from_input(value)
@@ -95,7 +91,7 @@ def mask_outputs(args: Any, *, variants: Mapping[int, str] | None = None) -> Mas
         if isinstance(value, Mapping):
             masked: dict[Any, Any] = {}
             for key, item in value.items():
-                if _is_output_like(key):
+                if is_output_like(key):
                     raise AIMValidationError(
                         _field_path(parts), OUTPUT_NOT_ALLOWED, "a map key cannot be a Pulumi Output"
                     )
@@ -252,12 +248,12 @@ class CatalogOutputs:
         spec = args.get("spec")
         env = spec.get("env") if isinstance(spec, Mapping) else None
         if not isinstance(env, list | tuple) or not any(
-            isinstance(entry, Mapping) and _is_output_like(entry.get("value")) for entry in env
+            isinstance(entry, Mapping) and is_output_like(entry.get("value")) for entry in env
         ):
             return dict(args)
         masked_env: list[Any] = []
         for index, entry in enumerate(env):
-            if not isinstance(entry, Mapping) or not _is_output_like(entry.get("value")):
+            if not isinstance(entry, Mapping) or not is_output_like(entry.get("value")):
                 masked_env.append(entry)
                 continue
             path = f"spec.env[{index}].value"

@@ -18,7 +18,6 @@ preview too, so a preview shows every child with its full inputs.
 """
 
 import dataclasses
-import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any, Unpack, overload
 
@@ -40,7 +39,7 @@ from aim_pulumi.resources.catalog_component import default_resource_name, object
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
-from aim_pulumi.resources.outputs import gathered
+from aim_pulumi.resources.outputs import gathered, is_output_like
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
@@ -546,5 +545,4 @@ class AIMService(pulumi.ComponentResource):
         return restore_outputs(status, masked)
 
 
-def _is_output(value: Any) -> bool:
-    return isinstance(value, pulumi.Output) or inspect.isawaitable(value)
+_is_output = is_output_like

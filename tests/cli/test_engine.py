@@ -217,3 +217,44 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it() -> None:
     assert (gc.get_threshold(), gc.get_freeze_count()) == before
     assert seen[0][0] != before[0], "the program ran with its own thresholds"
     assert seen[0][1] > 0, "the heap from before the run is left out of collections"
+
+
+def test_a_failed_runs_unfinished_work_never_reaches_a_later_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a failed run still had in flight when it ended is abandoned with it, not resumed later.
+
+    Registrations of catalog components are still in the monitor's worker when the program's round
+    fails; resumed by a later run on the same loop, they would register there.
+    """
+    import asyncio
+    import time
+
+    from aim_pulumi import AIMProfile, AIMService
+    from aim_pulumi.cli.engine import RecordingMonitor
+    from aim_pulumi.resources import _sdk
+
+    original = RecordingMonitor.RegisterResource
+    seen: list[str] = []
+
+    def watched(self: RecordingMonitor, request: Any) -> Any:
+        seen.append(request.name)
+        time.sleep(0.01)  # a busy monitor: registrations queue up behind each other
+        return original(self, request)
+
+    monkeypatch.setattr(RecordingMonitor, "RegisterResource", watched)
+
+    def failing() -> None:
+        for index in range(20):
+            AIMProfile(f"p{index}", {"namespace": "team-a", "spec": {"aimId": "a/b", "image": "i:1"}})
+        AIMService("chat", {"namespace": "team-a", "spec": {"profile": {"name": "missing"}}})
+
+    loop = _sdk.event_loop()
+    before = set(asyncio.all_tasks(loop))
+    with pytest.raises(Exception, match="ProfileNotFound"):
+        run_program(failing, project="p", stack="s")
+    assert [task for task in asyncio.all_tasks(loop) if not task.done() and task not in before] == []
+    seen.clear()
+    later = run_program(
+        lambda: pulumi.CustomResource("test:index:Thing", "next", {"c": 1}), project="p", stack="s"
+    )
+    assert [r.name for r in later.resources] == ["next"]
+    assert seen == ["p-s", "next"]
