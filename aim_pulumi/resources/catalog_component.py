@@ -82,9 +82,6 @@ def _public(value: Any, outputs: CatalogOutputs) -> pulumi.Output[Any]:
     return known_output(value) if restored is value else pulumi.Output.from_input(restored)
 
 
-_is_output = is_output_like
-
-
 def default_resource_name(obj: AIMObject) -> str:
     """`from_object`'s resource name: `metadata.name`, or `namespace-name` for namespaced kinds."""
     if obj.scope == "Namespace":
@@ -200,7 +197,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         self._aim_site = declaration_site()
         self._aim_namespace_output: pulumi.Output[Any] | None = None
         self._aim_namespace_known = True
-        if obj is None and _is_output((args or {}).get("namespace")):
+        if obj is None and is_output_like((args or {}).get("namespace")):
             # `namespace: ns.metadata.name`: validated now, catalogued once the round knows the value.
             args = dict(args)
             self._aim_namespace_output = pulumi.Output.from_input(args.pop("namespace"))

@@ -227,7 +227,7 @@ class AIMService(pulumi.ComponentResource):
             document: dict[str, Any] = api.to_manifest(_object)
         else:
             crd_args = {k: v for k, v in options.items() if k not in _COMPONENT_OPTIONS}
-            if _is_output(crd_args.get("namespace")):
+            if is_output_like(crd_args.get("namespace")):
                 # Where the service goes decides what it sees; the round waits for the value.
                 namespace_output = pulumi.Output.from_input(crd_args.pop("namespace"))
             document = object_manifest(api.AIMService, name, crd_args)
@@ -543,6 +543,3 @@ class AIMService(pulumi.ComponentResource):
                 runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
             )
         return restore_outputs(status, masked)
-
-
-_is_output = is_output_like
