@@ -64,6 +64,7 @@ _PY_LEVELS = {
 _LOGGER = logging.getLogger("aim_pulumi.engine")
 _LOGGER.addHandler(logging.NullHandler())
 _DYNAMIC_PREFIX = "pulumi-python:dynamic"
+_KUBERNETES_PREFIX = "kubernetes:"
 
 
 def _numbers(value: Any) -> Any:
@@ -82,7 +83,9 @@ class RecordingMocks(pulumi_mocks.Mocks):
 
     `previous` holds the state a resource had after an earlier `pulumi up`, by Pulumi name.
     For a dynamic resource the mock runs its provider's `check(olds=previous, news=inputs)`
-    exactly as the engine would, so a program sees what it would see on its second run.
+    exactly as the engine would, so a program sees what it would see on its second run. A
+    Kubernetes object whose previous state has a `status` reports it, as the provider reads a live
+    object's status back (what a controller wrote); without one it reports none.
     """
 
     def __init__(self, previous: Mapping[str, Mapping[str, Any]] | None = None, *, preview: bool = True):
@@ -97,6 +100,9 @@ class RecordingMocks(pulumi_mocks.Mocks):
         resource_id = _deterministic_id(args.name, inputs)
         if args.typ.startswith(_DYNAMIC_PREFIX) and PROVIDER_KEY in inputs:
             return resource_id, self._dynamic(args.name, resource_id, inputs)
+        observed = self.previous.get(args.name, {}).get("status")
+        if args.typ.startswith(_KUBERNETES_PREFIX) and observed is not None:
+            inputs["status"] = observed
         return resource_id, inputs
 
     def _dynamic(self, name: str, resource_id: str, inputs: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Small shared pieces of every builder: Pulumi's await annotations and plain deterministic copies."""
+"""Small shared pieces of every builder: Pulumi's annotations and plain deterministic copies."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from typing import Any
 SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
 TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
+PATCH_FORCE = "pulumi.com/patchForce"
+"""Every child carries it: the program owns every field it sets, as the operator's reconcile loop
+does. With server-side apply, a field someone changed by hand (`kubectl patch`, `kubectl edit`)
+belongs to that field manager; `pulumi up --refresh` then takes it back instead of failing with a
+field-manager conflict. Fields the program does not set stay whoever's they are."""
 
 
 def plain(value: Any) -> Any:
@@ -34,6 +39,7 @@ def metadata(
 ) -> dict[str, Any]:
     """Object metadata; `skip_await` tells Pulumi not to wait for the object to become ready."""
     notes = dict(annotations or {})
+    notes[PATCH_FORCE] = "true"
     if skip_await:
         notes[SKIP_AWAIT] = "true"
     meta: dict[str, Any] = {"name": name, "namespace": namespace}

@@ -16,7 +16,6 @@ CACHE_VOLUME = "cache"
 CA_VOLUME = "s3-ca"
 DOWNLOAD_CONTAINER = "model-download"
 BACKOFF_LIMIT = 2
-REPLACE_UNREADY = "pulumi.com/replaceUnready"
 
 # The downloader image runs as an unprivileged user; fsGroup makes the fresh volume writable for it.
 POD_SECURITY_CONTEXT: dict[str, Any] = {
@@ -28,7 +27,13 @@ POD_SECURITY_CONTEXT: dict[str, Any] = {
 
 
 def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
-    """The PVC the download Job fills and the InferenceService mounts."""
+    """The PVC the download Job fills and the InferenceService mounts.
+
+    Pulumi never waits for it to bind (`skipAwait`, whatever the service's await settings): under a
+    StorageClass that binds on first consumer it binds only once the download Job's pod exists, and
+    the Job is created after the PVC, so a wait for `Bound` would never end. Whether the weights are
+    there is what the download Job's completion says, and that is what Pulumi waits for.
+    """
     spec: dict[str, Any] = {
         "accessModes": [plan.access_mode],
         "volumeMode": "Filesystem",
@@ -39,7 +44,7 @@ def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
-        "metadata": metadata(plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=plan.skip_await),
+        "metadata": metadata(plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=True),
         "spec": spec,
     }
 
@@ -54,9 +59,11 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
     """The Job that downloads one model source onto its PVC.
 
     No `ttlSecondsAfterFinished`: a Job the cluster deletes would be recreated by the next `pulumi up`.
-    `replaceUnready` makes a failed or unfinished download start again on the next up.
+    No `pulumi.com/replaceUnready` either: after a `pulumi refresh` it would replace a download still
+    in progress on the next `up`, restarting it. A failed download is retried on purpose, with
+    `pulumi up --replace <the Job's URN>` (README, "Model caches").
     """
-    annotations = {REPLACE_UNREADY: "true", TIMEOUT_SECONDS: str(plan.timeout_seconds)}
+    annotations = {TIMEOUT_SECONDS: str(plan.timeout_seconds)}
     volume_mounts: list[dict[str, Any]] = [{"name": CACHE_VOLUME, "mountPath": DOWNLOAD_MOUNT_PATH}]
     volumes: list[dict[str, Any]] = [
         {"name": CACHE_VOLUME, "persistentVolumeClaim": {"claimName": plan.pvc_name}}

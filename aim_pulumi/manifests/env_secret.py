@@ -16,6 +16,8 @@ import copy
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from aim_pulumi.manifests._common import PATCH_FORCE
+
 __all__ = ["ENV_SECRET_SUFFIX", "env_secret_name", "split_env_secrets"]
 
 ENV_SECRET_SUFFIX = "-env"
@@ -89,6 +91,7 @@ def split_env_secrets(
         secret_metadata["namespace"] = metadata["namespace"]
     if metadata.get("labels"):
         secret_metadata["labels"] = dict(metadata["labels"])
+    secret_metadata["annotations"] = {PATCH_FORCE: "true"}
     secret = {
         "apiVersion": "v1",
         "kind": "Secret",

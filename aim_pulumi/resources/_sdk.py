@@ -90,6 +90,7 @@ __all__ = [
     "forget_previous_run",
     "grpc_server_options",
     "is_input_type",
+    "kubernetes_sdk_version",
     "output_data",
     "output_from_data",
     "remembered_resource_types",
@@ -254,3 +255,15 @@ def output_from_data(data: Awaitable[Any]) -> pulumi.Output[Any]:
     """The Output of one awaitable of `output_data`: no task when it is already resolved."""
     output: pulumi.Output[Any] = getattr(pulumi.Output, _FROM_DATA)(data)
     return output
+
+
+def kubernetes_sdk_version() -> str:
+    """The pulumi-kubernetes plugin version its SDK classes pin (the `version` resource option).
+
+    A custom resource registered by hand (`children.ObservedCustomResource`) asks for the same
+    provider plugin as the SDK's own classes, or the engine would load a second provider.
+    """
+    from pulumi_kubernetes import _utilities as kubernetes_utilities
+
+    version: str = kubernetes_utilities.get_version()  # type: ignore[no-untyped-call]
+    return version

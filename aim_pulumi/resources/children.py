@@ -15,7 +15,9 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-__all__ = ["CUSTOM_KINDS", "inherited_dependencies", "register_child"]
+from aim_pulumi.resources._sdk import kubernetes_sdk_version
+
+__all__ = ["CUSTOM_KINDS", "ObservedCustomResource", "inherited_dependencies", "register_child"]
 
 # (apiVersion, kind) of the CRD-backed children a service can have.
 CUSTOM_KINDS = frozenset(
@@ -32,6 +34,31 @@ _ALLOWED_TOP_LEVEL: Mapping[tuple[str, str], frozenset[str]] = {
     ("batch/v1", "Job"): frozenset({"apiVersion", "kind", "metadata", "spec"}),
     **{key: frozenset({"apiVersion", "kind", "metadata", "spec"}) for key in CUSTOM_KINDS},
 }
+
+
+class ObservedCustomResource(k8s.apiextensions.CustomResource):
+    """`apiextensions.CustomResource` that also exposes the object's `status` as an output.
+
+    The SDK class resolves only the properties it registers, so a custom object's status (the
+    InferenceService's `Ready` condition, the HTTPRoute's parent conditions) would never reach the
+    program; the AIMService status is read from it. It registers the same type token and inputs.
+    """
+
+    status: pulumi.Output[Any]
+    """The `status` the provider read back from the cluster (None until a controller writes one)."""
+
+    def __init__(
+        self,
+        resource_name: str,
+        api_version: str,
+        kind: str,
+        metadata: Any = None,
+        spec: Any = None,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_sdk_version()))
+        props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
+        pulumi.CustomResource.__init__(self, f"kubernetes:{api_version}:{kind}", resource_name, props, opts)
 
 
 def inherited_dependencies(opts: pulumi.ResourceOptions | None) -> list[Any]:
@@ -83,7 +110,7 @@ def register_child(
         )
     if key == ("batch/v1", "Job"):
         return k8s.batch.v1.Job(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
-    return k8s.apiextensions.CustomResource(
+    return ObservedCustomResource(
         name,
         api_version=key[0],
         kind=key[1],

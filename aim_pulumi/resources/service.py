@@ -39,7 +39,7 @@ from aim_pulumi.resources.catalog_component import default_resource_name, object
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
-from aim_pulumi.resources.outputs import gathered, is_output_like
+from aim_pulumi.resources.outputs import gathered, is_output_like, settled_output
 from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
@@ -51,7 +51,7 @@ from aim_pulumi.resources.secrets import (
     redact,
     restore_outputs,
 )
-from aim_pulumi.resources.service_status import applied_status, plan_sources, route_endpoint
+from aim_pulumi.resources.service_status import observed_status, plan_sources, route_endpoint
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 from aim_pulumi.resources.statuses import AIMServiceStatus, ResolvedObjectRef
 from aim_pulumi.schemas.children import check_children
@@ -133,6 +133,41 @@ def _with_previous_profile(document: Mapping[str, Any], ref: Mapping[str, Any]) 
     status["resolvedProfile"] = dict(ref)
     out["status"] = status
     return out
+
+
+async def _reported(resource: pulumi.Resource | None) -> Any:
+    """A child's `status` as the engine observed it; None where unknown (a preview's new child)."""
+    output = getattr(resource, "status", None)
+    if not isinstance(output, pulumi.Output):
+        return None
+    value = await output.future()
+    return _plain_data(value) if isinstance(value, Mapping) else None
+
+
+def _plain_data(value: Any) -> Any:
+    """The SDK's output types (dict subclasses with camelCase keys) as plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_data(v) for v in value]
+    return value
+
+
+async def _observed_status(
+    planned: Any,
+    *,
+    runtime: pulumi.Resource | None,
+    caches: Sequence[pulumi.Resource],
+    route: pulumi.Resource | None,
+) -> Any:
+    """The status to export: the plan's, updated with what the children report (`observed_status`)."""
+    reports = [await _reported(job) for job in caches]
+    runtime_report, route_report = await _reported(runtime), await _reported(route)
+    if isinstance(planned, pulumi.Output):
+        return planned.apply(
+            lambda status: observed_status(status, runtime=runtime_report, caches=reports, route=route_report)
+        )
+    return observed_status(planned, runtime=runtime_report, caches=reports, route=route_report)
 
 
 def _binding_key(ref: Any) -> str:
@@ -474,10 +509,12 @@ class AIMService(pulumi.ComponentResource):
             providers=self._aim_providers, depends_on=list(self._aim_depends_on)
         )
         cache_dependencies: list[pulumi.Resource] = []
+        download_jobs: list[pulumi.CustomResource] = []
         for cache, pvc_manifest, job_manifest in built.caches:
             if cache.mode == "Shared":
                 shared = AIMSharedCache.declare(cache, masked=masked, opts=cache_opts)
                 cache_dependencies.append(shared)
+                download_jobs.append(shared.job)
                 continue
             suffix = hash_suffix(cache.pvc_name)
             pvc = register_child(
@@ -501,6 +538,7 @@ class AIMService(pulumi.ComponentResource):
                 self._child_options(*job_waits),
             )
             cache_dependencies.extend([pvc, job])
+            download_jobs.append(job)
         by_kind = {str(m.get("kind")): m for m in built.manifests}
         config_map = None
         if "ConfigMap" in by_kind:
@@ -512,6 +550,7 @@ class AIMService(pulumi.ComponentResource):
         isvc_dependencies: list[pulumi.Resource] = [config_map] if config_map is not None else []
         if await_caches:
             isvc_dependencies.extend(cache_dependencies)
+        observed: dict[str, pulumi.CustomResource] = {}
         for manifest in built.manifests:
             kind = str(manifest.get("kind"))
             if kind == "ConfigMap":
@@ -532,14 +571,14 @@ class AIMService(pulumi.ComponentResource):
                             self._child_options(),
                         )
                     )
-            register_child(
+            observed[kind] = register_child(
                 f"{self._aim_name}-{role}", restore_outputs(manifest, masked), self._child_options(*waits)
             )
-        status = dict(plan.status)
-        if not pulumi.runtime.is_dry_run():
-            status = applied_status(
-                status,
-                caches_awaited=bool(built.caches) and await_caches,
-                runtime_awaited=plan.wait.wait_for is not None and not plan.wait.skip_await,
+        return settled_output(
+            _observed_status(
+                restore_outputs(dict(plan.status), masked),
+                runtime=observed.get("InferenceService"),
+                caches=download_jobs,
+                route=observed.get("HTTPRoute"),
             )
-        return restore_outputs(status, masked)
+        )

@@ -8,45 +8,106 @@ from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.schemas.children import Source
 
-__all__ = ["applied_status", "plan_sources", "route_endpoint"]
+__all__ = ["observed_status", "plan_sources", "route_endpoint"]
 
 
-def applied_status(
-    status: Mapping[str, Any], *, caches_awaited: bool, runtime_awaited: bool
+_CACHE_CONDITIONS = ("ProfileCacheReady", "CacheReady")
+
+
+def _condition(observed: Mapping[str, Any] | None, kind: str) -> Mapping[str, Any] | None:
+    """The condition `kind` an object's reported status carries, if it reports one."""
+    if not isinstance(observed, Mapping):
+        return None
+    for condition in observed.get("conditions") or ():
+        if isinstance(condition, Mapping) and condition.get("type") == kind:
+            return condition
+    return None
+
+
+def _cache_condition(jobs: Sequence[Mapping[str, Any] | None]) -> dict[str, str] | None:
+    """What the download Jobs report: failed if one failed, ready once all completed, else nothing."""
+    failed = [c for c in (_condition(job, "Failed") for job in jobs) if c and c.get("status") == "True"]
+    if failed:
+        detail = str(failed[0].get("message") or failed[0].get("reason") or "the download Job failed")
+        return {"status": "False", "reason": "CacheFailed", "message": f"a model download failed: {detail}"}
+    complete = [_condition(job, "Complete") for job in jobs]
+    if jobs and all(c is not None and c.get("status") == "True" for c in complete):
+        return {"status": "True", "reason": "CacheReady", "message": "the model caches were downloaded"}
+    return None
+
+
+def _runtime_condition(isvc: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The InferenceService's own `Ready` condition, as KServe reports it."""
+    ready = _condition(isvc, "Ready")
+    if ready is None:
+        return None
+    if ready.get("status") == "True":
+        return {"status": "True", "reason": "RuntimeReady", "message": "the InferenceService is Ready"}
+    detail = str(ready.get("message") or ready.get("reason") or "not Ready")
+    return {
+        "status": str(ready.get("status") or "Unknown"),
+        "reason": "RuntimeNotReady",
+        "message": f"the InferenceService reports: {detail}",
+    }
+
+
+def _route_condition(route: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """Accepted by every parent gateway that reports on the route (Gateway API `status.parents`)."""
+    parents = [p for p in (route or {}).get("parents") or () if isinstance(p, Mapping)]
+    accepted = [_condition(p, "Accepted") for p in parents]
+    if not parents or any(c is None for c in accepted):
+        return None
+    refused = [c for c in accepted if c is not None and c.get("status") != "True"]
+    if refused:
+        detail = str(refused[0].get("message") or refused[0].get("reason") or "not accepted")
+        return {
+            "status": "False",
+            "reason": "HTTPRouteNotAccepted",
+            "message": f"the gateway reports: {detail}",
+        }
+    return {"status": "True", "reason": "HTTPRouteAccepted", "message": "the gateway accepted the HTTPRoute"}
+
+
+def observed_status(
+    status: Mapping[str, Any],
+    *,
+    runtime: Mapping[str, Any] | None = None,
+    caches: Sequence[Mapping[str, Any] | None] = (),
+    route: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The status after `pulumi up` (behaviour §15): what Pulumi waited for is Ready, the rest Unknown.
+    """The planned status (behaviour §15) updated with what the children's own status reports.
 
-    A preview keeps the planned status; an update knows that every awaited child became ready,
-    since Pulumi fails the update otherwise.
+    Each argument is the `status` the engine last observed of a child: what the provider read after
+    creating or updating it (after its await, if any) or at the last `pulumi refresh`; None where the
+    object reports nothing yet or the engine has not observed it (a child a preview would create).
+    Nothing is assumed from what Pulumi waited for, so a failed `up` claims nothing, and a preview of
+    an unchanged stack reads the same children's state as the `up` before it: the same status.
+    A condition no child reports on keeps its planned value, and without any report the planned
+    status is returned unchanged.
     """
-    conditions: list[dict[str, Any]] = []
-    for condition in status.get("conditions") or []:
-        updated = dict(condition)
-        kind = updated.get("type")
-        if kind in ("ProfileCacheReady", "CacheReady"):
-            updated.update(
-                {"status": "True", "reason": "CacheReady", "message": "the model caches were downloaded"}
-                if caches_awaited
-                else {
-                    "status": "Unknown",
-                    "reason": "CacheCreating",
-                    "message": "the downloads were not awaited",
-                }
-            )
-        elif kind == "InferenceServiceReady":
-            updated.update(
-                {"status": "True", "reason": "RuntimeReady", "message": "the InferenceService is Ready"}
-                if runtime_awaited
-                else {
-                    "status": "Unknown",
-                    "reason": "CreatingRuntime",
-                    "message": "the InferenceService readiness was not awaited",
-                }
-            )
-        conditions.append(updated)
-    components = [c for c in conditions if c.get("type") != "Ready"]
+    observed: dict[str, dict[str, str]] = {}
+    cache = _cache_condition(caches)
+    if cache is not None:
+        observed.update({kind: cache for kind in _CACHE_CONDITIONS})
+    runtime_condition = _runtime_condition(runtime)
+    if runtime_condition is not None:
+        observed["InferenceServiceReady"] = runtime_condition
+    route_condition = _route_condition(route)
+    if route_condition is not None:
+        observed["HTTPRouteReady"] = route_condition
+    out = dict(status)
+    planned = [dict(c) for c in status.get("conditions") or []]
+    changed = False
+    for condition in planned:
+        update = observed.get(str(condition.get("type")))
+        if update is not None and any(condition.get(k) != v for k, v in update.items()):
+            condition.update(update)
+            changed = True
+    if not changed:
+        return out
+    components = [c for c in planned if c.get("type") != "Ready"]
     ready = all(c.get("status") == "True" for c in components)
-    for condition in conditions:
+    for condition in planned:
         if condition.get("type") == "Ready":
             condition.update(
                 {"status": "True", "reason": "AllComponentsReady", "message": "every component is ready"}
@@ -54,11 +115,10 @@ def applied_status(
                 else {
                     "status": "False",
                     "reason": "ComponentsNotReady",
-                    "message": "not every component is known to be ready",
+                    "message": "not every component reports ready",
                 }
             )
-    out = dict(status)
-    out["conditions"] = conditions
+    out["conditions"] = planned
     if out.get("status") != "Degraded":
         out["status"] = "Running" if ready else "Starting"
     return out

@@ -112,7 +112,8 @@ def test_pvc_shape() -> None:
     assert pvc["metadata"]["name"] == plan.pvc_name
     assert pvc["metadata"]["namespace"] == NS
     assert pvc["metadata"]["labels"] == dict(plan.pvc_labels)
-    assert "annotations" not in pvc["metadata"]
+    # Never awaited (it may bind only once the download Job's pod exists); owned field by field.
+    assert pvc["metadata"]["annotations"] == {"pulumi.com/patchForce": "true", "pulumi.com/skipAwait": "true"}
     assert pvc["spec"] == {
         "accessModes": ["ReadWriteMany"],
         "volumeMode": "Filesystem",
@@ -139,7 +140,7 @@ def test_pvc_fields(changes: dict[str, Any], key: str, expected: Any) -> None:
 
 def test_pvc_skip_await() -> None:
     pvc = build_cache_pvc(PLANS["skip-await"])
-    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+    assert pvc["metadata"]["annotations"] == {"pulumi.com/patchForce": "true", "pulumi.com/skipAwait": "true"}
 
 
 # ------------------------------------------------------------------------------------------ Job
@@ -156,8 +157,9 @@ def test_job_shape() -> None:
     assert (job["apiVersion"], job["kind"]) == ("batch/v1", "Job")
     assert job["metadata"]["name"] == plan.job_name
     assert job["metadata"]["namespace"] == NS
+    # No replaceUnready: a refresh during a download must not make the next up restart it.
     assert job["metadata"]["annotations"] == {
-        "pulumi.com/replaceUnready": "true",
+        "pulumi.com/patchForce": "true",
         "pulumi.com/timeoutSeconds": "3600",
     }
     assert job["spec"]["backoffLimit"] == 2
@@ -194,7 +196,7 @@ def test_job_and_pod_labels_carry_propagated_labels() -> None:
 def test_job_skip_await_and_timeout() -> None:
     job = build_download_job(PLANS["skip-await"])
     assert job["metadata"]["annotations"] == {
-        "pulumi.com/replaceUnready": "true",
+        "pulumi.com/patchForce": "true",
         "pulumi.com/timeoutSeconds": "600",
         "pulumi.com/skipAwait": "true",
     }

@@ -44,7 +44,12 @@ def test_marked_values_become_secret_key_refs_and_the_rest_is_untouched() -> Non
     assert secret == {
         "apiVersion": "v1",
         "kind": "Secret",
-        "metadata": {"name": "chat-1a2b3c4d-env", "namespace": "ml-team", "labels": {"app": "chat"}},
+        "metadata": {
+            "name": "chat-1a2b3c4d-env",
+            "namespace": "ml-team",
+            "labels": {"app": "chat"},
+            "annotations": {"pulumi.com/patchForce": "true"},
+        },
         "type": "Opaque",
         "stringData": {"TOKEN": "<output>", "URL": "https://x/<output>/y"},
     }

@@ -51,6 +51,7 @@ def test_default_route_shape() -> None:
             "app.kubernetes.io/component": "routing",
             "app.kubernetes.io/managed-by": "aim-pulumi",
         },
+        "annotations": {"pulumi.com/patchForce": "true"},
     }
     spec = manifest["spec"]
     assert spec["parentRefs"] == [{"name": "inference-gateway", "namespace": "gateways"}]
@@ -126,7 +127,11 @@ def test_hostnames_and_annotations_are_copied() -> None:
     manifest = build_http_route(ROUTES["hostnames"])
     assert manifest["spec"]["hostnames"] == ["chat.example.com", "api.example.com"]
     annotated = build_http_route(ROUTES["annotations"])
-    assert annotated["metadata"]["annotations"] == {"a.example.com/x": "1", "example.com/owner": "ml"}
+    assert annotated["metadata"]["annotations"] == {
+        "a.example.com/x": "1",
+        "example.com/owner": "ml",
+        "pulumi.com/patchForce": "true",
+    }
 
 
 def test_parent_ref_is_passed_as_given() -> None:
@@ -137,8 +142,10 @@ def test_parent_ref_is_passed_as_given() -> None:
 @pytest.mark.parametrize(
     ("skip", "expected"),
     [
-        pytest.param(True, {"pulumi.com/skipAwait": "true"}, id="skip-await"),
-        pytest.param(False, None, id="await"),
+        pytest.param(
+            True, {"pulumi.com/patchForce": "true", "pulumi.com/skipAwait": "true"}, id="skip-await"
+        ),
+        pytest.param(False, {"pulumi.com/patchForce": "true"}, id="await"),
     ],
 )
 def test_skip_await(skip: bool, expected: dict[str, str] | None) -> None:

@@ -88,6 +88,7 @@ def test_default_shape_follows_section_13() -> None:
     assert manifest["metadata"]["namespace"] == NAMESPACE
     assert manifest["metadata"]["labels"]["app.kubernetes.io/component"] == "inference"
     assert manifest["metadata"]["annotations"] == {
+        "pulumi.com/patchForce": "true",
         "pulumi.com/timeoutSeconds": "1800",
         "pulumi.com/waitFor": "condition=Ready",
         "serving.kserve.io/autoscalerClass": "none",

@@ -48,7 +48,7 @@ def test_shape() -> None:
     assert manifest["metadata"]["namespace"] == NAMESPACE
     assert manifest["metadata"]["labels"] == dict(sorted(plan.labels.items()))
     assert manifest["data"] == {plan.file_name: plan.content}
-    assert "annotations" not in manifest["metadata"]
+    assert manifest["metadata"]["annotations"] == {"pulumi.com/patchForce": "true"}
 
 
 def test_content_from_a_profile_round_trips() -> None:
@@ -65,8 +65,10 @@ def test_content_from_a_profile_round_trips() -> None:
 @pytest.mark.parametrize(
     ("skip", "expected"),
     [
-        pytest.param(True, {"pulumi.com/skipAwait": "true"}, id="skip-await"),
-        pytest.param(False, None, id="await"),
+        pytest.param(
+            True, {"pulumi.com/patchForce": "true", "pulumi.com/skipAwait": "true"}, id="skip-await"
+        ),
+        pytest.param(False, {"pulumi.com/patchForce": "true"}, id="await"),
     ],
 )
 def test_skip_await(skip: bool, expected: dict[str, str] | None) -> None:

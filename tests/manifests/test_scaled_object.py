@@ -36,7 +36,7 @@ def test_shape() -> None:
     assert manifest["metadata"]["name"] == PREDICTOR
     assert manifest["metadata"]["namespace"] == NAMESPACE
     assert manifest["metadata"]["labels"]["app.kubernetes.io/component"] == "autoscaling"
-    assert "annotations" not in manifest["metadata"]
+    assert manifest["metadata"]["annotations"] == {"pulumi.com/patchForce": "true"}
     assert manifest["spec"] == {
         "scaleTargetRef": {"name": PREDICTOR},
         "minReplicaCount": 0,
@@ -77,5 +77,8 @@ def test_min_above_max_is_caught_by_the_schema_rule() -> None:
 
 def test_skip_await() -> None:
     manifest = build_scaled_object(scaled_object_plan(), skip_await=True)
-    assert manifest["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+    assert manifest["metadata"]["annotations"] == {
+        "pulumi.com/patchForce": "true",
+        "pulumi.com/skipAwait": "true",
+    }
     assert validate_manifest(manifest) == []

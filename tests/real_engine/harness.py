@@ -64,13 +64,18 @@ class RealStack:
         stack: str = "dev",
         *,
         python_on_path: bool = True,
+        kubeconfig: Path | None = None,
+        state: Path | None = None,
     ) -> None:
         self.dir = workdir / "program"
         shutil.copytree(program, self.dir)
         self.render_dir = workdir / "rendered"
         self.stack = stack
-        state, home = workdir / "state", workdir / "home"
-        state.mkdir()
+        self.kubeconfig = kubeconfig
+        home = workdir / "home"
+        if state is None:
+            state = workdir / "state"
+            state.mkdir()
         home.mkdir()
         interpreter_bin = str(Path(sys.executable).parent)
         inherited = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and p != interpreter_bin]
@@ -86,14 +91,21 @@ class RealStack:
             "PULUMI_SKIP_CONFIRMATIONS": "true",
         }
         self.env.pop("PULUMI_ACCESS_TOKEN", None)
+        self.env.pop("KUBECONFIG", None)
+        if kubeconfig is not None:
+            # As a user's shell has it: the default provider applies to the cluster it names.
+            self.env["KUBECONFIG"] = str(kubeconfig)
         self.pulumi("stack", "init", stack)
-        self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(self.render_dir))
+        if kubeconfig is None:
+            self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(self.render_dir))
         self.deployed = False
         self._offline_result: (
             tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]] | None
         ) = None
 
-    def pulumi(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def pulumi(
+        self, *args: str, check: bool = True, timeout: float = 600
+    ) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
             ["pulumi", *args, "--non-interactive"],
             cwd=self.dir,
@@ -101,7 +113,7 @@ class RealStack:
             capture_output=True,
             text=True,
             check=False,
-            timeout=600,
+            timeout=timeout,
         )
         if check and done.returncode != 0:
             command = " ".join(args)
@@ -119,9 +131,28 @@ class RealStack:
         result: dict[str, Any] = json.loads(done.stdout)
         return result
 
-    def up(self) -> None:
-        self.pulumi("up", "--yes", "--skip-preview")
+    def up(self, *extra: str) -> None:
+        self.pulumi("up", "--yes", "--skip-preview", *extra)
         self.deployed = True
+
+    def spawn(self, *args: str) -> subprocess.Popen[str]:
+        """The CLI started and left running (to be interrupted), its output in `<dir>/../spawned.log`."""
+        log = (self.dir.parent / "spawned.log").open("w")
+        return subprocess.Popen(
+            ["pulumi", *args, "--non-interactive"],
+            cwd=self.dir,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+
+    def stack_outputs(self) -> dict[str, Any]:
+        outputs: dict[str, Any] = json.loads(
+            self.pulumi("stack", "output", "--json", "--show-secrets").stdout
+        )
+        return outputs
 
     def ensure_up(self) -> None:
         if not self.deployed:

@@ -378,7 +378,11 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert pvc.retain_on_delete is True and job.retain_on_delete is False
     assert names_of(rec, job.dependencies) == {pvc.name}
     assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "22Gi"
-    assert job.manifest["metadata"]["annotations"]["pulumi.com/replaceUnready"] == "true"
+    assert "pulumi.com/replaceUnready" not in job.manifest["metadata"]["annotations"]
+    assert pvc.manifest["metadata"]["annotations"] == {
+        "pulumi.com/patchForce": "true",
+        "pulumi.com/skipAwait": "true",
+    }
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
@@ -643,21 +647,53 @@ def test_status_outputs_follow_the_crd_status(recording: Any) -> None:
     assert status["status"] == "Starting"
 
 
-def test_after_an_update_awaited_children_are_ready(recording: Any) -> None:
-    rec = run_chat(recording, by_model(caching={"mode": "Dedicated"}), preview=False)
+def _reported_ready(rec: PlanRecording, *, jobs: str = "Complete") -> dict[str, dict[str, Any]]:
+    """Previous state in which KServe reported the InferenceService Ready and each Job `jobs`."""
+    isvc = {"conditions": [{"type": "Ready", "status": "True"}]}
+    job = {"conditions": [{"type": jobs, "status": "True", "message": "BackoffLimitExceeded"}]}
+    previous: dict[str, dict[str, Any]] = {"chat-isvc": {"status": isvc}}
+    for resource in rec.of_type(JOB):
+        previous[resource.name] = {"status": job}
+    return previous
 
-    status = service_status(rec, "chat")
+
+def test_an_update_assumes_nothing_the_children_do_not_report(recording: Any) -> None:
+    """Pulumi waited for the children, but none reports a status: the status is the planned one,
+    the same a preview shows, so a preview after the update finds nothing changed."""
+    spec = by_model(caching={"mode": "Dedicated"})
+    updated = service_status(run_chat(recording, spec, preview=False), "chat")
+    previewed = service_status(run_chat(recording, spec), "chat")
+
+    assert updated == previewed
+    assert (condition(updated, "ProfileCacheReady") or {})["reason"] == "CacheCreating"
+    assert (condition(updated, "InferenceServiceReady") or {})["status"] == "False"
+    assert updated["status"] == "Starting"
+
+
+@pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
+def test_children_that_report_ready_make_the_service_running(recording: Any, preview: bool) -> None:
+    spec = by_model(caching={"mode": "Dedicated"})
+    first = run_chat(recording, spec)
+
+    status = service_status(
+        run_chat(recording, spec, previous=_reported_ready(first), preview=preview), "chat"
+    )
+
     assert (condition(status, "ProfileCacheReady") or {})["reason"] == "CacheReady"
-    assert (condition(status, "InferenceServiceReady") or {})["status"] == "True"
+    assert (condition(status, "InferenceServiceReady") or {})["reason"] == "RuntimeReady"
     assert (condition(status, "Ready") or {})["reason"] == "AllComponentsReady"
     assert status["status"] == "Running"
 
 
-def test_after_an_update_with_skip_await_readiness_is_unknown(recording: Any) -> None:
-    rec = run_chat(recording, by_model(), skipAwait=True, preview=False)
+def test_a_failed_download_is_reported_and_the_service_not_ready(recording: Any) -> None:
+    spec = by_model(caching={"mode": "Shared"})
+    first = run_chat(recording, spec)
 
-    status = service_status(rec, "chat")
-    assert (condition(status, "InferenceServiceReady") or {})["status"] == "Unknown"
+    status = service_status(run_chat(recording, spec, previous=_reported_ready(first, jobs="Failed")), "chat")
+
+    cache = condition(status, "ProfileCacheReady") or {}
+    assert (cache["status"], cache["reason"]) == ("False", "CacheFailed")
+    assert "BackoffLimitExceeded" in cache["message"]
     assert (condition(status, "Ready") or {})["reason"] == "ComponentsNotReady"
     assert status["status"] == "Starting"
 

@@ -1,0 +1,168 @@
+"""Plays the controllers the test cluster lacks, and only their status writes.
+
+The cluster has no kubelet, no Job controller, no KServe controller and no gateway, so no
+InferenceService ever becomes Ready, no download Job completes and no route is accepted on its
+own. Where a test needs one that does, a `StatusWriter` thread writes what those controllers
+would write, through the status subresource: KServe's `Ready` condition on an InferenceService,
+the Job controller's `Complete` (or `Failed`) conditions on a Job, a gateway controller's
+`Accepted` on an HTTPRoute. It changes nothing else, and only objects in the namespaces it is given.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+from kube import ApiError, Kube
+
+ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
+JOB = ("batch/v1", "Job")
+ROUTE = ("gateway.networking.k8s.io/v1", "HTTPRoute")
+GATEWAY_CONTROLLER = "example.com/test-gateway-controller"
+_TIME = "2026-01-01T00:00:00Z"
+
+
+def _has_condition(obj: dict[str, Any], kind: str) -> bool:
+    conditions = (obj.get("status") or {}).get("conditions") or []
+    return any(c.get("type") == kind and c.get("status") == "True" for c in conditions)
+
+
+def mark_inference_service_ready(kube: Kube, namespace: str, name: str) -> None:
+    """What KServe writes once the predictor serves: `Ready` and its parts True, and a URL."""
+    conditions = [
+        {"type": kind, "status": "True", "lastTransitionTime": _TIME}
+        for kind in ("IngressReady", "PredictorReady", "Ready")
+    ]
+    status = {
+        "conditions": conditions,
+        "url": f"http://{name}.{namespace}.example.com",
+        "observedGeneration": 1,
+    }
+    kube.patch(
+        *ISVC, namespace, name, {"status": status}, field_manager="kserve-controller", subresource="status"
+    )
+
+
+def mark_job(kube: Kube, namespace: str, name: str, *, failed: bool = False) -> None:
+    """What the Job controller writes when the Job's pod succeeded (or ran out of retries)."""
+    if failed:
+        conditions = [
+            {"type": "FailureTarget", "status": "True", "reason": "BackoffLimitExceeded",
+             "message": "Job has reached the specified backoff limit", "lastTransitionTime": _TIME},
+            {"type": "Failed", "status": "True", "reason": "BackoffLimitExceeded",
+             "message": "Job has reached the specified backoff limit", "lastTransitionTime": _TIME},
+        ]  # fmt: skip
+        status: dict[str, Any] = {"startTime": _TIME, "failed": 3, "conditions": conditions}
+    else:
+        conditions = [
+            {"type": "SuccessCriteriaMet", "status": "True", "reason": "CompletionsReached",
+             "message": "Reached expected number of succeeded pods", "lastTransitionTime": _TIME},
+            {"type": "Complete", "status": "True", "reason": "CompletionsReached",
+             "message": "Reached expected number of succeeded pods", "lastTransitionTime": _TIME},
+        ]  # fmt: skip
+        status = {"startTime": _TIME, "completionTime": _TIME, "succeeded": 1, "conditions": conditions}
+    kube.patch(
+        *JOB, namespace, name, {"status": status}, field_manager="job-controller", subresource="status"
+    )
+
+
+def mark_route_accepted(kube: Kube, namespace: str, route: dict[str, Any]) -> None:
+    """What a gateway controller writes for each parent that accepted the route."""
+    generation = int(route["metadata"].get("generation") or 1)
+    parents = [
+        {
+            "parentRef": parent,
+            "controllerName": GATEWAY_CONTROLLER,
+            "conditions": [
+                {"type": kind, "status": "True", "reason": kind, "message": "",
+                 "observedGeneration": generation, "lastTransitionTime": _TIME}
+                for kind in ("Accepted", "ResolvedRefs")
+            ],
+        }
+        for parent in route["spec"].get("parentRefs") or []
+    ]  # fmt: skip
+    name = route["metadata"]["name"]
+    kube.patch(
+        *ROUTE,
+        namespace,
+        name,
+        {"status": {"parents": parents}},
+        field_manager="gateway",
+        subresource="status",
+    )
+
+
+class StatusWriter:
+    """A thread that marks every InferenceService Ready, every Job Complete and every HTTPRoute
+    accepted by its gateways in `namespaces`.
+
+    `delay` seconds pass between first seeing an object and writing its status, so a test can tell
+    that Pulumi waited for it.
+    """
+
+    def __init__(
+        self,
+        kube: Kube,
+        namespaces: Iterable[str],
+        *,
+        inference_services: bool = True,
+        jobs: bool = True,
+        routes: bool = True,
+        delay: float = 0.0,
+    ) -> None:
+        self.kube = kube
+        self.namespaces = sorted(set(namespaces))
+        self.inference_services = inference_services
+        self.jobs = jobs
+        self.routes = routes
+        self.delay = delay
+        self.written: list[tuple[str, str, str]] = []
+        self._seen: dict[tuple[str, str, str], float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="status-writer", daemon=True)
+        self._clock = 0.0
+
+    def __enter__(self) -> StatusWriter:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        interval = 0.25
+        while not self._stop.wait(interval):
+            self._clock += interval
+            for namespace in self.namespaces:
+                try:
+                    self._sweep(namespace)
+                except ApiError:
+                    continue  # a namespace being created or deleted; the next sweep sees it
+
+    def _due(self, key: tuple[str, str, str]) -> bool:
+        first = self._seen.setdefault(key, self._clock)
+        return self._clock - first >= self.delay
+
+    def _sweep(self, namespace: str) -> None:
+        if self.inference_services:
+            for obj in self.kube.list(*ISVC, namespace):
+                name = obj["metadata"]["name"]
+                key = ("InferenceService", namespace, name)
+                if not _has_condition(obj, "Ready") and self._due(key):
+                    mark_inference_service_ready(self.kube, namespace, name)
+                    self.written.append(key)
+        if self.jobs:
+            for obj in self.kube.list(*JOB, namespace):
+                name = obj["metadata"]["name"]
+                key = ("Job", namespace, name)
+                if not _has_condition(obj, "Complete") and self._due(key):
+                    mark_job(self.kube, namespace, name)
+                    self.written.append(key)
+        if self.routes:
+            for obj in self.kube.list(*ROUTE, namespace):
+                key = ("HTTPRoute", namespace, obj["metadata"]["name"])
+                if not (obj.get("status") or {}).get("parents") and self._due(key):
+                    mark_route_accepted(self.kube, namespace, obj)
+                    self.written.append(key)

@@ -1,0 +1,112 @@
+"""Every example applied to a real API server by the real Pulumi CLI and Kubernetes provider.
+
+One stack per example (the Python ones, and the YAML quickstart through the component provider),
+taken through the steps a user takes, in order: `pulumi up` (the status writer plays KServe and the
+Job controller, so the provider's awaits end), every live object against the offline plan, a
+preview and a refresh that must find nothing to change, and `pulumi destroy`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cluster import TestCluster
+from harness import (
+    REPO,
+    RealStack,
+    component_provider_program,
+    examples,
+    manifest_key,
+    offline_plan,
+    toolchain_dir,
+)
+from live import live_of, mismatches, plan_namespaces
+from status_writer import StatusWriter
+
+pytestmark = pytest.mark.cluster
+
+PROGRAMS = [*examples(), REPO / "examples" / "quickstart-yaml"]
+
+
+class ClusterExample:
+    def __init__(self, stack: RealStack, plan: dict[str, Any], manifests: list[dict[str, Any]]) -> None:
+        self.stack = stack
+        self.plan = plan
+        self.manifests = manifests
+
+
+@pytest.fixture(scope="module", params=PROGRAMS, ids=[p.name for p in PROGRAMS])
+def example(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster
+) -> Iterator[ClusterExample]:
+    program: Path = request.param
+    workdir = tmp_path_factory.mktemp(program.name)
+    yaml_program = not (program / "__main__.py").is_file()
+    if yaml_program:
+        # The offline plan of the same components, declared by the Python quickstart.
+        plan, by_key = offline_plan(REPO / "examples" / "quickstart", "dev", workdir)
+        program = component_provider_program(program, workdir)
+    stack = RealStack(program, workdir, toolchain_dir(), kubeconfig=cluster.kubeconfig)
+    if not yaml_program:
+        plan, by_key = stack.offline_plan(), stack.offline_manifests()
+    manifests = list(by_key.values())
+    for namespace in sorted(plan_namespaces(manifests)):
+        cluster.kube.ensure_namespace(namespace)
+    with StatusWriter(cluster.kube, plan_namespaces(manifests)):
+        yield ClusterExample(stack, plan, manifests)
+    # Leave the cluster as it was for the next example: destroy, then the PVCs destroy retains.
+    stack.pulumi("destroy", "--yes", "--skip-preview", check=False)
+    for manifest in manifests:
+        api_version, kind, namespace, name = manifest_key(manifest)
+        cluster.kube.delete(api_version, kind, namespace or None, name)
+
+
+def test_up_creates_every_child_as_the_offline_plan_says(
+    example: ClusterExample, cluster: TestCluster
+) -> None:
+    example.stack.up()
+    assert mismatches(cluster.kube, example.manifests) == {}
+
+
+def test_preview_and_refresh_right_after_find_nothing_to_change(example: ClusterExample) -> None:
+    example.stack.ensure_up()
+    example.stack.pulumi("preview", "--expect-no-changes")
+    example.stack.pulumi("refresh", "--yes", "--expect-no-changes")
+    example.stack.pulumi("preview", "--expect-no-changes")
+
+
+def test_status_reports_what_the_children_report(example: ClusterExample) -> None:
+    """The status writer made every InferenceService Ready and every download complete before `up`
+    ended (the provider waited for both), so each service's exported status says so."""
+    example.stack.ensure_up()
+    services = [r for r in example.stack.state_resources() if r["type"] == "aim:index:AIMService"]
+    assert services
+    for service in services:
+        status = service["outputs"]["status"]
+        conditions = {c["type"]: c for c in status["conditions"]}
+        isvc = conditions["InferenceServiceReady"]
+        if isvc["reason"] == "ScaledToZero":
+            continue
+        assert (isvc["status"], isvc["reason"]) == ("True", "RuntimeReady"), service["urn"]
+        for kind in ("ProfileCacheReady", "CacheReady"):
+            if kind in conditions:
+                assert (conditions[kind]["status"], conditions[kind]["reason"]) == ("True", "CacheReady")
+
+
+def test_destroy_removes_everything_but_the_shared_cache_pvcs(
+    example: ClusterExample, cluster: TestCluster
+) -> None:
+    example.stack.ensure_up()
+    types = {r["urn"]: r["type"] for r in example.plan["resources"]}
+    retained = {
+        manifest_key(r["inputs"])
+        for r in example.plan["resources"]
+        if r["type"] == "kubernetes:core/v1:PersistentVolumeClaim"
+        and types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+    }
+    example.stack.destroy()
+    left = {manifest_key(m) for m in example.manifests if live_of(cluster.kube, m) is not None}
+    assert left == retained

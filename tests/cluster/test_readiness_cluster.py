@@ -1,0 +1,142 @@
+"""What Pulumi waits for, and what the service's status then says, against the real API server.
+
+Each test deploys the `cluster-service` fixture program (one cached, routed service) in a namespace
+of its own, with the controllers the test needs played by the status writer, and destroys it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from cluster import TestCluster
+from harness import REPO, RealStack, toolchain_dir
+from status_writer import StatusWriter
+
+pytestmark = pytest.mark.cluster
+
+PROGRAM = REPO / "tests" / "fixtures" / "programs" / "cluster-service"
+ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
+JOB = ("batch/v1", "Job")
+PVC = ("v1", "PersistentVolumeClaim")
+
+StackFactory = Callable[..., RealStack]
+
+
+@pytest.fixture
+def service_stack(tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster) -> Iterator[StackFactory]:
+    made: list[tuple[RealStack, str]] = []
+
+    def make(namespace: str, **config: str) -> RealStack:
+        cluster.kube.ensure_namespace(namespace)
+        stack = RealStack(
+            PROGRAM, tmp_path_factory.mktemp(namespace), toolchain_dir(), kubeconfig=cluster.kubeconfig
+        )
+        stack.config("cluster-service:namespace", namespace)
+        for key, value in config.items():
+            stack.config(key if ":" in key else f"cluster-service:{key}", value)
+        made.append((stack, namespace))
+        return stack
+
+    yield make
+    for stack, namespace in made:
+        stack.pulumi("destroy", "--yes", "--skip-preview", check=False)
+        cluster.kube.delete("v1", "Namespace", None, namespace)
+
+
+def service_status(stack: RealStack) -> dict[str, Any] | None:
+    """The AIMService's status as the state holds it (None if no `up` recorded one)."""
+    for resource in stack.state_resources():
+        if resource["type"] == "aim:index:AIMService":
+            status: dict[str, Any] | None = (resource.get("outputs") or {}).get("status")
+            return status
+    return None
+
+
+def conditions(status: dict[str, Any] | None) -> dict[str, tuple[str, str]]:
+    return {c["type"]: (c["status"], c["reason"]) for c in (status or {}).get("conditions") or []}
+
+
+def test_up_waits_for_the_inference_service_and_the_download(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    stack = service_stack("ready-wait")
+    with StatusWriter(cluster.kube, ["ready-wait"], delay=6) as writer:
+        started = time.monotonic()
+        stack.up()
+        took = time.monotonic() - started
+    assert {kind for kind, _, _ in writer.written} == {"InferenceService", "Job", "HTTPRoute"}
+    # The Job's completion came 6 s after it was created, the InferenceService 6 s after that.
+    assert took >= 12, f"pulumi up took {took:.1f} s: it did not wait for what the writer reported late"
+    assert conditions(service_status(stack)) | {} == {
+        **conditions(service_status(stack)),
+        "ProfileCacheReady": ("True", "CacheReady"),
+        "InferenceServiceReady": ("True", "RuntimeReady"),
+        "HTTPRouteReady": ("True", "HTTPRouteAccepted"),
+        "Ready": ("True", "AllComponentsReady"),
+    }
+    assert (service_status(stack) or {})["status"] == "Running"
+    stack.pulumi("preview", "--expect-no-changes")
+
+
+def test_an_inference_service_never_ready_fails_up_naming_the_service(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    stack = service_stack("ready-timeout", **{"aim:readyTimeoutSeconds": "15"})
+    with StatusWriter(cluster.kube, ["ready-timeout"], inference_services=False):
+        done = stack.pulumi("up", "--yes", "--skip-preview", check=False)
+    assert done.returncode != 0
+    output = done.stdout + done.stderr
+    assert "chat-isvc" in output and "Ready" in output, output[-3000:]
+    # Nothing claims a readiness nobody reported: the failed up recorded no Ready service.
+    assert conditions(service_status(stack)).get("InferenceServiceReady", ("", ""))[0] != "True"
+
+
+def test_a_download_that_never_completes_fails_up_and_creates_no_inference_service(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    stack = service_stack("download-timeout", **{"aim:downloadTimeoutSeconds": "15"})
+    done = stack.pulumi("up", "--yes", "--skip-preview", check=False)
+    assert done.returncode != 0
+    output = done.stdout + done.stderr
+    assert "chat-download-" in output, output[-3000:]
+    assert cluster.kube.list(*ISVC, "download-timeout") == []
+    assert conditions(service_status(stack)).get("ProfileCacheReady", ("", ""))[0] != "True"
+
+
+@pytest.mark.parametrize(
+    "storage_class", ["immediate", "wait-for-consumer", ""], ids=["immediate", "wffc", "none"]
+)
+def test_cache_pvcs_are_never_awaited_whatever_their_class(
+    service_stack: StackFactory, cluster: TestCluster, storage_class: str
+) -> None:
+    """No provisioner runs here, so no PVC ever binds: `up` must not wait for it (the download Job,
+    which a WaitForFirstConsumer class needs before it binds, comes after the PVC)."""
+    namespace = f"pvc-{storage_class or 'none'}"
+    stack = service_stack(namespace, **({"storageClass": storage_class} if storage_class else {}))
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+    (pvc,) = cluster.kube.list(*PVC, namespace)
+    assert pvc["status"].get("phase") == "Pending"
+    assert pvc["spec"].get("storageClassName") == (storage_class or None)
+    assert [j["metadata"]["name"] for j in cluster.kube.list(*JOB, namespace)]
+    assert [i["metadata"]["name"] for i in cluster.kube.list(*ISVC, namespace)]
+
+
+def test_skip_await_then_a_refreshing_up_records_what_became_ready(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    stack = service_stack("skip-await", **{"aim:skipAwait": "true"})
+    stack.up()
+    planned = conditions(service_status(stack))
+    assert planned["InferenceServiceReady"] == ("False", "CreatingRuntime")
+    # The status came from what the engine observed, which a preview reads the same way.
+    stack.pulumi("preview", "--expect-no-changes")
+    with StatusWriter(cluster.kube, ["skip-await"]) as writer:
+        while len(writer.written) < 3:
+            time.sleep(0.2)
+    stack.up("--refresh")
+    assert conditions(service_status(stack))["Ready"] == ("True", "AllComponentsReady")
+    stack.pulumi("preview", "--refresh", "--expect-no-changes")
