@@ -26,6 +26,14 @@ POD_SECURITY_CONTEXT: dict[str, Any] = {
 }
 
 
+def _owned_alone(plan: CachePlan) -> bool:
+    """A Dedicated cache is its service's; a Shared one is the namespace's, which several stacks may
+    declare (two teams deploying one model). Server-side apply lets each stack co-own the fields they
+    agree on; without a forced apply, a stack that disagrees with another on a field fails with a
+    conflict naming the other's field manager instead of taking the field over."""
+    return plan.mode != "Shared"
+
+
 def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
     """The PVC the download Job fills and the InferenceService mounts.
 
@@ -44,7 +52,9 @@ def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
     return {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
-        "metadata": metadata(plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=True),
+        "metadata": metadata(
+            plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=True, patch_force=_owned_alone(plan)
+        ),
         "spec": spec,
     }
 
@@ -93,7 +103,12 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": metadata(
-            plan.job_name, plan.namespace, plan.job_labels, annotations, skip_await=plan.skip_await
+            plan.job_name,
+            plan.namespace,
+            plan.job_labels,
+            annotations,
+            skip_await=plan.skip_await,
+            patch_force=_owned_alone(plan),
         ),
         "spec": {
             "backoffLimit": BACKOFF_LIMIT,

@@ -4,7 +4,10 @@ A Shared cache serves every service in its namespace that deploys the same profi
 source (behaviour §12). Making it a child of the first service that needs it would delete weights
 other services mount when that one service is removed, so it is its own component with no
 parent, registered once per stack under `<namespace>-<PVC name>` (DESIGN decision 7), and its PVC
-is `retain_on_delete`: even when the last service goes, the downloaded weights stay in the cluster.
+and download Job are `retain_on_delete`: even when the last service goes, the downloaded weights
+(and the Job that says they are complete) stay in the cluster. Several stacks may declare the same
+Shared cache (two teams, one namespace, one model): each applies it without forcing (`cache.py`),
+so they co-own what they agree on, and none deletes it when it is destroyed.
 """
 
 import dataclasses
@@ -100,7 +103,7 @@ class AIMSharedCache(pulumi.ComponentResource):
         self.job = register_child(
             f"{name}-download",
             restore_outputs(job_manifest, outputs),
-            pulumi.ResourceOptions(parent=self, depends_on=[*waits_for, *job_waits]),
+            pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=[*waits_for, *job_waits]),
         )
         self.pvc_name = pulumi.Output.from_input(cache.pvc_name)
         self.job_name = pulumi.Output.from_input(cache.job_name)

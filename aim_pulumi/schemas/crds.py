@@ -21,6 +21,8 @@ from typing import Any
 __all__ = ["crd_manifests", "custom_resource_definition"]
 
 _SCHEMA_ONLY_KEYS = ("$schema", "$id", "x-source", "x-kubernetes-group-version-kind")
+# Groups under k8s.io are protected: the API server wants the approval their upstream CRDs carry.
+_API_APPROVALS = {"gateway.networking.k8s.io": "https://github.com/kubernetes-sigs/gateway-api/pull/2997"}
 
 
 def _crd_schemas() -> list[dict[str, Any]]:
@@ -69,10 +71,13 @@ def custom_resource_definition(documents: Iterable[Mapping[str, Any]]) -> dict[s
         # Exactly one stored version: the newest one, unless the sources say otherwise.
         for v in built:
             v["storage"] = v is built[-1]
+    metadata: dict[str, Any] = {"name": name}
+    if group in _API_APPROVALS:
+        metadata["annotations"] = {"api-approved.kubernetes.io": _API_APPROVALS[group]}
     return {
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": name},
+        "metadata": metadata,
         "spec": {
             "group": group,
             "names": {

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "test-cluster.sh"
@@ -26,6 +28,9 @@ sys.path.insert(0, str(REPO))
 from kube import Kube  # noqa: E402
 
 from aim_pulumi.schemas.crds import crd_manifests  # noqa: E402
+
+StackFactory = Callable[..., Any]
+"""`service_stack(namespace, **config)`: a RealStack of the `cluster-service` program (conftest.py)."""
 
 STORAGE_CLASSES = {"immediate": "Immediate", "wait-for-consumer": "WaitForFirstConsumer"}
 

@@ -14,7 +14,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "real_engine"))
 
-from cluster import TestCluster, built
+from cluster import StackFactory, TestCluster, built
+from harness import REPO, RealStack, toolchain_dir
+
+PROGRAM = REPO / "tests" / "fixtures" / "programs" / "cluster-service"
 
 
 @pytest.fixture(scope="session")
@@ -28,3 +31,26 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestCluster]:
         yield started
     finally:
         started.stop()
+
+
+@pytest.fixture
+def service_stack(tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster) -> Iterator[StackFactory]:
+    """Stacks of the `cluster-service` program, each in a namespace of its own (created), destroyed
+    with their namespace at the end of the test."""
+    made: list[tuple[RealStack, str]] = []
+
+    def make(namespace: str, **config: str) -> RealStack:
+        cluster.kube.ensure_namespace(namespace)
+        stack = RealStack(
+            PROGRAM, tmp_path_factory.mktemp(namespace), toolchain_dir(), kubeconfig=cluster.kubeconfig
+        )
+        stack.config("cluster-service:namespace", namespace)
+        for key, value in config.items():
+            stack.config(key if ":" in key else f"cluster-service:{key}", value)
+        made.append((stack, namespace))
+        return stack
+
+    yield make
+    for stack, namespace in made:
+        stack.pulumi("destroy", "--yes", "--skip-preview", check=False)
+        cluster.kube.delete("v1", "Namespace", None, namespace)

@@ -96,7 +96,7 @@ def test_status_reports_what_the_children_report(example: ClusterExample) -> Non
                 assert (conditions[kind]["status"], conditions[kind]["reason"]) == ("True", "CacheReady")
 
 
-def test_destroy_removes_everything_but_the_shared_cache_pvcs(
+def test_destroy_removes_everything_but_the_shared_caches(
     example: ClusterExample, cluster: TestCluster
 ) -> None:
     example.stack.ensure_up()
@@ -104,8 +104,8 @@ def test_destroy_removes_everything_but_the_shared_cache_pvcs(
     retained = {
         manifest_key(r["inputs"])
         for r in example.plan["resources"]
-        if r["type"] == "kubernetes:core/v1:PersistentVolumeClaim"
-        and types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+        if types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+        and r["type"] in ("kubernetes:core/v1:PersistentVolumeClaim", "kubernetes:batch/v1:Job")
     }
     example.stack.destroy()
     left = {manifest_key(m) for m in example.manifests if live_of(cluster.kube, m) is not None}

@@ -7,43 +7,18 @@ of its own, with the controllers the test needs played by the status writer, and
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from cluster import TestCluster
-from harness import REPO, RealStack, toolchain_dir
+from cluster import StackFactory, TestCluster
+from harness import RealStack
 from status_writer import StatusWriter
 
 pytestmark = pytest.mark.cluster
 
-PROGRAM = REPO / "tests" / "fixtures" / "programs" / "cluster-service"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 JOB = ("batch/v1", "Job")
 PVC = ("v1", "PersistentVolumeClaim")
-
-StackFactory = Callable[..., RealStack]
-
-
-@pytest.fixture
-def service_stack(tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster) -> Iterator[StackFactory]:
-    made: list[tuple[RealStack, str]] = []
-
-    def make(namespace: str, **config: str) -> RealStack:
-        cluster.kube.ensure_namespace(namespace)
-        stack = RealStack(
-            PROGRAM, tmp_path_factory.mktemp(namespace), toolchain_dir(), kubeconfig=cluster.kubeconfig
-        )
-        stack.config("cluster-service:namespace", namespace)
-        for key, value in config.items():
-            stack.config(key if ":" in key else f"cluster-service:{key}", value)
-        made.append((stack, namespace))
-        return stack
-
-    yield make
-    for stack, namespace in made:
-        stack.pulumi("destroy", "--yes", "--skip-preview", check=False)
-        cluster.kube.delete("v1", "Namespace", None, namespace)
 
 
 def service_status(stack: RealStack) -> dict[str, Any] | None:

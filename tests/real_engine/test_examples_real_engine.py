@@ -51,7 +51,7 @@ def test_second_preview_expects_no_changes(stack: RealStack) -> None:
     stack.pulumi("preview", "--expect-no-changes")
 
 
-def test_destroy_keeps_only_the_shared_cache_pvcs(stack: RealStack) -> None:
+def test_destroy_keeps_only_the_shared_caches(stack: RealStack) -> None:
     stack.ensure_up()
     retained = {
         manifest_key(r["inputs"])
@@ -60,13 +60,14 @@ def test_destroy_keeps_only_the_shared_cache_pvcs(stack: RealStack) -> None:
     }
     plan = stack.offline_plan()
     types = {r["urn"]: r["type"] for r in plan["resources"]}
-    shared_cache_pvcs = {
+    # A Shared cache's PVC and download Job: the namespace's, which other stacks may share.
+    shared_caches = {
         manifest_key(r["inputs"])
         for r in plan["resources"]
-        if r["type"] == "kubernetes:core/v1:PersistentVolumeClaim"
-        and types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+        if types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
+        and r["type"] in ("kubernetes:core/v1:PersistentVolumeClaim", "kubernetes:batch/v1:Job")
     }
-    assert retained == shared_cache_pvcs
+    assert retained == shared_caches
     resources = plan["resources"]
     offline_retained = {manifest_key(r["inputs"]) for r in resources if r["options"]["retainOnDelete"]}
     assert offline_retained == retained

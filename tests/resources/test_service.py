@@ -375,14 +375,11 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert shared.name == f"{NS}-{pvc_name}"
     assert children_of(rec, shared.name) == {(PVC, f"{shared.name}-pvc"), (JOB, f"{shared.name}-download")}
     pvc, job = rec.by_name(f"{shared.name}-pvc"), rec.by_name(f"{shared.name}-download")
-    assert pvc.retain_on_delete is True and job.retain_on_delete is False
+    assert pvc.retain_on_delete is True and job.retain_on_delete is True
     assert names_of(rec, job.dependencies) == {pvc.name}
     assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "22Gi"
     assert "pulumi.com/replaceUnready" not in job.manifest["metadata"]["annotations"]
-    assert pvc.manifest["metadata"]["annotations"] == {
-        "pulumi.com/patchForce": "true",
-        "pulumi.com/skipAwait": "true",
-    }
+    assert pvc.manifest["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
