@@ -330,6 +330,28 @@ class RecordingEngine:
 Program = Callable[[], object] | str | os.PathLike[str]
 
 
+_INSTALLED_PACKAGE_DIRS = frozenset({"site-packages", "dist-packages"})
+
+
+def _programs_own_module(module_file: str | None, root: Path) -> bool:
+    """A module of the program itself, which the next run of the same directory must import afresh.
+
+    Not what its virtualenv holds: `pulumi new python` puts `venv/` inside the project directory,
+    and the packages there (pulumi_kubernetes's lazily imported submodules among them) must stay
+    imported, or the next use of a half-forgotten package fails inside the SDK.
+    """
+    if not module_file:
+        return False
+    path = Path(module_file).resolve()
+    try:
+        relative = path.relative_to(root)
+    except ValueError:
+        return False  # another directory, even one whose name starts like the program's
+    if _INSTALLED_PACKAGE_DIRS.intersection(relative.parts):
+        return False
+    return not path.is_relative_to(Path(sys.prefix).resolve())  # the running virtualenv, wherever it is
+
+
 def run_program(
     entry: Program,
     *,
@@ -547,10 +569,9 @@ def program_callable(entry: Program) -> Callable[[], object]:
         finally:
             os.chdir(cwd)
             sys.path.remove(str(directory.resolve()))
-            root = str(directory.resolve())
+            root = directory.resolve()
             for name in set(sys.modules) - before:
-                module_file = getattr(sys.modules[name], "__file__", None) or ""
-                if module_file.startswith(root):
+                if _programs_own_module(getattr(sys.modules[name], "__file__", None), root):
                     del sys.modules[name]
 
     return run_directory

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,46 @@ def test_a_program_directory_runs_its_main_module(tmp_path: Path) -> None:
     assert rec.names() == ["from-local-module"]
     assert rec.stack_outputs() == {"project": "demo"}
     assert rec.resources[0].urn.startswith("urn:pulumi:prod::demo::")
+
+
+def test_a_virtualenv_inside_the_program_directory_stays_imported(tmp_path: Path) -> None:
+    """`pulumi new python` puts `venv/` in the project: its packages are not the program's own, and
+    a package whose submodules are imported lazily (as pulumi_kubernetes's are) must survive a run."""
+    app = tmp_path / "app"
+    site = app / "venv" / "lib" / "python3.11" / "site-packages" / "lazypkg_for_test"
+    site.mkdir(parents=True)
+    (site / "__init__.py").write_text(
+        "def meta():\n    from lazypkg_for_test import _meta\n    return _meta.VALUE\n"
+    )
+    (site / "_meta.py").write_text("VALUE = 'meta'\n")
+    sibling = tmp_path / "app-copy"
+    sibling.mkdir()
+    (sibling / "sibling_mod_for_test.py").write_text("NAME = 'sibling'\n")
+    (app / "own_mod_for_test.py").write_text("NAME = 'own'\n")
+    (app / "__main__.py").write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.append({str(site.parent)!r})
+            sys.path.append({str(sibling)!r})
+            import pulumi
+            import lazypkg_for_test, own_mod_for_test, sibling_mod_for_test
+            name = lazypkg_for_test.meta() + "-" + own_mod_for_test.NAME + "-" + sibling_mod_for_test.NAME
+            pulumi.ComponentResource("aim:index:Probe", name, None)
+            """
+        )
+    )
+    try:
+        for _ in range(2):  # the second run reuses what the first one imported
+            assert run_program(app).names() == ["meta-own-sibling"]
+            assert {"lazypkg_for_test", "lazypkg_for_test._meta", "sibling_mod_for_test"} <= set(sys.modules)
+            assert "own_mod_for_test" not in sys.modules
+    finally:
+        for name in ("lazypkg_for_test", "lazypkg_for_test._meta", "sibling_mod_for_test"):
+            sys.modules.pop(name, None)
+        for entry in (str(site.parent), str(sibling)):
+            while entry in sys.path:
+                sys.path.remove(entry)
 
 
 def test_a_directory_without_main_is_rejected(tmp_path: Path) -> None:
