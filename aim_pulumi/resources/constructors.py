@@ -10,8 +10,11 @@ component's `__init__`, and it reads one type, not a union: `schema_args` gives 
 `<Kind>ArgsDict` every form is read into.
 """
 
+import difflib
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
+
+from aim_pulumi.api import AIMValidationError
 
 __all__ = ["camel_case", "plain_args", "schema_args"]
 
@@ -38,7 +41,9 @@ def plain_args(kind: str, args: object, keywords: Mapping[str, Any], args_class:
     """The camelCase arguments of one call, whichever of the three forms it used.
 
     An unknown keyword fails as a Python call does (a TypeError naming it); so does passing both
-    `args` and keywords, which would leave it unclear which one wins.
+    `args` and keywords, which would leave it unclear which one wins. An unknown key of a mapping
+    (`"namspace"`, `"skipAwiat"`) is an `UnknownField`, as an unknown spec key is: ignored, it would
+    deploy somewhere the user did not mean (the `default` namespace) or wait when told not to.
     """
     if keywords:
         if args is not None:
@@ -54,5 +59,12 @@ def plain_args(kind: str, args: object, keywords: Mapping[str, Any], args_class:
         }
         return {camel_case(name): value for name, value in values.items() if value is not None}
     if isinstance(args, Mapping):
+        known = {camel_case(name) for name, value in vars(args_class).items() if isinstance(value, property)}
+        for key in args:
+            # A cluster-scoped kind's `namespace` gets its own message (`catalog_component.py`).
+            if key not in known and key != "namespace":
+                close = difflib.get_close_matches(str(key), sorted(known), n=1)
+                hint = f"; did you mean `{close[0]}`?" if close else f"; known: {', '.join(sorted(known))}"
+                raise AIMValidationError(str(key), "UnknownField", f"{kind} has no argument `{key}`{hint}")
         return dict(args)
     raise TypeError(f"{kind}() args must be a {args_class.__name__} or a mapping, not {type(args).__name__}")

@@ -16,6 +16,7 @@ from aim_pulumi.resources import (
     AIMModel,
     AIMProfile,
     AIMRuntimeConfig,
+    AIMService,
     current_registry,
 )
 
@@ -298,3 +299,36 @@ def test_a_known_output_is_known_not_secret_and_has_no_resources() -> None:
         )
 
     assert asyncio.run(state()) == ({"a": [1, {"b": None}]}, True, False, set())
+
+
+@pytest.mark.parametrize(
+    ("declare", "key", "suggestion"),
+    [
+        pytest.param(
+            lambda: AIMService("chat", {"namspace": NS, "spec": {"model": {"name": "m"}}}),  # type: ignore[typeddict-unknown-key]
+            "namspace",
+            "namespace",
+            id="service-namespace",
+        ),
+        pytest.param(
+            lambda: AIMService("chat", {"namespace": NS, "skipAwiat": True, "spec": {}}),  # type: ignore[typeddict-unknown-key]
+            "skipAwiat",
+            "skipAwait",
+            id="service-option",
+        ),
+        pytest.param(
+            lambda: AIMProfile("p", {"namespace": NS, "specs": profile_spec()}),  # type: ignore[typeddict-unknown-key]
+            "specs",
+            "spec",
+            id="profile-spec",
+        ),
+    ],
+)
+def test_a_misspelt_argument_is_an_unknown_field_with_a_suggestion(
+    recording: Any, declare: Any, key: str, suggestion: str
+) -> None:
+    """Ignored, `namspace` would deploy to `default` and `skipAwiat` would wait: both are refused."""
+    with pytest.raises(AIMValidationError) as caught:
+        recording(declare)
+    assert (caught.value.field, caught.value.reason) == (key, "UnknownField")
+    assert f"did you mean `{suggestion}`?" in caught.value.message
