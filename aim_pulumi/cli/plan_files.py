@@ -139,16 +139,31 @@ def previous_state(plan: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+# Helm's install order (what `helm install` and most tools apply in): what others live in or refer to
+# first, so `kubectl apply -f plan.yaml` works on a fresh cluster. Custom resources come last.
+_APPLY_ORDER = (
+    "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodDisruptionBudget", "ServiceAccount",
+    "Secret", "ConfigMap", "StorageClass", "PersistentVolume", "PersistentVolumeClaim",
+    "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Service",
+    "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment", "HorizontalPodAutoscaler",
+    "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
+)  # fmt: skip
+_APPLY_RANK = {kind: rank for rank, kind in enumerate(_APPLY_ORDER)}
+
+
 def kubernetes_manifests(recording: PlanRecording, *, show_secrets: bool = False) -> list[dict[str, Any]]:
-    """Every Kubernetes object of the plan, sorted by kind, namespace and name.
+    """Every Kubernetes object of the plan in the order it can be applied: by kind as Helm installs
+    them (a Namespace before what is in it), then kind, namespace and name.
 
     A field Pulumi holds as a secret is written as `[secret]` unless `show_secrets`.
     """
     manifests = [_inputs_for_document(r, show_secrets) for r in recording.kubernetes()]
 
-    def key(m: Mapping[str, Any]) -> tuple[str, str, str]:
+    def key(m: Mapping[str, Any]) -> tuple[int, str, str, str]:
         meta = as_mapping(m.get("metadata"))
-        return (str(m.get("kind", "")), str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+        kind = str(m.get("kind", ""))
+        rank = _APPLY_RANK.get(kind, len(_APPLY_ORDER))
+        return (rank, kind, str(meta.get("namespace") or ""), str(meta.get("name") or ""))
 
     return sorted(manifests, key=key)
 

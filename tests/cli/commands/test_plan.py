@@ -69,11 +69,11 @@ def test_quickstart_plans_and_prints_the_tree_and_summary(quickstart_files: dict
     assert "\x1b[" not in out
 
 
-def test_yaml_holds_every_kubernetes_manifest_sorted(quickstart_files: dict[str, Any]) -> None:
+def test_yaml_holds_every_kubernetes_manifest_in_apply_order(quickstart_files: dict[str, Any]) -> None:
+    """As Helm installs: what others refer to first, custom resources last, each kind sorted."""
     docs = quickstart_files["yaml"]
     keys = [(d["kind"], d["metadata"].get("namespace", ""), d["metadata"]["name"]) for d in docs]
-    assert keys == sorted(keys)
-    assert [k[0] for k in keys] == ["HTTPRoute", "InferenceService", "Job", "PersistentVolumeClaim"]
+    assert [k[0] for k in keys] == ["PersistentVolumeClaim", "Job", "HTTPRoute", "InferenceService"]
     for doc in docs:
         assert list(doc)[:3] == ["apiVersion", "kind", "metadata"]
     isvc = next(d for d in docs if d["kind"] == "InferenceService")
@@ -654,3 +654,12 @@ def test_a_plan_that_is_the_whole_process_freezes_its_heap_instead_of_collecting
     finally:
         gc.unfreeze()
     capsys.readouterr()
+
+
+def test_yaml_puts_a_namespace_before_the_objects_in_it(tmp_path: Path) -> None:
+    """`kubectl apply -f plan.yaml` on a fresh cluster needs the Namespace first."""
+    out = tmp_path / "plan.yaml"
+    program = PROGRAMS / "with-namespace"
+    assert main(["plan", str(program), "--quiet", "--yaml", str(out)]) == 0
+    kinds = [d["kind"] for d in yaml.safe_load_all(out.read_text()) if d]
+    assert kinds == ["Namespace", "ServiceAccount", "InferenceService"]
