@@ -135,6 +135,24 @@ def _with_previous_profile(document: Mapping[str, Any], ref: Mapping[str, Any]) 
     return out
 
 
+def _awaited_children(plan: ServicePlan) -> list[str]:
+    """What `pulumi up` will wait for, for how long, and what a timeout means, one line each."""
+    service = f"AIMService {plan.namespace}/{plan.name}"
+    lines = []
+    for cache in plan.caches:
+        if not cache.skip_await:
+            lines.append(
+                f"{service}: waiting up to {cache.timeout_seconds} s for download Job {cache.job_name} "
+                "to complete (aim:downloadTimeoutSeconds)"
+            )
+    if plan.wait.wait_for and not plan.wait.skip_await:
+        lines.append(
+            f"{service}: waiting up to {plan.wait.timeout_seconds} s for InferenceService {plan.isvc_name} "
+            f"to report {plan.wait.wait_for} (aim:waitFor, aim:readyTimeoutSeconds)"
+        )
+    return lines
+
+
 async def _reported(resource: pulumi.Resource | None) -> Any:
     """A child's `status` as the engine observed it; None where unknown (a preview's new child)."""
     output = getattr(resource, "status", None)
@@ -505,6 +523,10 @@ class AIMService(pulumi.ComponentResource):
                 pulumi.log.info(message, resource=self)
         masked: MaskedArgs = self._aim_masked
         await_caches = self._aim_wait_for_cache and not plan.wait.skip_await
+        if not pulumi.runtime.is_dry_run():
+            # Said before the waits: when one times out, the provider's error names only the child.
+            for waited in _awaited_children(plan):
+                pulumi.log.info(waited, resource=self)
         cache_opts = pulumi.ResourceOptions(
             providers=self._aim_providers, depends_on=list(self._aim_depends_on)
         )

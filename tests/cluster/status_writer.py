@@ -28,8 +28,18 @@ def _has_condition(obj: dict[str, Any], kind: str) -> bool:
     return any(c.get("type") == kind and c.get("status") == "True" for c in conditions)
 
 
-def mark_inference_service_ready(kube: Kube, namespace: str, name: str) -> None:
-    """What KServe writes once the predictor serves: `Ready` and its parts True, and a URL."""
+def _generation(obj: dict[str, Any]) -> int:
+    return int(obj["metadata"].get("generation") or 1)
+
+
+def _observed_current(obj: dict[str, Any]) -> bool:
+    """The controller has reconciled the latest spec (as KServe does after each update)."""
+    return int((obj.get("status") or {}).get("observedGeneration") or 0) >= _generation(obj)
+
+
+def mark_inference_service_ready(kube: Kube, namespace: str, name: str, generation: int = 1) -> None:
+    """What KServe writes once the predictor of `generation` serves: `Ready` and its parts True, a URL,
+    and the generation it observed (Pulumi's await takes a `Ready` of an older generation as stale)."""
     conditions = [
         {"type": kind, "status": "True", "lastTransitionTime": _TIME}
         for kind in ("IngressReady", "PredictorReady", "Ready")
@@ -37,7 +47,7 @@ def mark_inference_service_ready(kube: Kube, namespace: str, name: str) -> None:
     status = {
         "conditions": conditions,
         "url": f"http://{name}.{namespace}.example.com",
-        "observedGeneration": 1,
+        "observedGeneration": generation,
     }
     kube.patch(
         *ISVC, namespace, name, {"status": status}, field_manager="kserve-controller", subresource="status"
@@ -150,8 +160,9 @@ class StatusWriter:
             for obj in self.kube.list(*ISVC, namespace):
                 name = obj["metadata"]["name"]
                 key = ("InferenceService", namespace, name)
-                if not _has_condition(obj, "Ready") and self._due(key):
-                    mark_inference_service_ready(self.kube, namespace, name)
+                current = _has_condition(obj, "Ready") and _observed_current(obj)
+                if not current and self._due((*key[:2], f"{name}@{_generation(obj)}")):
+                    mark_inference_service_ready(self.kube, namespace, name, _generation(obj))
                     self.written.append(key)
         if self.jobs:
             for obj in self.kube.list(*JOB, namespace):
