@@ -265,7 +265,8 @@ def changed_steps(preview: Mapping[str, Any]) -> dict[tuple[str, str], str]:
     changes: dict[tuple[str, str], str] = {}
     for step in preview.get("steps", []):
         type_ = urn_type(step["urn"])
-        if type_.startswith(_INFRA_TYPES) or step["op"] in ("same", "read"):
+        # A refreshing preview reads every resource first (op `refresh`): a read, not a change.
+        if type_.startswith(_INFRA_TYPES) or step["op"] in ("same", "read", "refresh"):
             continue
         op = "replace" if step["op"] in ("replace", "create-replacement", "delete-replaced") else step["op"]
         changes[(type_, urn_name(step["urn"]))] = op
