@@ -25,6 +25,7 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.manifests._common import plain
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
@@ -159,16 +160,7 @@ async def _reported(resource: pulumi.Resource | None) -> Any:
     if not isinstance(output, pulumi.Output):
         return None
     value = await output.future()
-    return _plain_data(value) if isinstance(value, Mapping) else None
-
-
-def _plain_data(value: Any) -> Any:
-    """The SDK's output types (dict subclasses with camelCase keys) as plain dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain_data(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain_data(v) for v in value]
-    return value
+    return plain(value) if isinstance(value, Mapping) else None
 
 
 async def _observed_status(

@@ -14,13 +14,10 @@ from typing import Any
 
 import pytest
 from cluster import TestCluster
-from harness import REPO, RealStack, changed_steps, toolchain_dir
+from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
 from status_writer import StatusWriter
 
 from aim_pulumi.cli.diff import diff_plans
-from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import plan_document, previous_state
-from aim_pulumi.cli.project import load_program
 
 pytestmark = pytest.mark.cluster
 
@@ -29,16 +26,6 @@ NAMESPACE = "inference"
 NEWER_IMAGE = "amdenterpriseai/aim-qwen-qwen3-32b:0.8.6"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 ISVC_STEP = ("kubernetes:serving.kserve.io/v1beta1:InferenceService", "qwen-isvc")
-
-
-def offline_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    outcome = execute(
-        load_program(str(stack.dir), stack=stack.stack),
-        previous=previous_state(previous) if previous is not None else None,
-    )
-    assert outcome.error is None, outcome.error
-    assert outcome.recording is not None
-    return plan_document(outcome.recording, show_secrets=True)
 
 
 def isvc_manifest(plan: dict[str, Any]) -> dict[str, Any]:
@@ -66,12 +53,12 @@ def live_isvc(cluster: TestCluster, plan: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_newer_image_is_an_in_place_update_as_predicted(deployed: RealStack, cluster: TestCluster) -> None:
-    before_plan = offline_plan(deployed)
+    before_plan = current_plan(deployed)
     before = live_isvc(cluster, before_plan)
     deployed.pulumi("preview", "--expect-no-changes")
     old_image = isvc_manifest(before_plan)["spec"]["predictor"]["containers"][0]["image"]
     deployed.config("rebind:image", NEWER_IMAGE)
-    after_plan = offline_plan(deployed, before_plan)
+    after_plan = current_plan(deployed, before_plan)
     predicted = {
         (c.type, c.name): c.action
         for c in diff_plans(before_plan, after_plan).changes
@@ -89,7 +76,7 @@ def test_newer_image_is_an_in_place_update_as_predicted(deployed: RealStack, clu
 def test_drift_shows_in_a_refreshing_preview_and_up_refresh_restores_it(
     deployed: RealStack, cluster: TestCluster
 ) -> None:
-    plan = offline_plan(deployed)
+    plan = current_plan(deployed)
     declared = isvc_manifest(plan)
     name = declared["metadata"]["name"]
     predictor = declared["spec"]["predictor"]

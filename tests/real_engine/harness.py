@@ -191,6 +191,22 @@ class RealStack:
         return self._offline()[1]
 
 
+def current_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The offline plan of the stack's program and current stack config, from `previous` binding state
+    (an earlier plan's), as `aim-pulumi plan --json` writes it."""
+    from aim_pulumi.cli.execution import execute
+    from aim_pulumi.cli.plan_files import plan_document, previous_state
+    from aim_pulumi.cli.project import load_program
+
+    outcome = execute(
+        load_program(str(stack.dir), stack=stack.stack),
+        previous=previous_state(previous) if previous is not None else None,
+    )
+    assert outcome.error is None, outcome.error
+    assert outcome.recording is not None
+    return plan_document(outcome.recording, show_secrets=True)
+
+
 def offline_plan(
     program: Path, stack: str, workdir: Path
 ) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:

@@ -11,12 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from harness import REPO, RealStack, changed_steps, toolchain_dir
+from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
 
 from aim_pulumi.cli.diff import diff_plans
-from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import plan_document, previous_state
-from aim_pulumi.cli.project import load_program
 
 pytestmark = pytest.mark.real_engine
 
@@ -29,17 +26,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealStack]:
     deployed = RealStack(PROGRAM, tmp_path_factory.mktemp("rebind"), toolchain_dir())
     deployed.up()
     yield deployed
-
-
-def offline_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The offline plan of the stack's program and current stack config, from `previous` binding state."""
-    outcome = execute(
-        load_program(str(stack.dir), stack=stack.stack),
-        previous=previous_state(previous) if previous is not None else None,
-    )
-    assert outcome.error is None, outcome.error
-    assert outcome.recording is not None
-    return plan_document(outcome.recording, show_secrets=True)
 
 
 def predicted(old: dict[str, Any], new: dict[str, Any]) -> dict[tuple[str, str], str]:
@@ -55,14 +41,14 @@ def predicted(old: dict[str, Any], new: dict[str, Any]) -> dict[tuple[str, str],
 
 @pytest.fixture(scope="module")
 def deployed_plan(stack: RealStack) -> dict[str, Any]:
-    return offline_plan(stack)
+    return current_plan(stack)
 
 
 def _step(stack: RealStack, deployed_plan: dict[str, Any], **config: str) -> dict[tuple[str, str], str]:
     for key, value in config.items():
         stack.config(f"rebind:{key}", value)
     real = changed_steps(stack.preview())
-    assert real == predicted(deployed_plan, offline_plan(stack, deployed_plan))
+    assert real == predicted(deployed_plan, current_plan(stack, deployed_plan))
     return real
 
 
