@@ -116,6 +116,11 @@ class KeySelector(AIMBase):
     optional: bool | None = None
     """Start the container even when the key or object is missing."""
 
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(key_selector_rules(self))
+        return self
+
 
 class FieldSelector(AIMBase):
     api_version: str | None = None
@@ -167,6 +172,11 @@ class ResourceRequirements(AIMBase):
     """Upper bounds the container may use."""
     claims: list[dict[str, Any]] = Field(default_factory=list)
     """Dynamic resource claims, passed through unchanged."""
+
+    @model_validator(mode="after")
+    def _check(self) -> Self:
+        _raise_first(resource_quantity_rules(self))
+        return self
 
 
 class ModelSource(AIMBase):
@@ -490,10 +500,42 @@ def routing_annotation_rules(annotations: Mapping[str, str]) -> Problems:
 
 
 def env_var_rules(env: EnvVar) -> Problems:
-    """A24: an EnvVar takes its value from `value` or `valueFrom`, not both."""
+    """A24: an EnvVar takes its value from `value` or `valueFrom`, not both; its name is one the API
+    server takes (`IsRelaxedEnvVarName`), and its value one a process can receive (no NUL byte)."""
+    from aim_pulumi.schemas.pod_rules import env_name_errors
+
+    out = [problem("name", f"env var name {env.name!r}: {message}") for message in env_name_errors(env.name)]
+    if isinstance(env.value, str) and "\x00" in env.value:
+        out.append(
+            problem("value", f"env var {env.name!r}: a value cannot hold a NUL byte (execve takes C strings)")
+        )
     if env.value is not None and env.value_from is not None:
-        return [problem("", f"env var {env.name!r} sets both `value` and `valueFrom`; set one")]
-    return []
+        out.append(problem("", f"env var {env.name!r} sets both `value` and `valueFrom`; set one"))
+    return out
+
+
+def key_selector_rules(selector: KeySelector) -> Problems:
+    """`validateSecretKeySelector` / `validateConfigMapKeySelector`: a DNS-1123 name, a config key."""
+    from aim_pulumi.schemas.metadata import dns1123_subdomain_errors
+    from aim_pulumi.schemas.pod_rules import config_map_key_errors
+
+    out = [problem("name", f"{selector.name!r}: {m}") for m in dns1123_subdomain_errors(selector.name or "x")]
+    out += [problem("key", f"{selector.key!r}: {m}") for m in config_map_key_errors(selector.key)]
+    return out
+
+
+def resource_quantity_rules(resources: ResourceRequirements) -> Problems:
+    """`ValidateResourceQuantityValue`: never negative, whole numbers for extended resources
+    (`amd.com/gpu`). Request against limit is judged on the container, where the service's and the
+    profile's resources have been merged."""
+    from aim_pulumi.schemas.pod_rules import quantity_value_errors
+
+    return [
+        problem(f"{side}.{name}", f"{name} {value!r}: {message}")
+        for side in ("requests", "limits")
+        for name, value in getattr(resources, side).items()
+        for message in quantity_value_errors(name, value)
+    ]
 
 
 def fallback_list_rules(fallbacks: Sequence[Fallback]) -> Problems:

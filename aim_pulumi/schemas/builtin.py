@@ -1,5 +1,7 @@
 """Rules the API server and KServe's admission webhook enforce in Go code, not in any schema.
 
+The pod-level rules (env names, quantities, references, volumes) live in `pod_rules.py`.
+
 Each message is tagged with who enforces it: `[apiserver]` for Kubernetes' own validation
 (k8s pkg/apis/core/validation, pkg/apis/batch/validation), `[kserve-webhook]` for KServe v0.20.0
 `pkg/apis/serving/v1beta1/inference_service_validation.go`. Every rule reads the object defensively:
@@ -13,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from aim_pulumi.schemas.metadata import APISERVER_TAG, annotation_errors, dns1123_label_errors, label_errors
+from aim_pulumi.schemas.pod_rules import data_key_errors, isvc_predictor_pod, job_pod, pvc_storage_class
 from aim_pulumi.schemas.quantity import quantity_value
 
 BuiltinRule = Callable[[Mapping[str, Any]], list[str]]
@@ -228,9 +231,26 @@ def isvc_predictor_implementation(obj: Mapping[str, Any]) -> list[str]:
 
 
 BUILTIN_RULES: Mapping[tuple[str, str], tuple[BuiltinRule, ...]] = {
-    ("v1", "PersistentVolumeClaim"): (pvc_access_modes, pvc_volume_mode, pvc_storage_request),
-    ("batch/v1", "Job"): (job_name_length, job_restart_policy, job_containers, job_template_metadata),
-    ("serving.kserve.io/v1beta1", "InferenceService"): (isvc_name, isvc_predictor_implementation),
+    ("v1", "PersistentVolumeClaim"): (
+        pvc_access_modes,
+        pvc_volume_mode,
+        pvc_storage_request,
+        pvc_storage_class,
+    ),
+    ("batch/v1", "Job"): (
+        job_name_length,
+        job_restart_policy,
+        job_containers,
+        job_template_metadata,
+        job_pod,
+    ),
+    ("serving.kserve.io/v1beta1", "InferenceService"): (
+        isvc_name,
+        isvc_predictor_implementation,
+        isvc_predictor_pod,
+    ),
+    ("v1", "ConfigMap"): (data_key_errors,),
+    ("v1", "Secret"): (data_key_errors,),
 }
 
 

@@ -672,6 +672,59 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "spec.hardware",
         "InvalidSpec",
     ),
+    # Child-level Go rules (pod_rules.py), refused at the AIM field, before any plan.
+    (
+        "env-name-relaxed-rule",
+        service({**BY_NAME, "env": [{"name": "a=b", "value": "1"}]}),
+        "spec.env[0].name",
+        "InvalidSpec",
+    ),
+    (
+        "env-value-nul",
+        runtime_config({"env": [{"name": "TOKEN", "value": "a\x00b"}]}),
+        "spec.env[0].value",
+        "InvalidSpec",
+    ),
+    (
+        "profile-env-name-non-ascii",
+        profile({"containerEnv": [{"name": "é", "value": "1"}]}),
+        "spec.containerEnv[0].name",
+        "InvalidSpec",
+    ),
+    (
+        "secret-key-ref-key",
+        service(
+            {
+                **BY_NAME,
+                "env": [{"name": "T", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "k/../x"}}}],
+            }
+        ),
+        "spec.env[0].valueFrom.secretKeyRef.key",
+        "InvalidSpec",
+    ),
+    (
+        "secret-key-ref-name",
+        service(
+            {
+                **BY_NAME,
+                "env": [{"name": "T", "valueFrom": {"secretKeyRef": {"name": "UPPER_bad", "key": "k"}}}],
+            }
+        ),
+        "spec.env[0].valueFrom.secretKeyRef.name",
+        "InvalidSpec",
+    ),
+    (
+        "negative-memory",
+        service({**BY_NAME, "resources": {"requests": {"memory": "-1"}}}),
+        "spec.resources.requests.memory",
+        "InvalidSpec",
+    ),
+    (
+        "fractional-gpu",
+        profile({"resources": {"limits": {"amd.com/gpu": ".5"}}}),
+        "spec.resources.limits.amd.com/gpu",
+        "InvalidSpec",
+    ),
 ]
 
 # (id, manifest): the admitted side of each rule.

@@ -39,13 +39,17 @@ path_id = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9._-]{0,8}(/[A-Za-z0-9][A-Za-z0-9.
 label_value = st.from_regex(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,10}[A-Za-z0-9])?)?", fullmatch=True)
 object_labels = st.dictionaries(label_key, label_value, max_size=3)
 env_name = st.from_regex(r"[A-Z][A-Z0-9_]{0,12}", fullmatch=True)
+# A Secret key is a ConfigMap key (`IsConfigMapKey`); a value any text a process can receive (no NUL).
+config_key = st.from_regex(r"[-_a-zA-Z0-9][-._a-zA-Z0-9]{0,10}", fullmatch=True)
 env_var = st.one_of(
-    st.fixed_dictionaries({"name": env_name, "value": st.text(max_size=10)}),
+    st.fixed_dictionaries(
+        {"name": env_name, "value": st.text(max_size=10).filter(lambda v: "\x00" not in v)}
+    ),
     st.fixed_dictionaries(
         {
             "name": env_name,
             "valueFrom": st.fixed_dictionaries(
-                {"secretKeyRef": st.fixed_dictionaries({"name": dns_label, "key": word})}
+                {"secretKeyRef": st.fixed_dictionaries({"name": dns_label, "key": config_key})}
             ),
         }
     ),
@@ -58,10 +62,15 @@ json_leaf = st.one_of(
 )
 engine_args = st.dictionaries(st.from_regex(r"[a-z][a-z-]{0,10}", fullmatch=True), json_leaf, max_size=3)
 quantity = st.one_of(st.from_regex(r"[1-9][0-9]{0,3}(Gi|Mi|m)?", fullmatch=True), st.integers(0, 64))
+# An extended resource (`amd.com/gpu`) is counted in whole units (`ValidateResourceQuantityValue`).
+whole = st.one_of(st.integers(0, 8), st.integers(0, 8).map(str))
+resource_requests = st.fixed_dictionaries(
+    {}, optional={"cpu": quantity, "memory": quantity, "amd.com/gpu": whole}
+)
 resources = st.fixed_dictionaries(
     {},
     optional={
-        "requests": st.dictionaries(st.sampled_from(["cpu", "memory", "amd.com/gpu"]), quantity, max_size=2),
+        "requests": resource_requests,
         "limits": st.dictionaries(st.sampled_from(["cpu", "memory"]), quantity, max_size=2),
     },
 )

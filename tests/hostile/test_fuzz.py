@@ -30,6 +30,7 @@ from aim_pulumi.cli.__main__ import main
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.resolve import AIMResolutionError, Catalog, plan_service
 from aim_pulumi.schemas import validate_manifest
+from aim_pulumi.schemas.children import check_children
 from hostile.corpus import Case, corpus
 
 SEED = 17
@@ -122,6 +123,8 @@ def _api_channel(path: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> t
             docs = build_service_manifests(plan)
             for cache in plan.caches:
                 docs += [build_cache_pvc(cache), build_download_job(cache)]
+            # What the components do before registering: the children checked as the API server would.
+            check_children(docs, str(service.object_ref))
             problems += [error for doc in docs for error in validate_manifest(doc)]
     except (AIMValidationError, AIMResolutionError) as exc:
         return ("raw_control", str(exc)) if _raw_control(str(exc)) else ("clean_error", str(exc))
