@@ -183,16 +183,19 @@ def annotation_errors(annotations: object, path: str) -> list[str]:
     return errors
 
 
-def _name_errors(meta: Mapping[str, Any]) -> list[str]:
+# Kinds whose names are DNS-1123 labels, not subdomains (core validation `ValidateNamespaceName`,
+# `ValidateServiceName`): their names become DNS labels themselves.
+_LABEL_NAMED_KINDS = frozenset({"Namespace", "Service"})
+
+
+def _name_errors(meta: Mapping[str, Any], kind: object = None) -> list[str]:
     name, generate_name = meta.get("name"), meta.get("generateName")
     if not name and not generate_name:
         return ["metadata.name: Required value: name or generateName is required"]
     errors: list[str] = []
     if isinstance(name, str) and name:
-        errors.extend(
-            f"metadata.name: Invalid value: {_quoted(name)}: {message}"
-            for message in dns1123_subdomain_errors(name)
-        )
+        rule = dns1123_label_errors if kind in _LABEL_NAMED_KINDS else dns1123_subdomain_errors
+        errors.extend(f"metadata.name: Invalid value: {_quoted(name)}: {message}" for message in rule(name))
     if isinstance(generate_name, str) and generate_name:
         errors.extend(
             f"metadata.generateName: Invalid value: {_quoted(generate_name)}: {message}"
@@ -221,7 +224,7 @@ def metadata_errors(obj: Mapping[str, Any]) -> list[str]:
         return ["metadata: Required value"]
     if not isinstance(meta, Mapping):
         return []
-    syntax_errors = _name_errors(meta) + _namespace_errors(meta)
+    syntax_errors = _name_errors(meta, obj.get("kind")) + _namespace_errors(meta)
     syntax_errors += label_errors(meta.get("labels"), "metadata.labels")
     syntax_errors += annotation_errors(meta.get("annotations"), "metadata.annotations")
     schema_errors = validate_structure(*OBJECT_META, meta, prefix="metadata")

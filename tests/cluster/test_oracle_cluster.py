@@ -66,6 +66,10 @@ def config_map(key: str) -> dict[str, Any]:
     }
 
 
+def namespace(name: str) -> dict[str, Any]:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+
+
 def env(name: str, value: str = "1") -> dict[str, Any]:
     return {"env": [{"name": name, "value": value}]}
 
@@ -104,6 +108,8 @@ CASES = [
     ("config-map-key-slash", config_map("a/b"), True),
     ("config-map-key-dotdot", config_map("..a"), True),
     ("config-map-key-ok", config_map("vllm-profile.yaml"), False),
+    ("namespace-with-a-dot", namespace("ml.team"), True),
+    ("namespace-ok", namespace("ml-team-2"), False),
     (
         "mount-without-volume",
         job({"volumeMounts": [{"name": "cache", "mountPath": "/cache"}]}),
@@ -126,7 +132,9 @@ def as_pod(manifest: dict[str, Any]) -> dict[str, Any]:
 def api_server_refuses(cluster: TestCluster, manifest: dict[str, Any]) -> str | None:
     """The API server's refusal of a dry-run create, or None if it would store the object."""
     target = as_pod(manifest) if manifest["kind"] == "InferenceService" else manifest
-    path = object_path(target["apiVersion"], target["kind"], NAMESPACE)
+    path = object_path(
+        target["apiVersion"], target["kind"], None if target["kind"] == "Namespace" else NAMESPACE
+    )
     try:
         cluster.kube.request("POST", path, target, query={"dryRun": "All"})
     except ApiError as error:

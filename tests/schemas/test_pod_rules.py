@@ -112,3 +112,10 @@ def test_a_storage_class_is_a_dns_subdomain() -> None:
     assert _errors({**pvc, "spec": {**pvc["spec"], "storageClassName": "fast.nvme-1"}}) == []
     (error,) = _errors({**pvc, "spec": {**pvc["spec"], "storageClassName": "Bad_Class"}})
     assert error.startswith('spec.storageClassName: Invalid value: "Bad_Class"')
+
+
+@pytest.mark.parametrize(("name", "valid"), [("ml-team", True), ("ml.team", False), ("ML", False)])
+def test_a_namespace_name_is_a_dns_label(name: str, valid: bool) -> None:
+    """`ValidateNamespaceName`: a label, not a subdomain (a ConfigMap may be called `ml.team`)."""
+    namespace = {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}}
+    assert (validate_manifest(namespace) == []) is valid
