@@ -19,6 +19,29 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# A line a person can read: a value longer than this is shown by its start and its length, and a
+# line that is still longer loses its middle. A 3 MB label value must not come back as a 3 MB line.
+MAX_RUN = 120
+MAX_LINE = 2000
+_LONG_RUN = re.compile(r"[^\s\"',:]{" + str(MAX_RUN + 1) + ",}")
+
+
+def _elided_run(match: re.Match[str]) -> str:
+    run = match.group()
+    return f"{run[:40]}...({len(run)} characters)"
+
+
+def bounded(line: str) -> str:
+    """`line` with over-long values elided (their length said) and at most about MAX_LINE characters."""
+    if len(line) <= MAX_RUN:
+        return line
+    line = _LONG_RUN.sub(_elided_run, line)
+    if len(line) <= MAX_LINE:
+        return line
+    cut = len(line) - MAX_LINE
+    return f"{line[: MAX_LINE - 200]}...({cut} characters)...{line[-200:]}"
+
+
 def escape(text: object) -> str:
     """User text made safe for one line of a log: control characters shown as `\\n`, `\\x1b`, ..."""
     return _UNSAFE.sub(_escaped, str(text))
@@ -104,7 +127,7 @@ class AIMValidationError(ValueError):
         if self.file is not None:
             where = self.file if self.document is None else f"{self.file}:{self.document}"
         parts = [p for p in (where, self.object_ref, self.field, self.reason, self.message) if p]
-        return ": ".join(escape(p) for p in parts)
+        return bounded(": ".join(escape(p) for p in parts))
 
     def __repr__(self) -> str:
         return f"AIMValidationError(field={self.field!r}, reason={self.reason!r}, message={self.message!r})"

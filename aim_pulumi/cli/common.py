@@ -12,7 +12,7 @@ import gc
 from collections.abc import Iterator
 from pathlib import Path
 
-from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.errors import AIMValidationError, bounded, escape
 
 EXIT_OK = 0
 
@@ -50,7 +50,7 @@ def format_problem(err: AIMValidationError) -> str:
     if err.document is not None:
         where = f"{where}:{err.document}"
     parts = (where, err.object_ref or "?", err.field or "(root)", err.reason, err.message)
-    return ": ".join(escape(p) for p in parts)
+    return bounded(": ".join(escape(p) for p in parts))
 
 
 def subcommand_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

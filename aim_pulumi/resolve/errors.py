@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aim_pulumi.api.errors import escape
+from aim_pulumi.api.errors import bounded, escape
 
 
 class AIMResolutionError(Exception):
@@ -21,4 +21,4 @@ class AIMResolutionError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.object_ref, self.field, self.reason, self.message) if p]
-        return ": ".join(escape(p) for p in parts)
+        return bounded(": ".join(escape(p) for p in parts))

@@ -206,3 +206,23 @@ def test_value_problem_path_of_a_deep_bad_value_is_spelled_out() -> None:
     value = {"spec": {"env": [{"name": "A"}, {"name": "B", "value": "\ud800"}]}}
     problem = value_problem(value)
     assert problem is not None and problem.field == "spec.env[1].value"
+
+
+def test_an_error_line_is_bounded_and_says_how_long_the_value_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 3 MB label value comes back as its start and its length, not as a 3 MB line."""
+    from aim_pulumi.cli.__main__ import main
+
+    value = "a" * 3_000_000
+    manifest = tmp_path / "service.yaml"
+    manifest.write_text(
+        "apiVersion: aim.eai.amd.com/v1alpha2\nkind: AIMService\n"
+        f"metadata: {{name: chat, namespace: ml, labels: {{team: {value}}}}}\n"
+        "spec: {model: {name: m}}\n"
+    )
+    assert main(["validate", str(manifest)]) == 1
+    output = capsys.readouterr()
+    lines = (output.out + output.err).splitlines()
+    assert lines and max(len(line) for line in lines) <= 2100
+    assert "(3000000 characters)" in output.out + output.err
