@@ -519,7 +519,11 @@ def key_selector_rules(selector: KeySelector) -> Problems:
     from aim_pulumi.schemas.metadata import dns1123_subdomain_errors
     from aim_pulumi.schemas.pod_rules import config_map_key_errors
 
-    out = [problem("name", f"{selector.name!r}: {m}") for m in dns1123_subdomain_errors(selector.name or "x")]
+    out = (
+        [problem("name", f"{selector.name!r}: {m}") for m in dns1123_subdomain_errors(selector.name)]
+        if selector.name
+        else []
+    )
     out += [problem("key", f"{selector.key!r}: {m}") for m in config_map_key_errors(selector.key)]
     return out
 

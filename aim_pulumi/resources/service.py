@@ -164,20 +164,21 @@ async def _reported(resource: pulumi.Resource | None) -> Any:
 
 
 async def _observed_status(
-    planned: Any,
+    planned: Mapping[str, Any],
     *,
     runtime: pulumi.Resource | None,
     caches: Sequence[pulumi.Resource],
     route: pulumi.Resource | None,
-) -> Any:
-    """The status to export: the plan's, updated with what the children report (`observed_status`)."""
+) -> dict[str, Any]:
+    """The status to export: the plan's, updated with what the children report (`observed_status`).
+
+    `planned` may hold Outputs (restored env or label values); `observed_status` touches only the
+    conditions and the rollup, so they pass through to `settled_output`, which awaits them.
+    """
     reports = [await _reported(job) for job in caches]
-    runtime_report, route_report = await _reported(runtime), await _reported(route)
-    if isinstance(planned, pulumi.Output):
-        return planned.apply(
-            lambda status: observed_status(status, runtime=runtime_report, caches=reports, route=route_report)
-        )
-    return observed_status(planned, runtime=runtime_report, caches=reports, route=route_report)
+    return observed_status(
+        planned, runtime=await _reported(runtime), caches=reports, route=await _reported(route)
+    )
 
 
 def _binding_key(ref: Any) -> str:
