@@ -8,6 +8,7 @@ wire and snake_case in Python, and rejects unknown keys. Nulls are dropped befor
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 import uuid
@@ -290,15 +291,32 @@ def _known_keys(model: type[BaseModel]) -> list[str]:
 
 
 # Fields that may hold credentials (env values, S3 keys, tokens): an error names the field and the
-# rule, never the value, since error lines end up in CI logs.
-_CREDENTIAL_PARTS = ("env", "token", "secret", "password", "credential", "accesskey", "apikey")
+# rule, never the value, since error lines end up in CI logs. `validate` and `explain` share this.
+_CREDENTIAL_WORDS = ("token", "secret", "password", "credential", "accesskey", "apikey")
+
+
+def _credential_word(part: str) -> bool:
+    folded = re.sub(r"[^a-z0-9]", "", part.lower())
+    return any(word in folded for word in _CREDENTIAL_WORDS)
 
 
 def may_hold_credentials(loc: tuple[int | str, ...]) -> bool:
-    """Whether a field path lies in a place that may hold credentials."""
-    return any(
-        isinstance(part, str) and any(word in part.lower() for word in _CREDENTIAL_PARTS) for part in loc
-    )
+    """Whether a field path lies in a place that may hold credentials.
+
+    An env entry known by its name (`env.HF_TOKEN.value`, `engineEnv.API_KEY`) is judged by that
+    name, so `explain` can still show `AIM_MODEL_ID`; one known only by its position
+    (`env[0].value`, what a schema error gives) may be anything, so it is never shown.
+    """
+    for index, part in enumerate(loc):
+        if not isinstance(part, str):
+            continue
+        if _credential_word(part):
+            return True
+        if part.lower().endswith("env"):
+            following = loc[index + 1] if index + 1 < len(loc) else None
+            if not isinstance(following, str):
+                return True
+    return False
 
 
 def _shown(value: Any, loc: tuple[int | str, ...]) -> str:

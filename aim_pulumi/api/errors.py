@@ -77,7 +77,9 @@ class AIMValidationError(ValueError):
     rule names (`Unsupported`, `NameTooLong`, `AutoscalingRequiresMetrics`). When the object came
     from a file, `file`,
     `document` (1-based position of the YAML document in that file, empty documents counted) and
-    `object_ref` (`Kind/namespace/name`, or `Kind/name` for cluster kinds) locate it.
+    `object_ref` (`Kind/namespace/name`, or `Kind/name` for cluster kinds) locate it; `line`
+    (1-based, in the file) is where the offending text stands, when that is known: the loader knows
+    it for a YAML error or a bound, `aim-pulumi validate` finds it for every other problem.
     """
 
     def __init__(
@@ -89,6 +91,7 @@ class AIMValidationError(ValueError):
         file: str | None = None,
         document: int | None = None,
         object_ref: str | None = None,
+        line: int | None = None,
     ) -> None:
         self.field = field
         self.reason = reason
@@ -96,10 +99,16 @@ class AIMValidationError(ValueError):
         self.file = file
         self.document = document
         self.object_ref = object_ref
+        self.line = line
         super().__init__(self.message)
 
     def located(
-        self, *, file: str | None = None, document: int | None = None, object_ref: str | None = None
+        self,
+        *,
+        file: str | None = None,
+        document: int | None = None,
+        object_ref: str | None = None,
+        line: int | None = None,
     ) -> AIMValidationError:
         """Return a copy carrying where the object came from, keeping what is already known."""
         return AIMValidationError(
@@ -109,6 +118,7 @@ class AIMValidationError(ValueError):
             file=self.file if self.file is not None else file,
             document=self.document if self.document is not None else document,
             object_ref=self.object_ref if self.object_ref is not None else object_ref,
+            line=self.line if self.line is not None else line,
         )
 
     def under(self, *prefix: str | int) -> AIMValidationError:
@@ -120,6 +130,7 @@ class AIMValidationError(ValueError):
             file=self.file,
             document=self.document,
             object_ref=self.object_ref,
+            line=self.line,
         )
 
     def __str__(self) -> str:
@@ -135,7 +146,7 @@ class AIMValidationError(ValueError):
     def __reduce__(self) -> tuple[object, ...]:
         return (
             _rebuild,
-            (self.field, self.reason, self.message, self.file, self.document, self.object_ref),
+            (self.field, self.reason, self.message, self.file, self.document, self.object_ref, self.line),
         )
 
 
@@ -146,5 +157,8 @@ def _rebuild(
     file: str | None,
     document: int | None,
     object_ref: str | None,
+    line: int | None = None,
 ) -> AIMValidationError:
-    return AIMValidationError(field, reason, message, file=file, document=document, object_ref=object_ref)
+    return AIMValidationError(
+        field, reason, message, file=file, document=document, object_ref=object_ref, line=line
+    )

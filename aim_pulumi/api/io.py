@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
 from aim_pulumi.api.base import to_manifest as to_manifest  # the object's manifest form lives with the object
 from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents
+from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents, yaml_error_line
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
@@ -182,8 +182,22 @@ def iter_documents(text: str, file: str) -> Iterator[ManifestDocument]:
         raise err.located(file=file, document=index + 1) from None
     except yaml.YAMLError as exc:
         raise AIMValidationError(
-            ROOT, "InvalidYAML", " ".join(str(exc).split()), file=file, document=index + 1
+            ROOT,
+            "InvalidYAML",
+            " ".join(str(exc).split()),
+            file=file,
+            document=index + 1,
+            line=yaml_error_line(exc, text),
         ) from None
+
+
+class ManifestPathError(FileNotFoundError):
+    """A path that cannot be read as manifests: missing, not a regular file or directory, or a
+    symlink in a directory that leads out of it.
+
+    A `FileNotFoundError`, so every caller that reports a missing input path as a usage error
+    reports these the same way; the message names the path and is meant to be shown as it is.
+    """
 
 
 def manifest_files(path: str | os.PathLike[str], skipped: list[Path] | None = None) -> list[Path]:
@@ -191,23 +205,50 @@ def manifest_files(path: str | os.PathLike[str], skipped: list[Path] | None = No
 
     Only regular files are read: a FIFO, socket or device named `*.yaml` would block the reader
     or never end, so it is left out and, when `skipped` is given, noted there.
+
+    A directory's manifests are what lies in it. A symlink inside it to a file that stays inside
+    is read (a manifest shared under a second name); a symlink to a directory is not descended,
+    because one inside only repeats files read at their own path (or loops) and one outside is
+    not in the directory. A symlink that leads outside the directory, to a file or a directory,
+    is refused with `ManifestPathError` naming it, rather than silently read (`x.yaml ->
+    /etc/passwd`) or silently left out (a linked folder of manifests that would not deploy).
+    `path` itself may be a symlink: naming it is the user's choice, and it is followed.
     """
     root = Path(path)
     if root.is_dir():
-        found = []
+        resolved_root = root.resolve()
+        found: list[Path] = []
+        outside: list[tuple[Path, Path]] = []
         for p in root.rglob("*"):
+            linked = p.is_symlink()
+            if linked and p.suffix.lower() not in YAML_SUFFIXES and not p.is_dir():
+                continue
+            if linked:
+                target = Path(os.path.realpath(p))  # a symlink loop resolves to itself, no error
+                if not target.is_relative_to(resolved_root):
+                    outside.append((p, target))
+                    continue
+                if p.is_dir():
+                    continue
             if p.suffix.lower() not in YAML_SUFFIXES:
                 continue
             if p.is_file():
                 found.append(p)
             elif skipped is not None and p.exists() and not p.is_dir():
                 skipped.append(p)
+        if outside:
+            outside.sort(key=lambda pair: pair[0].relative_to(root).as_posix())
+            link, target = outside[0]
+            more = f" (and {len(outside) - 1} more such links)" if len(outside) > 1 else ""
+            raise ManifestPathError(
+                f"{link}: symlink to {target}, outside {root}; not followed{more} (copy it in to read it)"
+            )
         return sorted(found, key=lambda p: p.relative_to(root).as_posix())
     if root.is_file():
         return [root]
     if root.exists():
-        raise FileNotFoundError(f"not a regular file or directory: {root}")
-    raise FileNotFoundError(f"no such file or directory: {root}")
+        raise ManifestPathError(f"{root}: not a regular file or directory (a FIFO, socket or device)")
+    raise ManifestPathError(f"{root}: no such file or directory")
 
 
 def read_text(file: Path) -> str:

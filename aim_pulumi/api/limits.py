@@ -1,5 +1,8 @@
 """Bounds on user input, so hostile manifests end in a clean error instead of a hang or a crash.
 
+Scalars are read as Kubernetes reads them (go-yaml v2's rules, `aim_pulumi.api.goyaml`), not as
+PyYAML's YAML 1.1 would: `replicas: 1:30` is the string "1:30" to the cluster, never 90.
+
 A YAML file is parsed into a node graph first; that graph is checked before any Python value is
 built from it, because aliases make the graph small and its expansion huge ("billion laughs"), and
 a self-referencing alias makes it infinite. libyaml parses a catalog of thousands of documents
@@ -20,6 +23,7 @@ from typing import Any
 import yaml
 
 from aim_pulumi.api.errors import AIMValidationError, join_path
+from aim_pulumi.api.goyaml import INT_TAG, GoYamlConstruction, integer_too_long
 
 # A Kubernetes object is a few kilobytes and a dozen levels deep; these leave room for any real
 # catalog file while keeping the worst case to well under a second and a few megabytes.
@@ -44,8 +48,8 @@ def _lone_surrogate(text: str) -> bool:
     return False
 
 
-class BoundedLoader(yaml.SafeLoader):
-    """Safe YAML with bounded depth, no timestamps (Kubernetes reads unquoted dates as strings)."""
+class BoundedLoader(GoYamlConstruction, yaml.SafeLoader):
+    """Safe YAML with bounded depth, its scalars read as Kubernetes reads them (no dates, no `1:30`)."""
 
     def __init__(self, stream: Any) -> None:
         super().__init__(stream)
@@ -61,35 +65,25 @@ class BoundedLoader(yaml.SafeLoader):
                     "(root)",
                     "InputTooLarge",
                     f"nesting deeper than {MAX_DEPTH} levels at line {mark.line + 1}",
+                    line=mark.line + 1,
                 )
             return super().compose_node(parent, index)
         finally:
             self._depth -= 1
 
 
-BoundedLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-
 _LIBYAML: Any = getattr(yaml, "CSafeLoader", None) if getattr(yaml, "__with_libyaml__", False) else None
 if _LIBYAML is not None:
 
-    class _LibyamlLoader(_LIBYAML):  # type: ignore[misc]
-        """libyaml's parser and composer, with the constructor and resolvers of `BoundedLoader`."""
+    class _LibyamlLoader(GoYamlConstruction, _LIBYAML):  # type: ignore[misc]
+        """libyaml's parser and composer, with the resolver and constructors of `BoundedLoader`."""
 
-    _LibyamlLoader.yaml_implicit_resolvers = BoundedLoader.yaml_implicit_resolvers
+
 # Text where the two parsers are known to disagree: libyaml accepts a tab in places (inside a plain
 # scalar, before a value) where PyYAML's Python scanner refuses it.
 _PYTHON_PARSER_ONLY = ("\t", "[", "{")
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-
-
-_INT_TAG = "tag:yaml.org,2002:int"
-# Longer than any int64 in any YAML spelling (with sign, `0x`/`0o` prefix and `_` separators);
-# converting very long digit strings is slow, and Python refuses beyond 4300 digits anyway.
-_MAX_INT_TEXT = 96
 
 
 def _key_text(node: yaml.Node) -> str:
@@ -120,6 +114,7 @@ def check_node(root: yaml.Node) -> None:
                     "InputTooLarge",
                     f"the document expands to more than {MAX_NODES} values (aliases included) "
                     f"at line {node.start_mark.line + 1}",
+                    line=node.start_mark.line + 1,
                 )
             sizes[key] = size
             continue
@@ -130,20 +125,23 @@ def check_node(root: yaml.Node) -> None:
                 path or "(root)",
                 "InvalidSpec",
                 f"cyclic alias at line {node.start_mark.line + 1}: a node contains itself",
+                line=node.start_mark.line + 1,
             )
         if isinstance(node, yaml.ScalarNode):
-            if node.tag == _INT_TAG and len(node.value) > _MAX_INT_TEXT:
+            if node.tag == INT_TAG and integer_too_long(node.value):
                 raise AIMValidationError(
                     path or "(root)",
                     "InvalidSpec",
                     f"integer out of range at line {node.start_mark.line + 1} "
                     "(Kubernetes integers are at most 64-bit)",
+                    line=node.start_mark.line + 1,
                 )
             if isinstance(node.value, str) and _lone_surrogate(node.value):
                 raise AIMValidationError(
                     path or "(root)",
                     "InvalidSpec",
                     f"a lone surrogate is not valid text (line {node.start_mark.line + 1})",
+                    line=node.start_mark.line + 1,
                 )
             sizes[key] = 1
             continue
@@ -160,6 +158,7 @@ def check_node(root: yaml.Node) -> None:
                             join_path(path, name),
                             "InvalidSpec",
                             f"duplicate key {name!r} at line {line} (first at line {seen[name]})",
+                            line=line,
                         )
                     seen[name] = line
                 stack.append((key_node, path, False))
@@ -228,6 +227,41 @@ def load_yaml_documents(text: str) -> Iterator[Any]:
         yield from fast
         return
     yield from _python_documents(text)
+
+
+def yaml_error_line(error: yaml.YAMLError, text: str) -> int | None:
+    """The 1-based line of `text` a YAML error points at, when it points anywhere."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        return None if mark is None else mark.line + 1
+    if isinstance(error, yaml.reader.ReaderError):  # a character the reader refuses, by position
+        return text.count("\n", 0, error.position) + 1
+    return None
+
+
+def _libyaml_composes(text: str) -> bool:
+    if _LIBYAML is None or any(character in text for character in _PYTHON_PARSER_ONLY):
+        return False
+    try:
+        return _nesting_within_bound(text)
+    except yaml.YAMLError:
+        return False
+
+
+def compose_documents(text: str) -> Iterator[yaml.Node | None]:
+    """The node graph of every document of `text`, in order: where each key and item was written.
+
+    For finding the line of a field in a text `load_yaml_documents` has read; nothing is built,
+    so no value bound applies beyond the nesting one. libyaml composes when it could have read
+    the text (its lines are the Python parser's), which matters for a large catalog; a document
+    that does not compose raises the parser's error.
+    """
+    loader = _LibyamlLoader(text) if _libyaml_composes(text) else BoundedLoader(text)
+    try:
+        while loader.check_node():
+            yield loader.get_node()
+    finally:
+        loader.dispose()
 
 
 def _python_documents(text: str) -> Iterator[Any]:

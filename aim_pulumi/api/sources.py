@@ -55,13 +55,17 @@ class ManifestSet:
     skipped: list[Skipped] = field(default_factory=list)
 
 
+_KUSTOMIZE_REASON = (
+    "kustomize configuration, not an object (`kustomize build DIR | aim-pulumi plan -` plans what it builds)"
+)
+# kustomize's own kinds (Kustomization, Component): build instructions, never sent to a cluster.
+_KUSTOMIZE_GROUP = "kustomize.config.k8s.io"
+
+
 def skip_reason(path: Path) -> str | None:
     """Why a whole YAML file is not a manifest file (None: read its documents)."""
     if path.name.lower() in _KUSTOMIZE:
-        return (
-            "kustomize configuration, not an object (`kustomize build DIR | aim-pulumi plan -` plans "
-            "what it builds)"
-        )
+        return _KUSTOMIZE_REASON
     if _PULUMI.match(path.name):
         return "Pulumi project or stack settings, not an object"
     return None
@@ -92,7 +96,9 @@ def add_documents(result: ManifestSet, text: str, file: str) -> None:
     of the AIM loader, located at its file and document.
     """
     for doc in iter_documents(text, file):
-        if is_aim_document(doc.data):
+        if _is_object(doc.data) and str(doc.data["apiVersion"]).rpartition("/")[0] == _KUSTOMIZE_GROUP:
+            result.skipped.append(Skipped(file, _KUSTOMIZE_REASON, doc.document))
+        elif is_aim_document(doc.data):
             result.aim.append(doc)
         elif _is_object(doc.data):
             result.kubernetes.append(doc)

@@ -44,10 +44,16 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def format_problem(err: AIMValidationError) -> str:
-    """The one-line form of a problem: `file:doc: ref: field: reason: message`."""
+def format_problem(err: AIMValidationError, *, by_line: bool = False) -> str:
+    """The one-line form of a problem: `file:doc: ref: field: reason: message`.
+
+    `by_line` puts the problem's line in place of its document position, when the line is known
+    (`validate`, which finds the line of every problem it reports).
+    """
     where = err.file or "<input>"
-    if err.document is not None:
+    if by_line and err.line is not None:
+        where = f"{where}:{err.line}"
+    elif err.document is not None:
         where = f"{where}:{err.document}"
     parts = (where, err.object_ref or "?", err.field or "(root)", err.reason, err.message)
     return bounded(": ".join(escape(p) for p in parts))

@@ -81,12 +81,17 @@ def _engine_logger(debug: bool) -> logging.Logger:
 
 def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
     from aim_pulumi.api import load_manifests
+    from aim_pulumi.api.errors import escape
 
     objects: list[AIMObject] = []
     for directory in directories:
         if not Path(directory).exists():
             raise UsageError(f"--catalog {directory}: no such file or directory")
-        for obj in load_manifests(directory):
+        try:
+            found = load_manifests(directory)
+        except FileNotFoundError as exc:  # not a regular file or directory, a symlink leading out
+            raise UsageError(f"--catalog {escape(exc)}") from None
+        for obj in found:
             if obj.kind == "AIMService":
                 raise UsageError(
                     f"--catalog {directory}: {obj.object_ref} is a service; --catalog takes profiles, "

@@ -92,6 +92,7 @@ def failure_line(exc: BaseException, program: Program) -> str:
     A program whose resolution failed for several objects gets one such line for each.
     """
     from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.api.io import ManifestPathError
     from aim_pulumi.cli.recording import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
     from aim_pulumi.resources.program import AIMProgramError
@@ -112,6 +113,9 @@ def failure_line(exc: BaseException, program: Program) -> str:
     elif isinstance(exc, DynamicCheckFailed):
         detail = "; ".join(f"{prop}: {reason}" for prop, reason in exc.failures)
         parts = [location, exc.resource_name, detail]
+    elif isinstance(exc, ManifestPathError):
+        # Its message names the path and what is wrong with it; its type would only add noise.
+        parts = [location, component, str(exc)]
     elif isinstance(exc, SyntaxError):
         where = f"{display_path(Path(exc.filename))}:{exc.lineno}" if exc.filename else location
         parts = [where, "SyntaxError", exc.msg]

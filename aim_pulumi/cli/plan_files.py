@@ -255,7 +255,9 @@ def check_outputs(args: argparse.Namespace) -> list[Path]:
     """The plan files to write, refused before anything runs when writing them would harm input.
 
     A plan file that is PROGRAM, inside the planned directory (the next plan would read it as
-    AIM YAML), a `--catalog` path, a symlink or not a regular file is a usage error.
+    AIM YAML), a `--catalog` path, a symlink, not a regular file, a file the user cannot write,
+    or in a directory that does not exist (a typo would otherwise become a new directory) is a
+    usage error, so a plan is never run only to find its result cannot be kept.
     """
     from aim_pulumi.api.errors import escape
     from aim_pulumi.cli.files import WriteRefused, check_target, same_or_inside
@@ -277,23 +279,33 @@ def check_outputs(args: argparse.Namespace) -> list[Path]:
 
 
 def write_plan_files(files: list[tuple[str, str]], out: TextIO, *, secret: bool) -> None:
-    """Write every plan file atomically (`-` is standard output); plaintext secrets only for the owner."""
-    from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write
+    """Write the plan files (`-` is standard output); plaintext secrets only for the owner.
 
+    A failure removes the plan files, so neither is mistaken for this plan's result; standard
+    output is written last, once the files are kept.
+    """
+    from aim_pulumi.cli.files import WriteFailed, WriteRefused, write_files
+
+    writes = [(Path(target), text) for target, text in files if target != STDOUT]
     try:
-        for target, text in files:
-            if target == STDOUT:
-                out.write(text)
-            else:
-                atomic_write(Path(target), text, mode=0o600 if secret else None)
+        write_files(writes, mode=0o600 if secret else None)
     except (WriteFailed, WriteRefused) as exc:
-        remove_stale(Path(target) for target, _ in files if target != STDOUT)
+        remove_stale(target for target, _ in writes)
         raise UsageError(str(exc)) from None
+    for target, text in files:
+        if target == STDOUT:
+            out.write(text)
 
 
 def remove_stale(targets: Iterable[Path]) -> None:
-    """A failed plan leaves no plan file that could be mistaken for its result."""
+    """A failed plan leaves no plan file that could be mistaken for its result.
+
+    A file the user cannot write is left: this run could not have replaced it, so it is not
+    taken for its result, and removing it would undo the user's protection.
+    """
+    from aim_pulumi.cli.files import protected
+
     for target in targets:
-        if target.is_file() and not target.is_symlink():
+        if target.is_file() and not target.is_symlink() and protected(target) is None:
             with contextlib.suppress(OSError):
                 target.unlink()

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import yaml
 
+from aim_pulumi.api.errors import escape
 from aim_pulumi.cli.common import UsageError
 from aim_pulumi.cli.pulumi_yaml import declaration_problem, environment_imports
 
@@ -46,12 +47,58 @@ class Program:
         return self.path / "__main__.py" if self.kind == "pulumi" else None
 
 
+class _YAML12Loader(yaml.SafeLoader):
+    """YAML 1.2's core schema, as Go's yaml.v3 (the Pulumi CLI's reader) resolves plain scalars."""
+
+
+_YAML12Loader.yaml_implicit_resolvers = {}
+for _tag, _pattern, _first in (
+    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
+    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    (
+        "float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        "-+0123456789.",
+    ),
+):
+    _YAML12Loader.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(_pattern), list(_first))
+
+
+def _construct_yaml12_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    text = str(loader.construct_scalar(node))
+    return int(text, 8) if text.startswith("0o") else int(text, 0) if text.startswith("0x") else int(text)
+
+
+_YAML12Loader.add_constructor("tag:yaml.org,2002:int", _construct_yaml12_int)
+
+
+class _PulumiFile(dict[str, Any]):
+    """A Pulumi.yaml or stack file: its values, and its `config` scalars exactly as written.
+
+    The Pulumi CLI reads these with Go's YAML and hands a scalar config value to the program as
+    the text in the file (`1:30`, `on`, `1.0`, `0o17` stay as they are); PyYAML's YAML 1.1 would
+    make `1:30` the number 90 and `on` true. Structured values go to the program as JSON, typed by
+    YAML 1.2's core schema, as yaml.v3 types them (`_YAML12Loader`).
+    """
+
+    literal_config: Mapping[str, Any]
+
+
 def _read_yaml(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.load(text, Loader=_YAML12Loader)  # a SafeLoader with other resolvers
+        literal = yaml.load(text, Loader=yaml.BaseLoader)  # BaseLoader builds only strings
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         detail = " ".join(str(exc).split())
         raise UsageError(f"{path}: cannot read: {detail}") from None
+    if not isinstance(data, dict):
+        return data
+    found = _PulumiFile(data)
+    section = literal.get("config") if isinstance(literal, dict) else None
+    found.literal_config = section if isinstance(section, dict) else {}
+    return found
 
 
 def config_text(value: Any) -> str:
@@ -81,6 +128,7 @@ def _config_section(
         raise UsageError(f"{source}: `config` must be a mapping of keys to values")
     values: dict[str, str] = {}
     secrets: list[str] = []
+    literal: Mapping[str, Any] = getattr(data, "literal_config", {})
     for raw_key, raw in section.items():
         key = full_config_key(str(raw_key), project)
         value = raw
@@ -102,6 +150,10 @@ def _config_section(
             if raw.get("secret") is True:
                 secrets.append(key)
         if value is None:
+            continue
+        written = literal.get(str(raw_key))
+        if value is raw and isinstance(written, str) and not isinstance(raw, Mapping | list):
+            values[key] = written  # the scalar as the file writes it, as the Pulumi CLI passes it
             continue
         values[key] = config_text(value)
     return values, secrets
@@ -161,7 +213,11 @@ def _check_manifest_directory(root: Path, path: str) -> None:
             f"{path}: not a Pulumi program (no Pulumi.yaml or __main__.py here) but holds programs in: "
             f"{listed}; plan one of them"
         )
-    if not manifest_files(root):
+    try:
+        found = manifest_files(root)
+    except FileNotFoundError as exc:  # a symlink leading out of the directory
+        raise UsageError(escape(exc)) from None
+    if not found:
         raise UsageError(f"{path}: no Pulumi program (Pulumi.yaml, __main__.py) and no *.yaml or *.yml file")
 
 
@@ -175,6 +231,12 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
     root = Path(path)
     if not root.exists():
         raise UsageError(f"{path}: no such file or directory")
+    if not root.is_dir() and not root.is_file():
+        # Reading a FIFO blocks until a writer comes, a device never ends: standard input is `-`.
+        raise UsageError(
+            f"{escape(path)}: not a regular file or directory (a FIFO, socket or device); "
+            "pipe YAML in with `-` instead"
+        )
     project_file = _project_file(root) if root.is_dir() else None
     if root.is_dir() and (project_file is not None or (root / "__main__.py").is_file()):
         data = _read_yaml(project_file) if project_file is not None else {}

@@ -15,6 +15,7 @@ from aim_pulumi.resources.constructors import camel_case
 from aim_pulumi.resources.outputs import PLAIN_SCALARS, is_output_like, known_output
 from aim_pulumi.resources.program import (
     Deferred,
+    claim_name,
     declaration_site,
     enlist,
     known_namespace,
@@ -244,6 +245,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         reject_late_catalog_object(parsed.object_ref)
         target = catalog if catalog is not None else current_registry().catalog
         if self._aim_namespace_output is None:
-            target.add(parsed)
+            target.add(parsed)  # first: a different object under the same name is a DuplicateObject
+        claim_name(f"aim:index:{type(self).__name__}", name, opts, self._aim_site)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
         return parsed, target

@@ -28,11 +28,17 @@ def camel_case(attribute: str) -> str:
 
 
 def schema_args(args_type: type) -> Callable[[_F], _F]:
-    """Show the component analyzer `args_type` as `__init__`'s `args` (type checkers read the overloads)."""
+    """Show the component analyzer `args_type` as `__init__`'s `args` (type checkers read the overloads).
+
+    Every public component constructor carries it, so it is also where their AIM errors are made
+    to read as one line under the real engine (`reported.reports_errors`).
+    """
+    from aim_pulumi.resources.reported import reports_errors
 
     def mark(init: _F) -> _F:
-        init.__annotations__ = {**init.__annotations__, "args": args_type}
-        return init
+        wrapped = reports_errors(init)
+        wrapped.__annotations__ = {**init.__annotations__, "args": args_type}
+        return wrapped  # type: ignore[return-value]
 
     return mark
 

@@ -26,6 +26,7 @@ __all__ = ["check_kubernetes_object", "declare_kubernetes_object", "sdk_class"]
 # Written by the cluster, never by a manifest author: not an input of any resource.
 _OUTPUT_ONLY = ("status",)
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+_CAMEL_BACK = re.compile(r"_([a-z])")
 
 
 def _module_name(group: str) -> str | None:
@@ -63,9 +64,30 @@ def _snake(key: str) -> str:
     return _CAMEL.sub("_", key).lower()
 
 
+def _required_fields(api_version: str, kind: str) -> list[str]:
+    """The top-level fields the SDK class of a built-in kind requires (a Deployment's `spec`)."""
+    cls = sdk_class(api_version, kind)
+    args = getattr(inspect.getmodule(cls), f"{kind}Args", None) if cls is not None else None
+    if not isinstance(args, type):
+        return []
+    return [
+        name
+        for name, parameter in inspect.signature(args).parameters.items()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.default is inspect.Parameter.empty
+    ]
+
+
 def check_kubernetes_object(manifest: Mapping[str, Any]) -> None:
-    """Raise before anything registers when a built-in kind's class has no such top-level field."""
+    """Raise before anything registers when an object cannot become its pulumi-kubernetes resource.
+
+    Every object needs `metadata.name` (its Pulumi name and the cluster's key); a built-in kind
+    must keep to its SDK class's top-level fields and give the ones the class requires, which the
+    class would otherwise refuse with a bare `TypeError` halfway through a program.
+    """
     api_version, kind = str(manifest["apiVersion"]), str(manifest["kind"])
+    metadata = manifest.get("metadata")
+    if not isinstance(metadata, Mapping) or not isinstance(metadata.get("name"), str) or not metadata["name"]:
+        raise AIMValidationError("metadata.name", "InvalidSpec", f"{api_version} {kind} needs metadata.name")
     cls = sdk_class(api_version, kind)
     if cls is None:
         return
@@ -75,9 +97,11 @@ def check_kubernetes_object(manifest: Mapping[str, Any]) -> None:
             raise AIMValidationError(
                 key, "UnknownField", f"{api_version} {kind} has no top-level field {key!r}"
             )
-    metadata = manifest.get("metadata")
-    if not isinstance(metadata, Mapping) or not isinstance(metadata.get("name"), str):
-        raise AIMValidationError("metadata.name", "InvalidSpec", f"{api_version} {kind} needs metadata.name")
+    given = {_snake(key) for key, value in _arguments(manifest).items() if value is not None}
+    for required in _required_fields(api_version, kind):
+        if required not in given:
+            field = _CAMEL_BACK.sub(lambda m: m.group(1).upper(), required)
+            raise AIMValidationError(field, "InvalidSpec", f"{api_version} {kind} requires `{field}`")
 
 
 def declare_kubernetes_object(

@@ -56,12 +56,14 @@ from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
+from aim_pulumi.resources.reported import plain_text, reported
 
 __all__ = [
     "AIMProgramError",
     "DeclarationSite",
     "Deferred",
     "ProgramRound",
+    "claim_name",
     "declaration_site",
     "enlist",
     "failure_lines",
@@ -122,11 +124,10 @@ def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) 
         error.declared_by = object_ref  # type: ignore[attr-defined]
     if site is not None and getattr(error, "declared_at", None) is None:
         error.declared_at = site  # type: ignore[attr-defined]
-        error.add_note(f"declared at {site}")
-    return error
+    return reported(error)
 
 
-class AIMProgramError(Exception):
+class AIMProgramError(pulumi.RunError):
     """Several objects of one program failed; nothing was registered. Each failure keeps its line."""
 
     def __init__(self, failures: Sequence[BaseException]) -> None:
@@ -143,7 +144,7 @@ def failure_lines(error: BaseException) -> list[str]:
     lines = []
     for failure in failures:
         site = getattr(failure, "declared_at", None)
-        text = " ".join(str(failure).split())
+        text = " ".join(plain_text(failure).split())
         owner = getattr(failure, "declared_by", None)
         if owner and not text.startswith(owner):
             # The failing object is another one (a profile, a runtime config): say whose plan it broke.
@@ -221,6 +222,35 @@ def reject_late_catalog_object(object_ref: str) -> None:
             "in the program body",
             object_ref=object_ref,
         )
+
+
+def claim_name(
+    type_token: str, name: str, opts: pulumi.ResourceOptions | None, site: DeclarationSite | None
+) -> None:
+    """Refuse a second component of one type, name and parent before it registers.
+
+    The engine would refuse it too, but only as `Duplicate resource URN '...'`, after the program
+    body, without saying where either was declared. Two services of one name in two namespaces is
+    the usual way to get here: the fix is a name of their own for each.
+    """
+    parent = opts.parent if opts is not None else None
+    key = (type_token, name, id(parent) if parent is not None else None)
+    claimed = current_registry().names
+    if key in claimed:
+        first = claimed[key]
+        kind = type_token.rpartition(":")[2]
+        where = ""
+        if first is not None:
+            same_file = site is not None and site.filename == first.filename
+            where = f" (first at line {first.line})" if same_file else f" (first at {first})"
+        raise AIMValidationError(
+            "",
+            "DuplicateName",
+            f'{kind} "{name}" is declared twice{where}'
+            f"; a Pulumi resource name is unique per type and parent: give each its own "
+            f'(e.g. "{name}-<namespace>"; `name` in the arguments keeps the Kubernetes name "{name}")',
+        )
+    claimed[key] = site
 
 
 def enlist(component: Any) -> None:

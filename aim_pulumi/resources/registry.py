@@ -60,6 +60,8 @@ class StackRegistry:
     # Components of the rounds already run (one per Construct call in the component provider): a
     # catalog object constructed later must not change what they resolved to (`program.py`).
     settled: list[Any] = field(default_factory=list)
+    # (type, name, id of the parent) of every component declared, with its declaring line.
+    names: dict[tuple[str, str, int | None], Any] = field(default_factory=dict)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":

@@ -14,6 +14,7 @@ fails naming the argument.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -23,10 +24,13 @@ import pulumi
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import is_output_like
+from aim_pulumi.resources.reported import reported
 
 __all__ = [
     "OUTPUT_NOT_ALLOWED",
+    "SECRET_NOT_ALLOWED",
     "CatalogOutputs",
     "MaskedArgs",
     "build_independent_of_outputs",
@@ -37,6 +41,7 @@ __all__ = [
 ]
 
 OUTPUT_NOT_ALLOWED = "OutputNotAllowed"
+SECRET_NOT_ALLOWED = "SecretNotAllowed"
 _PLACEHOLDER = UNRESOLVED_VALUE
 _METADATA_KEYS = frozenset({"name", "namespace", "labels", "annotations"})
 _PRIMARY = "Qx"
@@ -104,12 +109,20 @@ def mask_outputs(args: Any, *, variants: Mapping[int, str] | None = None) -> Mas
     return MaskedArgs(value=walk(args, []), outputs=outputs, paths=paths)
 
 
-def restore_outputs(value: Any, masked: MaskedArgs) -> Any:
-    """Put the Outputs back where their placeholders ended up (whole strings or inside them)."""
+def restore_outputs(value: Any, masked: MaskedArgs, *, secrets: bool = True, owner: str | None = None) -> Any:
+    """Put the Outputs back where their placeholders ended up (whole strings or inside them).
+
+    `secrets=False` for a child whose fields would be hidden whole by a secret: a Pulumi secret
+    anywhere in an object's `spec` makes Pulumi hold that whole `spec` as one secret, so a secret
+    service account name would hide the entire InferenceService from every review. Env values
+    move into a Secret beside the workload before this (`manifests.env_secret`); any other field
+    that turns out to hold a secret fails the child, naming the field, when the secret resolves
+    (whether an Output is secret is only known then); `owner` names the object in that error.
+    """
     if not masked.outputs:
         return value
     if isinstance(value, str):
-        return _restore_text(value, masked)
+        return _restore_text(value, masked, secrets, owner)
     if isinstance(value, Mapping):
         restored: dict[Any, Any] = {}
         for key, item in value.items():
@@ -119,23 +132,49 @@ def restore_outputs(value: Any, masked: MaskedArgs) -> Any:
                     OUTPUT_NOT_ALLOWED,
                     "a Pulumi Output cannot become a key of a Kubernetes object",
                 )
-            restored[key] = restore_outputs(item, masked)
+            restored[key] = restore_outputs(item, masked, secrets=secrets, owner=owner)
         return restored
     if isinstance(value, list | tuple):
-        return [restore_outputs(item, masked) for item in value]
+        return [restore_outputs(item, masked, secrets=secrets, owner=owner) for item in value]
     return value
 
 
-def _restore_text(text: str, masked: MaskedArgs) -> Any:
+def _not_secret(output: pulumi.Output[Any], path: str, owner: str | None) -> pulumi.Output[Any]:
+    """`output`, failing with a clear error if it resolves to a Pulumi secret."""
+
+    async def checked() -> Any:
+        secret = await output.is_secret()
+        if secret:
+            raise reported(
+                AIMValidationError(
+                    path,
+                    SECRET_NOT_ALLOWED,
+                    f"{path} is a Pulumi secret, but only an env value can stay secret (as a secretKeyRef); "
+                    "a secret here would hide the whole object from review. Pass a plain value "
+                    "(pulumi.Output.unsecret if it is not sensitive), or move the value into env",
+                    object_ref=owner,
+                )
+            )
+        return _sdk.output_data(
+            await output.resources(), await output.future(with_unknowns=True), await output.is_known(), False
+        )
+
+    return _sdk.output_from_data(asyncio.ensure_future(checked()))
+
+
+def _restore_text(text: str, masked: MaskedArgs, secrets: bool = True, owner: str | None = None) -> Any:
+    def restored(placeholder: str) -> pulumi.Output[Any]:
+        output = masked.outputs[placeholder]
+        return output if secrets else _not_secret(output, masked.paths.get(placeholder, ""), owner)
+
     if text in masked.outputs:
-        return masked.outputs[text]
+        return restored(text)
     pieces: list[Any] = []
     cursor = 0
     for match in _PLACEHOLDER.finditer(text):
-        output = masked.outputs.get(match.group(0))
-        if output is None:
+        if match.group(0) not in masked.outputs:
             continue
-        pieces.extend([text[cursor : match.start()], output])
+        pieces.extend([text[cursor : match.start()], restored(match.group(0))])
         cursor = match.end()
     if not pieces:
         return text

@@ -41,7 +41,7 @@ from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
 from aim_pulumi.resources.outputs import gathered, is_output_like, settled_output
-from aim_pulumi.resources.program import Deferred, declaration_site, enlist, known_namespace
+from aim_pulumi.resources.program import Deferred, claim_name, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
 from aim_pulumi.resources.secrets import (
@@ -280,6 +280,7 @@ class AIMService(pulumi.ComponentResource):
         if force:
             document = _with_annotation(document, FORCE_REBIND_ANNOTATION, "true")
 
+        claim_name("aim:index:AIMService", name, opts, site)
         super().__init__("aim:index:AIMService", name, None, opts)
         self._aim_name = name
         self._aim_site = site
@@ -534,7 +535,7 @@ class AIMService(pulumi.ComponentResource):
             suffix = hash_suffix(cache.pvc_name)
             pvc = register_child(
                 f"{self._aim_name}-cache-{suffix}",
-                restore_outputs(pvc_manifest, masked),
+                restore_outputs(pvc_manifest, masked, secrets=False, owner=self._aim_ref),
                 self._child_options(),
             )
             job_manifest, job_secret = split_env_secrets(job_manifest, holds_output)
@@ -549,7 +550,7 @@ class AIMService(pulumi.ComponentResource):
                 )
             job = register_child(
                 f"{self._aim_name}-download-{suffix}",
-                restore_outputs(job_manifest, masked),
+                restore_outputs(job_manifest, masked, secrets=False, owner=self._aim_ref),
                 self._child_options(*job_waits),
             )
             cache_dependencies.extend([pvc, job])
@@ -559,7 +560,7 @@ class AIMService(pulumi.ComponentResource):
         if "ConfigMap" in by_kind:
             config_map = register_child(
                 f"{self._aim_name}-{_ROLES['ConfigMap']}",
-                restore_outputs(by_kind["ConfigMap"], masked),
+                restore_outputs(by_kind["ConfigMap"], masked, secrets=False, owner=self._aim_ref),
                 self._child_options(),
             )
         isvc_dependencies: list[pulumi.Resource] = [config_map] if config_map is not None else []
@@ -587,7 +588,9 @@ class AIMService(pulumi.ComponentResource):
                         )
                     )
             observed[kind] = register_child(
-                f"{self._aim_name}-{role}", restore_outputs(manifest, masked), self._child_options(*waits)
+                f"{self._aim_name}-{role}",
+                restore_outputs(manifest, masked, secrets=False, owner=self._aim_ref),
+                self._child_options(*waits),
             )
         return settled_output(
             _observed_status(

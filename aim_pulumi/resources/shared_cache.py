@@ -88,7 +88,7 @@ class AIMSharedCache(pulumi.ComponentResource):
         waits_for = inherited_dependencies(opts)
         self.pvc = register_child(
             f"{name}-pvc",
-            restore_outputs(build_cache_pvc(cache), outputs),
+            restore_outputs(build_cache_pvc(cache), outputs, secrets=False),
             pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=waits_for),
         )
         job_waits: list[pulumi.Resource] = [self.pvc]
@@ -102,7 +102,7 @@ class AIMSharedCache(pulumi.ComponentResource):
             )
         self.job = register_child(
             f"{name}-download",
-            restore_outputs(job_manifest, outputs),
+            restore_outputs(job_manifest, outputs, secrets=False),
             pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=[*waits_for, *job_waits]),
         )
         self.pvc_name = pulumi.Output.from_input(cache.pvc_name)

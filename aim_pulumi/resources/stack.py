@@ -20,6 +20,7 @@ from typing import Any, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.constructors import plain_args, schema_args
@@ -79,17 +80,45 @@ def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[Sk
     """(AIM objects, plain Kubernetes manifests, what is skipped); AIM errors name file and document."""
     found = read_manifest_set(path)
     objects: list[api.AIMObject] = []
+    by_ref: dict[str, api.AIMObject] = {}
     for doc in found.aim:
         try:
-            objects.append(api.parse(doc.data))
+            parsed = api.parse(doc.data)
         except api.AIMValidationError as err:
             raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+        # The same object written twice is one object (the catalog refuses two different ones).
+        if by_ref.setdefault(parsed.object_ref, parsed) is parsed or by_ref[parsed.object_ref] != parsed:
+            objects.append(parsed)
     manifests: list[dict[str, Any]] = []
+    # As for AIM objects (the catalog): the same object written twice is one object; two different
+    # ones under one name would be two Pulumi resources of one name, and one cluster object.
+    seen: dict[tuple[str, str, str, str], ManifestDocument] = {}
     for doc in found.kubernetes:
         try:
             check_kubernetes_object(doc.data)
         except api.AIMValidationError as err:
             raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+        metadata = doc.data.get("metadata") or {}
+        key = (
+            str(doc.data["apiVersion"]).rpartition("/")[0],
+            str(doc.data["kind"]),
+            str(metadata.get("namespace") or ""),
+            str(metadata.get("name")),
+        )
+        first = seen.setdefault(key, doc)
+        if first is not doc:
+            if first.data == doc.data:
+                continue
+            raise api.AIMValidationError(
+                "metadata.name",
+                "DuplicateObject",
+                "declared twice with different content (first "
+                + (f"as document {first.document}" if first.file == doc.file else f"in {first.file}")
+                + "); declare each object once",
+                file=doc.file,
+                document=doc.document,
+                object_ref=doc.object_ref,
+            )
         manifests.append(dict(doc.data))
     return objects, manifests, list(found.skipped)
 

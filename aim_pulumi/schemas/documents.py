@@ -10,8 +10,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-import yaml
-
+from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.schemas.validator import manifest_identity, validate_manifest
 
 DocumentReport = tuple[int, str, list[str]]
@@ -38,8 +37,10 @@ def expand_documents(documents: Iterable[object]) -> Iterator[object]:
 def parse_documents(text: str) -> list[Any]:
     """The documents of a YAML stream or a JSON text, flattened.
 
-    Malformed input raises `yaml.YAMLError` (a JSON text that fails to parse is read as YAML,
-    which reports the position of the problem).
+    YAML is read as kubectl reads it (`aim_pulumi.api.limits.load_yaml_documents`: go-yaml's
+    scalars, bounded). Malformed input raises `yaml.YAMLError` (a JSON text that fails to parse is
+    read as YAML, which reports the position of the problem); input beyond the bounds raises
+    `AIMValidationError`.
     """
     stripped = text.lstrip()
     if stripped.startswith(("{", "[")):
@@ -47,7 +48,7 @@ def parse_documents(text: str) -> list[Any]:
             return list(expand_documents([json.loads(text)]))
         except json.JSONDecodeError:
             pass
-    return list(expand_documents(yaml.safe_load_all(text)))
+    return list(expand_documents(load_yaml_documents(text)))
 
 
 def validate_documents(documents: Iterable[object]) -> dict[int, list[str]]:

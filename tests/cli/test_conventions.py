@@ -246,6 +246,7 @@ def test_validate_json_output(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert problem == {
         "file": str(bad),
         "document": 1,
+        "line": 4,
         "object": "AIMService/ml-team/chat",
         "field": "spec.modle",
         "reason": "UnknownField",

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from aim_pulumi.cli.__main__ import main
-from aim_pulumi.cli.files import WriteFailed, atomic_write
+from aim_pulumi.cli.files import WriteFailed, atomic_write, write_files
 
 LEGACY = Path(__file__).resolve().parent.parent / "fixtures" / "legacy"
 QUICKSTART = Path(__file__).resolve().parents[2] / "examples" / "quickstart"
@@ -85,6 +85,43 @@ def test_kill_at_random_moments_never_truncates(legacy: Path) -> None:
         assert [p.name for p in legacy.glob("*.yaml")] == [SERVICES]
 
 
+def test_kill_among_the_renames_is_finished_by_a_rerun(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    shutil.copytree(LEGACY / "mixed", root)
+    reference = tmp_path / "reference"
+    shutil.copytree(root, reference)
+    assert _migrate_child([str(reference), "--in-place"]).returncode == 0
+
+    def tree(directory: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(directory).as_posix(): p.read_bytes() for p in directory.rglob("*") if p.is_file()
+        }
+
+    before, after = tree(root), tree(reference)
+    assert len([name for name in before if before[name] != after[name]]) == 2
+    # Killed after the first of the two renames: the window the renames leave.
+    prelude = textwrap.dedent(
+        """
+        import os, signal
+        renamed = []
+        real_replace = os.replace
+        def replace(source, target):
+            if renamed:
+                os.kill(os.getpid(), signal.SIGKILL)
+            renamed.append(target)
+            real_replace(source, target)
+        os.replace = replace
+        """
+    )
+    assert _migrate_child([str(root), "--in-place"], prelude).returncode == -signal.SIGKILL
+    half = tree(root)
+    assert sum(half.get(name) == after[name] != before[name] for name in after) == 1
+    assert sum(name.endswith(".aim-pulumi.tmp") for name in half) == 1
+    rerun = _migrate_child([str(root), "--in-place"])
+    assert rerun.returncode == 0, rerun.stderr
+    assert tree(root) == after
+
+
 def test_fsize_limit_fails_cleanly_and_keeps_input(legacy: Path) -> None:
     before = (legacy / SERVICES).read_bytes()
     result = _migrate_child([str(legacy), "--in-place"], limit=256)
@@ -102,9 +139,26 @@ def test_in_place_refuses_symlink_to_outside(tmp_path: Path, capsys: pytest.Capt
     root = tmp_path / "in"
     root.mkdir()
     (root / SERVICES).symlink_to(outside)
-    assert main(["migrate", str(root), "--in-place"]) == 1
-    assert "is a symlink; refusing to write through it" in capsys.readouterr().err
+    assert main(["migrate", str(root), "--in-place"]) == 2
+    err = capsys.readouterr().err
+    assert f"{root / SERVICES}: symlink to {outside}, outside {root}; not followed" in err
     assert outside.read_bytes() == before
+
+
+def test_in_place_refuses_symlink_inside_before_writing_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "in"
+    root.mkdir()
+    shutil.copy(LEGACY / SERVICES, root / "a.yaml")
+    shutil.copy(LEGACY / SERVICES, root / "real.yaml")
+    (root / "z.yaml").symlink_to("real.yaml")
+    before = (root / "a.yaml").read_bytes()
+    # The link is read (it stays inside) but not written through: the whole rewrite is refused.
+    assert main(["migrate", str(root), "--in-place"]) == 1
+    assert f"{root / 'z.yaml'} is a symlink; refusing to write through it" in capsys.readouterr().err
+    assert (root / "a.yaml").read_bytes() == before == (root / "real.yaml").read_bytes()
+    assert sorted(p.name for p in root.iterdir()) == ["a.yaml", "real.yaml", "z.yaml"]
 
 
 def test_output_dir_refuses_symlinked_target(
@@ -246,3 +300,243 @@ def test_unwritable_plan_path_is_a_clean_error(capsys: pytest.CaptureFixture[str
     assert main(["plan", str(QUICKSTART), "--json", "/proc/aim-pulumi-plan.json"]) == 2
     err = capsys.readouterr().err
     assert "cannot write /proc/aim-pulumi-plan.json" in err and "Traceback" not in err
+
+
+def test_plan_never_creates_a_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing" / "dir"
+    for flag in ("--json", "--yaml"):
+        assert main(["plan", str(LEGACY / "models.yaml"), flag, str(missing / "p.out")]) == 2
+        err = capsys.readouterr().err
+        assert err.splitlines() == [
+            f"aim-pulumi plan: error: cannot write {missing / 'p.out'}: {missing} is not an existing "
+            "directory; create it first"
+        ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_plan_refuses_a_parent_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("keep")
+    assert main(["plan", str(LEGACY / "models.yaml"), "--json", str(tmp_path / "file" / "p.json")]) == 2
+    assert f"{tmp_path / 'file'} is not a directory" in capsys.readouterr().err
+    assert (tmp_path / "file").read_text() == "keep"
+
+
+@pytest.mark.parametrize("flag", ["--json", "--yaml"])
+def test_plan_refuses_a_read_only_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str) -> None:
+    target = tmp_path / "plan.out"
+    target.write_text("keep")
+    target.chmod(0o444)
+    # Refused before the plan runs, and a failed plan does not remove it either.
+    assert main(["plan", str(LEGACY / "models.yaml"), flag, str(target)]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"aim-pulumi plan: error: {target} is read-only (mode 0444); refusing to replace it"
+    ]
+    assert target.read_text() == "keep"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o444
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(
+        "apiVersion: aim.eai.amd.com/v1alpha2\nkind: AIMService\nmetadata: {name: s}\nspec: {}\n"
+    )
+    assert main(["plan", str(broken), flag, str(target)]) == 2
+    capsys.readouterr()
+    assert target.read_text() == "keep"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_plan_refuses_a_file_another_user_may_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "plan.json"
+    target.write_text("keep")
+    target.chmod(0o420)  # the group may write it, its owner may not
+    assert main(["plan", str(LEGACY / "models.yaml"), "--json", str(target)]) == 2
+    assert "not writable by this user (mode 0420)" in capsys.readouterr().err
+    target.chmod(0o600)
+    assert target.read_text() == "keep"
+
+
+def test_plan_keeps_the_mode_of_the_file_it_replaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "plan.json"
+    target.write_text("{}")
+    target.chmod(0o640)
+    assert main(["plan", str(LEGACY / "models.yaml"), "--json", str(target)]) == 0
+    capsys.readouterr()
+    assert "AIMClusterModel" in target.read_text()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.json"]
+
+
+def test_write_files_is_all_or_nothing_before_the_renames(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("old a")
+    second.write_text("old b")
+    with pytest.raises(WriteFailed, match=f"cannot write {second}: "):
+        write_files([(first, "new a"), (second, "bad \ud800")])
+    assert (first.read_text(), second.read_text()) == ("old a", "old b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_write_files_failing_rename_says_what_was_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("old a")
+    second.write_text("old b")
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def failing_replace(source: str, target: str) -> None:
+        calls.append(target)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(WriteFailed) as caught:
+        write_files([(first, "new a"), (second, "new b")])
+    assert str(caught.value) == (
+        f"cannot write {second}: No space left on device; 1 of 2 files were already replaced, "
+        "run again to finish"
+    )
+    assert (first.read_text(), second.read_text()) == ("new a", "old b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_leftover_temporary_files_are_removed_by_the_next_write(tmp_path: Path) -> None:
+    target = tmp_path / "plan.json"
+    leftovers = [".plan.json.k3j_9x2a.aim-pulumi.tmp", ".plan.json.ab12cd34.tmp"]
+    kept = [".plan.json.notes.tmp", ".other.json.ab12cd34.aim-pulumi.tmp", "plan.json.ab12cd34.tmp"]
+    for name in leftovers + kept:
+        (tmp_path / name).write_text("half")
+    atomic_write(target, "{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*kept, "plan.json"])
+
+
+# --------------------------------------------------------------------------------------------------
+# input directories: symlinks and special files
+
+
+def _tree_with_link(tmp_path: Path, link: str, target: Path) -> Path:
+    root = tmp_path / "in"
+    root.mkdir()
+    shutil.copy(LEGACY / "models.yaml", root / "models.yaml")
+    (root / link).symlink_to(target)
+    return root
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["validate"], id="validate"),
+        pytest.param(["plan"], id="plan"),
+        pytest.param(["explain", "--service", "ns/s"], id="explain"),
+        pytest.param(["migrate"], id="migrate"),
+    ],
+)
+@pytest.mark.parametrize(
+    ("link", "target"),
+    [
+        pytest.param("passwd.yaml", Path("/etc/passwd"), id="file"),
+        pytest.param("etc", Path("/etc"), id="directory"),
+    ],
+)
+def test_symlink_leading_out_of_an_input_directory_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], link: str, target: Path
+) -> None:
+    root = _tree_with_link(tmp_path, link, target)
+    command, *rest = argv
+    assert main([command, str(root), *rest]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"aim-pulumi {command}: error: {root / link}: symlink to {target.resolve()}, outside {root}; "
+        "not followed (copy it in to read it)"
+    ]
+    assert "root:" not in captured.out + captured.err
+    assert "Error" not in captured.err
+
+
+def test_catalog_with_a_symlink_leading_out_is_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _tree_with_link(tmp_path, "passwd.yaml", Path("/etc/passwd"))
+    assert main(["plan", str(LEGACY / "models.yaml"), "--catalog", str(root)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"aim-pulumi plan: error: --catalog {root / 'passwd.yaml'}: symlink to /etc/passwd, outside {root}; "
+        "not followed (copy it in to read it)"
+    ]
+
+
+def test_symlinks_that_stay_inside_are_read_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "in"
+    (root / "real").mkdir(parents=True)
+    shutil.copy(LEGACY / "models.yaml", root / "real" / "models.yaml")
+    (root / "shared.yaml").symlink_to(root / "real" / "models.yaml")
+    (root / "again").symlink_to("real")  # a directory link would only read real/ twice, or loop
+    (root / "real" / "loop").symlink_to("..")
+    assert main(["validate", str(root)]) == 0
+    # models.yaml holds two models: read at its own path and through shared.yaml, never via again/.
+    assert capsys.readouterr().out == "4 objects valid\n"
+
+
+def test_a_symlink_named_as_the_argument_is_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(LEGACY / "models.yaml", elsewhere / "models.yaml")
+    (tmp_path / "dir-link").symlink_to(elsewhere)
+    (tmp_path / "file-link.yaml").symlink_to(elsewhere / "models.yaml")
+    assert main(["validate", str(tmp_path / "dir-link"), str(tmp_path / "file-link.yaml")]) == 0
+    assert capsys.readouterr().out == "4 objects valid\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        pytest.param(
+            ["plan", "{fifo}"],
+            "aim-pulumi plan: error: {fifo}: not a regular file or directory (a FIFO, socket or device); "
+            "pipe YAML in with `-` instead",
+            id="plan-program",
+        ),
+        pytest.param(
+            ["explain", "{fifo}", "--service", "ns/s"],
+            "aim-pulumi explain: error: {fifo}: not a regular file or directory (a FIFO, socket or device); "
+            "pipe YAML in with `-` instead",
+            id="explain-program",
+        ),
+        pytest.param(
+            ["plan", str(LEGACY / "models.yaml"), "--catalog", "{fifo}"],
+            "aim-pulumi plan: error: --catalog {fifo}: not a regular file or directory "
+            "(a FIFO, socket or device)",
+            id="plan-catalog",
+        ),
+        pytest.param(
+            ["migrate", "{fifo}"],
+            "aim-pulumi migrate: error: {fifo}: not a regular file or directory (a FIFO, socket or device)",
+            id="migrate",
+        ),
+    ],
+)
+def test_fifo_argument_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    assert main([a.format(fifo=fifo) for a in argv]) == 2
+    assert capsys.readouterr().err.splitlines() == [expected.format(fifo=fifo)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifo_inside_a_migrated_directory_is_noted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(LEGACY / "models.yaml", tmp_path / "models.yaml")
+    os.mkfifo(tmp_path / "pipe.yaml")
+    assert main(["migrate", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert f"note: {tmp_path / 'pipe.yaml'}: skipped: not a regular file (a FIFO, socket or device)" in err

@@ -96,6 +96,7 @@ def _validate_channel(path: Path, tmp: Path, capsys: pytest.CaptureFixture[str])
 
 def _plan_channel(path: Path, tmp: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
     out = tmp / "out" / "plan.yaml"
+    out.parent.mkdir(exist_ok=True)  # plan writes into an existing directory only
     out.unlink(missing_ok=True)
     code, output = _run_cli(["plan", str(path), "--no-color", "--yaml", str(out)], capsys)
     if _internal(code, output):

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.cli.__main__ import main
@@ -349,3 +351,76 @@ def test_diff_of_a_changed_runtime_config_secret_shows_neither_value(
     assert "stringData.HF_TOKEN: [secret] -> [secret]" in out.out
     for value in (*RC_SECRETS, "hf-previous-value"):
         assert value not in out.out + out.err
+
+
+PLAIN_TOKEN = "hf_plaintext_in_a_manifest"
+
+
+def _plain_token_manifests(tmp_path: Path, value: Any) -> Path:
+    (tmp_path / "aim.yaml").write_text(
+        yaml.safe_dump_all(
+            [
+                {
+                    "apiVersion": "aim.eai.amd.com/v1alpha2",
+                    "kind": "AIMClusterProfile",
+                    "metadata": {"name": "llama"},
+                    "spec": {"aimId": "meta/llama", "image": "example/llama:1", "acceleratorType": "gpu"},
+                },
+                {
+                    "apiVersion": "aim.eai.amd.com/v1alpha2",
+                    "kind": "AIMService",
+                    "metadata": {"name": "chat", "namespace": "default"},
+                    "spec": {
+                        "profile": {"name": "llama"},
+                        "env": [
+                            {"name": "HF_TOKEN", "value": value},
+                            {"name": "LOG_LEVEL", "value": "debug"},
+                        ],
+                    },
+                },
+            ]
+        )
+    )
+    return tmp_path
+
+
+def test_explain_and_validate_keep_a_plain_credential_value_out_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One rule (`may_hold_credentials`) decides for both commands which values are never shown."""
+    (tmp_path / "good").mkdir()
+    good = _plain_token_manifests(tmp_path / "good", PLAIN_TOKEN)
+    assert main(["explain", str(good), "--service", "default/chat"]) == 0
+    out = capsys.readouterr()
+    assert PLAIN_TOKEN not in out.out + out.err
+    (row,) = [line.split() for line in out.out.splitlines() if line.split()[:1] == ["HF_TOKEN"]]
+    assert row[1:3] == ["[not", "shown]"]
+    (debug,) = [line.split() for line in out.out.splitlines() if line.split()[:1] == ["LOG_LEVEL"]]
+    assert debug[1] == '"debug"'  # a value no credential name marks is still shown
+
+    (tmp_path / "bad").mkdir()
+    bad = _plain_token_manifests(tmp_path / "bad", [PLAIN_TOKEN])
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr()
+    assert PLAIN_TOKEN not in out.out + out.err
+    assert "spec.env[0].value" in out.out + out.err
+
+
+@pytest.mark.parametrize(
+    ("loc", "hidden"),
+    [
+        (("env", "HF_TOKEN", "value"), True),
+        (("spec", "env", 0, "value"), True),
+        (("env", "AIM_MODEL_ID", "value"), False),
+        (("spec", "engineEnv", "API_KEY"), True),
+        (("spec", "engineEnv", "VLLM_USE_V1"), False),
+        (("spec", "containerEnv"), True),
+        (("artifact", "s3", "credentialsSecretRef", "name"), True),
+        (("env", "AWS_SECRET_ACCESS_KEY"), True),
+        (("spec", "image"), False),
+    ],
+)
+def test_which_fields_may_hold_credentials(loc: tuple[str | int, ...], hidden: bool) -> None:
+    from aim_pulumi.api.base import may_hold_credentials
+
+    assert may_hold_credentials(loc) is hidden

@@ -142,7 +142,11 @@ _scalars = st.one_of(
     st.floats(allow_nan=False),
     st.text(max_size=12),
     st.sampled_from(
-        ["2024-01-01", "0x1F", "0o17", "1_000", "~", "null", "yes", "NO", "1e3", ".inf", "<<", "=", ""]
+        [
+            *["2024-01-01", "0x1F", "0o17", "1_000", "~", "null", "yes", "NO", "1e3", ".inf", "<<", "=", ""],
+            # where go-yaml, which the loaders follow, and PyYAML's YAML 1.1 part ways
+            *["1:30", "017", "08", "0x_1F", "0b-101", "y", "N", "1.", ".5_5", "1e400", "+12", "-0b11"],
+        ]
     ),
 )
 _values = st.recursive(

@@ -219,9 +219,29 @@ def runtime_config_rows(record: ServiceRecord) -> tuple[list[str], list[list[str
             for layer in layers
             if layer.label != label and any(_related(path, p) for p in own[layer.label])
         ]
-        value = _redact(_value_at(merged, path))
-        rows.append([path, format_value(value, 60), label, ", ".join(others) or "-"])
+        value = _shown(_path_parts(path), _value_at(merged, path))
+        rows.append([path, value, label, ", ".join(others) or "-"])
     return [layer.label for layer in layers if layer.spec], rows
+
+
+NOT_SHOWN = "[not shown]"
+
+
+def _path_parts(path: str) -> tuple[str, ...]:
+    return tuple(part for part in re.split(r"[.\[\]]", path) if part)
+
+
+def _shown(loc: tuple[str, ...], value: Any) -> str:
+    """A value as `validate` would show it: not at all where the field may hold credentials.
+
+    One rule for both commands (`api.base.may_hold_credentials`), so the output of neither can
+    put a token into a CI log that the other keeps out.
+    """
+    from aim_pulumi.api.base import may_hold_credentials
+
+    if may_hold_credentials(loc) and not _PLACEHOLDER.search(repr(value)):
+        return NOT_SHOWN  # a Pulumi secret says `[secret]`, which shows where the value comes from
+    return format_value(_redact(value), 60)
 
 
 def _redact(value: Any) -> Any:
@@ -241,6 +261,7 @@ def _redact(value: Any) -> Any:
 def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """The layers of behaviour §10.1, lowest first, each entry labelled by where it came from."""
     from aim_pulumi.resolve.children.container import framework_env, is_direct_vllm, vllm_env
+    from aim_pulumi.resolve.legacy.template_profile import template_runtime_profile_id
     from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
 
     plan = record.plan
@@ -261,7 +282,9 @@ def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]
             ("vLLM (profile engineEnv, model, offline mode)", list(vllm_env(profile_spec, cache_mount)))
         )
     else:
-        layers.append(("AIM runtime (profile id, model, cache path)", list(framework_env(profile_spec))))
+        runtime_id = template_runtime_profile_id(plan.isvc_labels, profile_spec)
+        framework: list[Mapping[str, Any]] = list(framework_env(profile_spec, runtime_profile_id=runtime_id))
+        layers.append(("AIM runtime (profile id, model, cache path)", framework))
     layers.append(("AIMService spec.env", _entries(spec.get("env"))))
     layers.append(("AIMService spec.profileOverrides.containerEnv", _entries(overrides.get("containerEnv"))))
     return layers
@@ -279,7 +302,7 @@ def _env_value(entry: Mapping[str, Any]) -> str:
                 target = "/".join(str(ref[k]) for k in ("name", "key") if ref.get(k))
                 return f"valueFrom {kind} {target}".rstrip()
         return "valueFrom"
-    return format_value(_redact(entry.get("value", "")), 60)
+    return _shown(("env", str(entry.get("name", "")), "value"), entry.get("value", ""))
 
 
 def env_rows(record: ServiceRecord) -> list[list[str]]:

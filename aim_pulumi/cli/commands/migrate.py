@@ -6,6 +6,18 @@ or to `-o DIR` mirroring the input file names, or back into the input files with
 input is never written otherwise. What cannot be converted is written unchanged and reported on
 standard error as `file:doc: Kind/namespace/name: field: reason: message` (the format of
 `aim-pulumi validate`). Exit 0 everything converted, 1 something was not convertible, 2 usage error.
+
+`--in-place` rewrites every changed file or none. A half-migrated tree is worse than either end:
+services converted while the templates they name are not, or the reverse. So every file is read
+and converted first, and a run with any problem writes nothing (`-o DIR` writes what converts,
+beside the input). The new files are then written to hidden temporary files beside their
+targets (`files.write_files`) and renamed into place only once all are on disk; a failure or
+kill before that changes no input. The renames themselves are one step per file, not one
+atomic step: a kill among them leaves some files migrated and the rest not. Running the same
+command again finishes the job, because migration is idempotent: v1alpha2 input is left as it is
+(and its file not rewritten), and a v1alpha1 service or template converts the same whether the
+files beside it are migrated already or not. Temporary files a killed run left are removed at
+the next run and, not being `*.yaml`, never read as input.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
 from aim_pulumi.cli.common import format_problem
-from aim_pulumi.cli.files import WriteFailed, WriteRefused, atomic_write, check_target
+from aim_pulumi.cli.files import WriteFailed, WriteRefused, remove_leftovers, write_files
 from aim_pulumi.resolve.legacy.migration import migrate_objects
 
 EXIT_OK = 0
@@ -52,7 +64,11 @@ def register(subparsers: Any) -> None:
     target.add_argument(
         "-o", "--output-dir", metavar="DIR", help="write the converted files here, mirroring input names"
     )
-    target.add_argument("--in-place", action="store_true", help="rewrite the input files")
+    target.add_argument(
+        "--in-place",
+        action="store_true",
+        help="rewrite the input files, every one or none (nothing is written when any file has a problem)",
+    )
     parser.add_argument(
         "--output",
         choices=("text", "json"),
@@ -129,9 +145,9 @@ def _dump(documents: list[Any], indent: tuple[int, int, int]) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-def _files(path: Path, output_dir: Path | None) -> list[_File]:
+def _files(path: Path, output_dir: Path | None, skipped: list[Path]) -> list[_File]:
     """The input files; an output directory inside the input is not input (a rerun rewrites it)."""
-    found = manifest_files(path)
+    found = manifest_files(path, skipped)
     if path.is_dir():
         skip = output_dir.resolve() if output_dir is not None else None
         if skip is not None and skip != path.resolve():
@@ -141,14 +157,13 @@ def _files(path: Path, output_dir: Path | None) -> list[_File]:
 
 
 def _file_json(
-    file: _File, changed: bool, args: argparse.Namespace, output_dir: Path | None
+    file: _File, changed: bool, args: argparse.Namespace, output_dir: Path | None, written: set[Path]
 ) -> dict[str, Any]:
-    """One input file in the `--output json` report; `content` only when nothing was written."""
+    """One input file in the `--output json` report; `content` only when nothing was to be written."""
     entry: dict[str, Any] = {"path": str(file.path), "readable": file.readable, "converted": changed}
-    if output_dir is not None:
-        entry["written"] = str(output_dir / file.relative) if file.readable else None
-    elif args.in_place:
-        entry["written"] = str(file.path) if changed and file.readable else None
+    if output_dir is not None or args.in_place:
+        target = output_dir / file.relative if output_dir is not None else file.path
+        entry["written"] = str(target) if target in written else None
     else:
         entry["content"] = _dump(file.documents, file.indent) if file.readable else None
     return entry
@@ -167,11 +182,14 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     if output_dir is not None and output_dir.exists() and not output_dir.is_dir():
         print(f"aim-pulumi migrate: error: -o {escape(output_dir)} exists and is not a directory", file=err)
         return EXIT_USAGE
+    skipped: list[Path] = []
     try:
-        files = _files(source, output_dir)
-    except FileNotFoundError as exc:
+        files = _files(source, output_dir, skipped)
+    except FileNotFoundError as exc:  # missing, not a regular file, a symlink leading out
         print(f"aim-pulumi migrate: error: {escape(exc)}", file=err)
         return EXIT_USAGE
+    for path in skipped:
+        print(f"note: {escape(path)}: skipped: not a regular file (a FIFO, socket or device)", file=err)
     if not files:
         print(f"aim-pulumi migrate: error: no *.yaml or *.yml file in {source}", file=err)
         return EXIT_USAGE
@@ -206,24 +224,38 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         id(file) for (file, _), changed in zip(located, result.converted, strict=True) if changed
     }
     readable = [f for f in files if f.readable]
-    root: Path | None
+    writes: list[tuple[Path, _File]]
     if output_dir is not None:
         writes = [(output_dir / f.relative, f) for f in readable]
-        root = output_dir
     elif args.in_place:
+        for file in files:
+            remove_leftovers(file.path)
         writes = [(f.path, f) for f in readable if id(f) in changed_files]
-        root = source if source.is_dir() else source.parent
     else:
         writes = []
-        root = None
     if output_dir is None and not args.in_place and args.output != "json":
         out.write("---\n".join(_dump(f.documents, f.indent) for f in readable if any(f.documents)))
+    refusal: str | None = None
+    if args.in_place and reports:
+        refusal = (
+            f"{len(reports)} problem(s), nothing written: --in-place rewrites every file or none "
+            "(fix them, or write what converts with -o DIR)"
+        )
+        writes = []
+    written: set[Path] = set()
     try:
-        # Every target is checked before the first is written, so a refusal changes nothing.
-        for target, _ in writes:
-            check_target(target, root)
-        for target, file in writes:
-            atomic_write(target, _dump(file.documents, file.indent), root=root)
+        if output_dir is not None:
+            write_files(
+                [(target, _dump(f.documents, f.indent)) for target, f in writes],
+                root=output_dir,
+                create_parents=True,
+            )
+        elif writes:
+            write_files(
+                [(target, _dump(f.documents, f.indent)) for target, f in writes],
+                root=source if source.is_dir() else source.parent,
+            )
+        written = {target for target, _ in writes}
     except (WriteRefused, WriteFailed) as exc:
         for line in reports:
             print(line, file=err)
@@ -236,9 +268,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             "converted": sum(result.converted),
             "documents": total,
             "problems": reports,
-            "files": [_file_json(f, id(f) in changed_files, args, output_dir) for f in files],
+            "files": [_file_json(f, id(f) in changed_files, args, output_dir, written) for f in files],
         }
         out.write(json.dumps(report, indent=2, sort_keys=True) + "\n")
+        if refusal is not None:
+            print(f"aim-pulumi migrate: error: {refusal}", file=err)
         return EXIT_NOT_CONVERTIBLE if reports else EXIT_OK
     for line in reports:
         print(line, file=err)
@@ -246,4 +280,6 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         f"{sum(result.converted)} of {total} document(s) converted, {len(reports)} problem(s)",
         file=err,
     )
+    if refusal is not None:
+        print(f"aim-pulumi migrate: error: {refusal}", file=err)
     return EXIT_NOT_CONVERTIBLE if reports else EXIT_OK

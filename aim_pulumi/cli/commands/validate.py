@@ -1,13 +1,16 @@
 """`aim-pulumi validate FILE_OR_DIR...`: admission checks of AIM manifests, no cluster contacted.
 
-Every problem is one line, `file:doc: Kind/namespace/name: field: reason: message` (doc is the
-1-based YAML document position in its file; cluster kinds print `Kind/name`), on stdout. Plain
+Every problem is one line, `file:line: Kind/namespace/name: field: reason: message` (line is
+where the offending key or list item is written, found by following the field path through the
+document as far as it exists: a missing field points at the mapping that lacks it; cluster kinds
+print `Kind/name`), on stdout; the `file:line:` form is the one editors and terminals jump to. Plain
 Kubernetes objects beside the AIM ones are checked against the vendored schemas when the
 project has one for their kind (reason `SchemaViolation`) and listed as not validated otherwise;
 `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object are skipped. Notes go to
 standard error. Exit 0 when every object is valid, 1 when any problem was found, 2 for a usage
 error (a missing path, or nothing to validate). `-` reads standard input; `--output json` prints
-one JSON document instead of lines.
+one JSON document instead of lines, with both the line and the document (1-based position of the
+YAML document in its file) of each problem.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any, TextIO
 from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref, read_text
 from aim_pulumi.api.limits import MAX_FILE_BYTES
+from aim_pulumi.api.locations import DocumentLines
 from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
 from aim_pulumi.cli.common import format_problem
 
@@ -57,11 +61,26 @@ class Report:
     unvalidated: list[str] = field(default_factory=list)
 
 
-def _located(doc: ManifestDocument, errors: list[AIMValidationError]) -> list[AIMValidationError]:
-    return [e.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) for e in errors]
+def _located(
+    doc: ManifestDocument, errors: list[AIMValidationError], lines: DocumentLines
+) -> list[AIMValidationError]:
+    return [
+        e.located(
+            file=doc.file,
+            document=doc.document,
+            object_ref=doc.object_ref,
+            line=lines.line(doc.document, e.field),
+        )
+        for e in errors
+    ]
 
 
-def _schema_problems(doc: ManifestDocument) -> list[AIMValidationError] | None:
+def _where(file: str, document: int, lines: DocumentLines) -> str:
+    """`file:line` of a document's first line (its document position when it cannot be found)."""
+    return f"{file}:{lines.line(document, '(root)') or document}"
+
+
+def _schema_problems(doc: ManifestDocument, lines: DocumentLines) -> list[AIMValidationError] | None:
     """Schema violations of a plain Kubernetes object; None when no schema is vendored for its kind."""
     from aim_pulumi.schemas import validate_manifest
     from aim_pulumi.schemas.registry import schema_document
@@ -73,27 +92,32 @@ def _schema_problems(doc: ManifestDocument) -> list[AIMValidationError] | None:
     for error in validate_manifest(data):
         path, _, message = error.partition(": ")
         out.append(AIMValidationError(path or "(root)", SCHEMA_VIOLATION, message or error))
-    return _located(doc, out)
+    return _located(doc, out, lines)
 
 
 def _check_text(text: str, label: str, report: Report) -> None:
     """Check the documents of one file in order; a YAML error ends the file."""
     found = ManifestSet()
+    lines = DocumentLines(text)  # composed again only for a file with something to point at
     try:
         add_documents(found, text, label)
     except AIMValidationError as err:
-        report.problems.append(err.located(object_ref="?"))
+        # A YAML error or a bound knows its line; one about the whole file is at its start.
+        report.problems.append(err.located(object_ref="?", line=1))
         report.documents += 1  # the document that could not be read is one of those checked
-    report.notes.extend(s.line for s in found.skipped)
+    report.notes.extend(
+        f"{_where(s.file, s.document, lines)}: skipped: {s.reason}" if s.document is not None else s.line
+        for s in found.skipped
+    )
     aim = {id(doc) for doc in found.aim}
     for doc in sorted([*found.aim, *found.kubernetes], key=lambda d: d.document):
         report.documents += 1
         if id(doc) in aim:
-            report.problems.extend(_located(doc, admission_problems(doc.data)))
+            report.problems.extend(_located(doc, admission_problems(doc.data), lines))
             continue
-        problems = _schema_problems(doc)
+        problems = _schema_problems(doc, lines)
         if problems is None:
-            where = f"{doc.file}:{doc.document}: {manifest_ref(doc.data)}"
+            where = f"{_where(doc.file, doc.document, lines)}: {manifest_ref(doc.data)}"
             report.unvalidated.append(where)
             report.notes.append(
                 f"{where}: not validated (no vendored schema for {doc.data.get('apiVersion')})"
@@ -160,6 +184,7 @@ def _problem_json(err: AIMValidationError) -> dict[str, Any]:
     return {
         "file": err.file,
         "document": err.document,
+        "line": err.line,
         "object": err.object_ref,
         "field": err.field or "(root)",
         "reason": err.reason,
@@ -186,7 +211,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     for note in report.notes:
         print(f"note: {escape(note)}", file=err)
     for problem in report.problems:
-        print(format_problem(problem), file=out)
+        print(format_problem(problem, by_line=True), file=out)
     if report.problems:
         bad = len({(p.file, p.document) for p in report.problems})
         print(f"{len(report.problems)} problem(s) in {bad} of {report.documents} document(s)", file=err)

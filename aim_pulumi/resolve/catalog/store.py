@@ -197,6 +197,16 @@ class Catalog:
             return entry.obj if entry is not None else None
         return None
 
+    def names_of(self, kind: str) -> list[tuple[str, str]]:
+        """(namespace, name) of every object of `kind`, generated profiles included, sorted.
+
+        Only an error path reads it (a name that is not there, and the ones that are).
+        """
+        keys = {(ns, name) for k, ns, name in self._objects if k == kind}
+        if kind in PROFILE_KINDS:
+            keys.update((ns, name) for k, ns, name in self._generated_state().entries if k == kind)
+        return sorted(keys)
+
     def replaces_embedded_default(self) -> bool:
         """Whether the program declares its own `AIMClusterRuntimeConfig/default`."""
         return ("AIMClusterRuntimeConfig", "", "default") in self._objects and self.embed_default

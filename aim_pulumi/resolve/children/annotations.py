@@ -19,17 +19,19 @@ PROMETHEUS_PATH = "prometheus.kserve.io/path"
 OTEL_INJECT = "sidecar.opentelemetry.io/inject"
 METRICS_PATH = "/metrics"
 
-# Annotations that steer a controller (the operator's own, kubectl's bookkeeping, Pulumi's await
-# settings): they mean something on the AIMService and nothing, or something else, on its child.
-CONTROL_PREFIXES = ("aim.eai.amd.com/", "kubectl.kubernetes.io/", "pulumi.com/")
+# The service annotations the operator copies to its InferenceService: gateway auth policies
+# select on these. Every other annotation of the service (a team's `example.com/owner`, kubectl's
+# bookkeeping, the operator's and Pulumi's controls) describes or steers the AIMService itself and
+# stays there (upstream `TestBuildInferenceServiceFromProfile_AnnotationPropagation`).
+PROPAGATED_PREFIXES = ("cluster-auth/",)
 
 
 def propagated(service_annotations: Mapping[str, str]) -> dict[str, str]:
-    """The service annotations the InferenceService inherits: all but the control ones."""
+    """The service annotations the InferenceService inherits: the `cluster-auth/*` ones."""
     return {
         key: value
         for key, value in service_annotations.items()
-        if not any(key.startswith(prefix) for prefix in CONTROL_PREFIXES)
+        if any(key.startswith(prefix) for prefix in PROPAGATED_PREFIXES)
     }
 
 

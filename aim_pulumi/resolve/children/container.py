@@ -303,19 +303,18 @@ def _env_text(value: Any) -> str:
     return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _names_runtime_profile(profile_spec: Mapping[str, Any]) -> bool:
-    """Whether the profile's `containerEnv` names the runtime profile itself (`AIM_PROFILE_ID`)."""
-    return any(item.get("name") == PROFILE_ID_ENV for item in _env_list(profile_spec.get("containerEnv")))
-
-
-def framework_env(profile_spec: Mapping[str, Any]) -> list[dict[str, Any]]:
+def framework_env(
+    profile_spec: Mapping[str, Any], *, runtime_profile_id: str | None = None
+) -> list[dict[str, Any]]:
     """The variables the AIM runtime reads to find its profile and model (§10.1 layer 3).
 
-    A profile whose `containerEnv` sets `AIM_PROFILE_ID` names a profile the image ships (a
-    converted template carries the template's profile id, as the operator's template container
-    does), so the computed `custom/<aimId>/<file>` path does not replace it.
+    They are framework-owned, as the operator's are: a profile's `containerEnv` cannot replace
+    them (only `spec.profileOverrides.containerEnv`, above them, can). `runtime_profile_id` names
+    a profile the image ships instead of the computed `custom/<aimId>/<file>` path: a profile
+    converted from a template runs the template's profile id, as the operator's template
+    container does (`legacy.template_profile.template_runtime_profile_id`).
     """
-    env = [] if _names_runtime_profile(profile_spec) else [_env(PROFILE_ID_ENV, profile_id(profile_spec))]
+    env = [_env(PROFILE_ID_ENV, runtime_profile_id or profile_id(profile_spec))]
     sources = profile_spec.get("modelSources") or ()
     if sources:
         first = sources[0] if isinstance(sources[0], Mapping) else {}
@@ -354,6 +353,7 @@ def inference_env(
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
+    runtime_profile_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env.
 
@@ -361,12 +361,15 @@ def inference_env(
     `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
     replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
     `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
-    ranks below the RC env (a template profile's operator defaults, §10.3).
+    ranks below the RC env (a template profile's operator defaults, §10.3); `runtime_profile_id`
+    see `framework_env`.
     """
     if override_env is None:
         override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
     framework = (
-        vllm_env(profile_spec, cache_mount) if is_direct_vllm(profile_spec) else framework_env(profile_spec)
+        vllm_env(profile_spec, cache_mount)
+        if is_direct_vllm(profile_spec)
+        else framework_env(profile_spec, runtime_profile_id=runtime_profile_id)
     )
     return merge_env(
         _env_list(base_env),
@@ -395,6 +398,7 @@ def build_container_plan(
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
     default_resources: Mapping[str, Any] | None = None,
+    runtime_profile_id: str | None = None,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
@@ -418,6 +422,7 @@ def build_container_plan(
                 cache_mount=cache_mount,
                 override_env=override_env,
                 base_env=base_env,
+                runtime_profile_id=runtime_profile_id,
             )
         ),
         resources=container_resources(resources, service_spec.get("resources")),

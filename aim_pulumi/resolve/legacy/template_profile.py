@@ -232,6 +232,30 @@ def template_default_resources_for(labels: Mapping[str, str] | None, gpus: Any) 
     return template_default_resources(gpus)
 
 
+def template_runtime_profile_id(
+    labels: Mapping[str, str] | None, profile_spec: Mapping[str, Any]
+) -> str | None:
+    """The profile id the runtime of a profile converted from a template (labelled with it) serves.
+
+    The operator's template container sets `AIM_PROFILE_ID` to the template's profile id, under
+    the template's own env (§10.3), so the image serves its own profile. `AIM_PROFILE_ID` is
+    framework-owned for every other profile (its `containerEnv` cannot replace it); the template
+    label and the profile's `spec.profileId` carry the template's choice instead, and a template
+    env entry naming it still wins, as under the operator.
+    """
+    if not (labels or {}).get(TEMPLATE_LABEL):
+        return None
+    env = profile_spec.get("containerEnv")
+    for item in env if isinstance(env, list) else ():
+        if (
+            isinstance(item, Mapping)
+            and item.get("name") == PROFILE_ID_ENV
+            and isinstance(item.get("value"), str)
+        ):
+            return str(item["value"])
+    return text(profile_spec.get("profileId")) or None
+
+
 def _template_container_defaults(
     spec: MutableMapping[str, Any], metric: str, precision: str, profile_id: str
 ) -> None:
@@ -239,13 +263,13 @@ def _template_container_defaults(
 
     Explicit, so that the profile `aim-pulumi migrate` writes plans the container the operator runs
     for the template, and migrating changes no child. The template's own env wins per name. The
-    template's profile id is written as `AIM_PROFILE_ID`, which the container builder lets stand
-    over its computed `custom/...` path (`container.framework_env`): the runtime then serves the
-    image's own profile, as under the operator.
+    template's profile id (declared, or the one discovery recorded) is kept as `spec.profileId`,
+    which `template_runtime_profile_id` hands to the framework layer.
     """
+    if profile_id and not text(spec.get("profileId")):
+        keys = list(spec)
+        edits.insert(spec, keys.index("image") + 1 if "image" in keys else 0, "profileId", profile_id)
     framework: list[tuple[str, str]] = []
-    if profile_id:
-        framework.append((PROFILE_ID_ENV, profile_id))
     if metric:
         framework.append(("AIM_METRIC", metric))
     if precision:

@@ -43,6 +43,7 @@ from aim_pulumi.resolve.legacy.template_profile import (
     TEMPLATE_LABEL,
     template_base_env,
     template_default_resources_for,
+    template_runtime_profile_id,
 )
 from aim_pulumi.resolve.legacy.templates import (
     TemplateSelection,
@@ -259,6 +260,7 @@ def _plan(
         default_resources=template_default_resources_for(
             declared.metadata.labels, profile_spec.get("acceleratorCount")
         ),
+        runtime_profile_id=template_runtime_profile_id(declared.metadata.labels, profile_spec),
     )
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content

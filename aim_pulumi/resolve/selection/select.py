@@ -29,6 +29,7 @@ from aim_pulumi.resolve.selection.filters import FLOOR_ANY, EffectiveSelector, e
 from aim_pulumi.resolve.selection.ranking import compare_candidates
 from aim_pulumi.resolve.selection.request import Request, Shape, read_request
 from aim_pulumi.resolve.selection.sticky import RebindReason, sticky_decision
+from aim_pulumi.resolve.selection.suggest import name_hint
 from aim_pulumi.resolve.types import Diagnostic, ObjectRef, Scope
 
 if TYPE_CHECKING:
@@ -128,8 +129,24 @@ def _find_model(catalog: Catalog, namespace: str, name: str, scope: str) -> AnyM
     return found if isinstance(found, AIMModel | AIMClusterModel) else None
 
 
+def _written_field(req: Request) -> str:
+    """The field to blame for a selection that found nothing: the one the user wrote.
+
+    A by-model service (`spec.model.name` alone) selects through an implicit selector; pointing at
+    `spec.profile.selector`, which is not in the file, would send the reader looking for nothing.
+    """
+    if req.selector is None and req.model_name:
+        return "spec.model.name"
+    return "spec.profile.selector"
+
+
 def _not_found(req: Request, catalog: Catalog, evaluation: Evaluation, model: AnyModel | None) -> NoReturn:
     sel = evaluation.selector
+    field = _written_field(req)
+    candidates_hint = (
+        f"; `aim-pulumi explain PROGRAM --service {req.namespace}/{req.name}` lists every candidate "
+        "and why it lost"
+    )
     if sel.model_name:
         if model is not None:
             err = catalog.generation_error(model)
@@ -154,14 +171,15 @@ def _not_found(req: Request, catalog: Catalog, evaluation: Evaluation, model: An
                 "ProfileNotFound",
                 "spec.model.name" if from_spec else "spec.profile.selector.modelRef.name",
                 f'model "{sel.model_name}" not found: no AIMModel in namespace "{req.namespace}", no '
-                f"AIMClusterModel and no profile labelled {SOURCE_MODEL_LABEL}={sel.model_name}",
+                f"AIMClusterModel and no profile labelled {SOURCE_MODEL_LABEL}={sel.model_name}"
+                + name_hint(catalog, "AIMModel", "AIMClusterModel", req.namespace, sel.model_name),
             )
     if evaluation.floor_excluded > 0 and sel.floor != FLOOR_ANY:
         hint = " (the implicit default)" if sel.floor_implicit else ""
         relax = ", and none of them has autoSelectionPolicy: any" if sel.floor_implicit else ""
         raise req.error(
             "ProfileNotFound",
-            "spec.profile.selector",
+            field,
             f'no profile passes the minimumType floor "{sel.floor}"{hint}: '
             f"{evaluation.floor_excluded} candidate(s) match every other filter{relax}; "
             'spec.profile.selector.minimumType "unoptimized" or "any" admits them',
@@ -188,9 +206,11 @@ def _not_found(req: Request, catalog: Catalog, evaluation: Evaluation, model: An
                 f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "
                 f"{SOURCE_MODEL_LABEL}={model.metadata.name} (no discovery runs here)"
             )
+    if not hint and evaluation.pool:
+        hint = candidates_hint
     raise req.error(
         "ProfileNotFound",
-        "spec.profile.selector",
+        field,
         f'no profile matched the selector in either scope: no AIMProfile in namespace "{req.namespace}" '
         f"and no AIMClusterProfile{hint}",
     )
@@ -209,7 +229,8 @@ def _select_by_name(req: Request, catalog: Catalog) -> ProfileSelection:
             "ProfileNotFound",
             "spec.profile.name",
             f'profile "{req.profile_name}" not found: neither an AIMProfile in namespace '
-            f'"{req.namespace}" nor an AIMClusterProfile has that name',
+            f'"{req.namespace}" nor an AIMClusterProfile has that name'
+            + name_hint(catalog, "AIMProfile", "AIMClusterProfile", req.namespace, req.profile_name),
         )
     if entry.role == "base" or entry.status.get("deployable") is False:
         raise req.error(

@@ -91,7 +91,10 @@ def test_ranking_names_the_dropped_and_the_deciding_filter(capsys: pytest.Captur
 def test_failed_selection_shows_each_candidate_and_its_filter(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = explain(capsys, PROGRAMS / "floor-excluded", "ml-team/chat")
     assert code == 1
-    assert "resolution failed: AIMService/ml-team/chat: spec.profile.selector: ProfileNotFound" in out
+    assert (
+        "resolution failed: tests/fixtures/programs/floor-excluded/__main__.py:21: "
+        "AIMService/ml-team/chat: spec.profile.selector: ProfileNotFound" in out
+    )
     assert "Candidates (2 reachable, none selected)" in out
     outcomes = {
         line.split()[1]: line.split("  ")[-1].strip() for line in out.splitlines() if line.startswith("  -  ")
@@ -153,7 +156,8 @@ def test_failed_template_pipeline_service_shows_no_profile_candidates(
     assert code == 1
     lines = out.splitlines()
     assert lines[1].startswith(
-        "  resolution failed: AIMService/ml-team/chat: spec.model.name: ModelNotFound: "
+        "  resolution failed: tests/fixtures/programs/template-missing-model/__main__.py:3: "
+        "AIMService/ml-team/chat: spec.model.name: ModelNotFound: "
     )
     assert lines[2] == (
         "  template pipeline: the service has no spec.profile (annotate "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
+import os
 import shutil
 from pathlib import Path
 
@@ -405,3 +407,179 @@ def test_output_dir_and_in_place_exclude_each_other(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as caught:
         run(str(LEGACY), "-o", str(tmp_path), "--in-place")
     assert caught.value.code == 2
+
+
+# --------------------------------------------------------------------------------------------------
+# --in-place: every file or none
+
+
+def leftovers(root: Path) -> list[str]:
+    return sorted(p.name for p in root.rglob("*") if p.name.endswith(".tmp"))
+
+
+@pytest.fixture
+def convertible(legacy: Path) -> Path:
+    """The legacy tree without the file that cannot be converted: several files to rewrite."""
+    (legacy / "not-convertible.yaml").unlink()
+    return legacy
+
+
+def test_in_place_with_a_problem_writes_nothing(legacy: Path) -> None:
+    before = snapshot(legacy)
+    code, out, err = run(str(legacy), "--in-place")
+    assert (code, out) == (1, "")
+    assert "not-convertible.yaml:1: AIMService/ml-research/overrides-without-name" in err
+    assert err.splitlines()[-1] == (
+        "aim-pulumi migrate: error: 2 problem(s), nothing written: --in-place rewrites every file or none "
+        "(fix them, or write what converts with -o DIR)"
+    )
+    assert snapshot(legacy) == before
+
+
+def test_in_place_with_a_problem_reports_nothing_written_in_json(legacy: Path) -> None:
+    before = snapshot(legacy)
+    code, out, err = run(str(legacy), "--in-place", "--output", "json")
+    assert code == 1
+    report = json.loads(out)
+    assert [f["written"] for f in report["files"]] == [None] * len(report["files"])
+    assert any(f["converted"] for f in report["files"])
+    assert "nothing written" in err
+    assert snapshot(legacy) == before
+
+
+def test_in_place_rewrites_every_changed_file_and_reports_them(convertible: Path) -> None:
+    before = snapshot(convertible)
+    code, out, err = run(str(convertible), "--in-place", "--output", "json")
+    assert code == 0, err
+    written = {
+        Path(f["written"]).relative_to(convertible).as_posix()
+        for f in json.loads(out)["files"]
+        if f["written"]
+    }
+    after = snapshot(convertible)
+    assert written == {name for name in after if after[name] != before[name]}
+    assert len(written) > 1
+    assert validate_dir(convertible) == (0, [])
+
+
+def test_in_place_failing_while_writing_leaves_every_file_old(
+    convertible: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot(convertible)
+    real_fsync = os.fsync
+    calls: list[int] = []
+
+    def fsync_then_fail(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync_then_fail)
+    code, _, err = run(str(convertible), "--in-place")
+    assert code == 1
+    assert "No space left on device" in err.splitlines()[-1]
+    assert snapshot(convertible) == before
+    assert leftovers(convertible) == []
+
+
+def test_in_place_failing_among_the_renames_converges_on_a_rerun(
+    convertible: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reference = tmp_path / "reference"
+    shutil.copytree(convertible, reference)
+    assert run(str(reference), "--in-place")[0] == 0
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def replace_once(source: str, target: str) -> None:
+        calls.append(target)
+        if len(calls) > 1:
+            raise OSError(5, "Input/output error")
+        real_replace(source, target)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "replace", replace_once)
+        code, _, err = run(str(convertible), "--in-place")
+    assert code == 1
+    assert "were already replaced, run again to finish" in err.splitlines()[-1]
+    assert leftovers(convertible) == []
+    half = snapshot(convertible)
+    assert half != snapshot(reference)
+    code, _, err = run(str(convertible), "--in-place")
+    assert code == 0, err
+    assert snapshot(convertible) == snapshot(reference)
+    # And once more: migrated input is left as it is, no file is rewritten.
+    times = {p: p.stat().st_mtime_ns for p in convertible.rglob("*")}
+    code, _, err = run(str(convertible), "--in-place")
+    assert (code, err.splitlines()[-1]) == (
+        0,
+        f"0 of {len(documents_in(convertible))} document(s) converted, 0 problem(s)",
+    )
+    assert {p: p.stat().st_mtime_ns for p in convertible.rglob("*")} == times
+
+
+def documents_in(root: Path) -> list[dict[str, object]]:
+    return [d for p in sorted(root.rglob("*.y*ml")) for d in documents(p.read_text())]
+
+
+def test_leftover_temporary_file_is_removed_and_never_read(convertible: Path) -> None:
+    mixed = convertible / "mixed"
+    # What a run killed while writing leaves: a hidden, half-written copy beside its target.
+    stale = mixed / ".services.yaml.x1y2z3w4.aim-pulumi.tmp"
+    stale.write_text("apiVersion: aim.eai.amd.com/v1alpha1\nkind: AIMService\nmetadata: {name: half")
+    models = convertible / ".models.yaml.abcdefgh.aim-pulumi.tmp"  # beside a file that does not change
+    models.write_text("half")
+    code, _, err = run(str(mixed), "--in-place")
+    assert code == 0, err
+    assert "2 of 4 document(s) converted, 0 problem(s)" in err
+    assert not stale.exists()
+    assert models.exists()  # outside the migrated directory: not this run's
+    code, _, err = run(str(convertible), "--in-place")
+    assert code == 0, err
+    assert leftovers(convertible) == []
+
+
+GO_SCALARS = """\
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata:
+  name: scalars
+  namespace: ml-research
+spec:
+  model:
+    name: qwen-qwen3-32b
+  template:
+    name: qwen3-32b-throughput
+  overrides:
+    engineArgs:
+      sexagesimal: 1:30
+      octal: 017
+      octal-o: 0o17
+      hex: 0x1F
+      separated: 1_000
+      short-yes: y
+      switch: on
+      dot: .5
+      trailing-dot: 1.
+      not-octal: 08
+      binary: 0b11
+  replicas: 1
+"""
+
+
+def test_scalars_keep_their_text_so_kubernetes_reads_the_same_values(tmp_path: Path) -> None:
+    """migrate rewrites files through ruamel.yaml (YAML 1.2); it must not respell a scalar that
+    Kubernetes' reader (go-yaml v2) reads differently from YAML 1.2, such as `1:30` or `017`."""
+    from aim_pulumi.api.limits import load_yaml_documents
+
+    source = tmp_path / "svc.yaml"
+    source.write_text(GO_SCALARS, encoding="utf-8")
+    code, out, err = run(str(source))
+    assert code == 0 and "0 problem(s)" in err
+    written = GO_SCALARS.split("    engineArgs:\n")[1].split("  replicas")[0]
+    assert written in out
+    (before,) = load_yaml_documents(GO_SCALARS)
+    (after,) = load_yaml_documents(out)
+    assert after["spec"]["profileOverrides"]["engineArgs"] == before["spec"]["overrides"]["engineArgs"]
+    assert before["spec"]["overrides"]["engineArgs"]["sexagesimal"] == "1:30"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -507,14 +508,72 @@ def test_catalog_directories_are_loaded_before_the_program(
         assert "qwen3-8b" in err
 
 
-def test_a_resource_name_used_twice_fails_like_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_resource_name_used_twice_is_refused_with_both_lines(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = plan(capsys, str(PROGRAMS / "duplicate-name"))
     assert (code, out) == (1, "")
     (line,) = err.strip().splitlines()
-    assert line.startswith("error: AIMService chat: Duplicate resource URN '")
-    assert line.endswith(
-        "'urn:pulumi:dev::duplicate-name::aim:index:AIMService::chat'; try giving it a unique name"
+    assert line.startswith("error: ") and line.endswith(
+        'duplicate-name/__main__.py:5: DuplicateName: AIMService "chat" is declared twice (first at line 4); '
+        "a Pulumi resource name is unique per type and parent: give each its own "
+        '(e.g. "chat-<namespace>"; `name` in the arguments keeps the Kubernetes name "chat")'
     )
+    assert "Duplicate resource URN" not in err
+
+
+def test_identical_plain_objects_are_one_and_different_ones_a_duplicate(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    config_map = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "web", "namespace": "default"},
+    }
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump_all([{**config_map, "data": {"a": "b"}}] * 2))
+    code, _, err = plan(capsys, str(tmp_path), "--quiet")
+    assert code == 0, err
+    (tmp_path / "a.yaml").write_text(
+        yaml.safe_dump_all([{**config_map, "data": {"a": str(n)}} for n in (1, 2)])
+    )
+    code, _, err = plan(capsys, str(tmp_path))
+    assert code == 1
+    assert (
+        "a.yaml:2: ConfigMap/default/web: metadata.name: DuplicateObject: "
+        "declared twice with different content (first as document 1)" in err
+    )
+    assert "Duplicate resource URN" not in err
+
+
+def test_a_builtin_kind_without_its_required_field_is_refused_by_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default"},
+    }
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump(deployment))
+    code, _, err = plan(capsys, str(tmp_path))
+    assert code == 1
+    assert err.strip().endswith(
+        "Deployment/default/web: spec: InvalidSpec: apps/v1 Deployment requires `spec`"
+    )
+    assert "TypeError" not in err
+
+
+def test_a_kustomization_document_is_skipped_not_planned(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    docs = [
+        {"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization", "resources": ["a.yaml"]},
+        {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web", "namespace": "default"}},
+    ]
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "stack.yaml").write_text(yaml.safe_dump_all(docs))
+    target = tmp_path / "plan.yaml"
+    code, out, err = plan(capsys, str(tmp_path / "in"), "--yaml", str(target))
+    assert code == 0, err
+    assert "stack.yaml:1: skipped: kustomize configuration" in out
+    assert [d["kind"] for d in yaml.safe_load_all(target.read_text())] == ["ConfigMap"]
 
 
 def test_json_outputs_of_components_sharing_a_name_stay_apart(
@@ -663,3 +722,56 @@ def test_yaml_puts_a_namespace_before_the_objects_in_it(tmp_path: Path) -> None:
     assert main(["plan", str(program), "--quiet", "--yaml", str(out)]) == 0
     kinds = [d["kind"] for d in yaml.safe_load_all(out.read_text()) if d]
     assert kinds == ["Namespace", "ServiceAccount", "InferenceService"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_program_that_is_a_fifo_is_refused_before_reading(tmp_path: Path) -> None:
+    fifo = tmp_path / "manifests.yaml"
+    os.mkfifo(fifo)
+    # Opening it would block until a writer comes: refused from its type alone.
+    with pytest.raises(UsageError, match=r"not a regular file or directory .*pipe YAML in with `-`"):
+        load_program(str(fifo))
+
+
+def test_program_directory_linking_out_is_refused_before_planning(tmp_path: Path) -> None:
+    (tmp_path / "models.yaml").write_text((FIXTURES / "legacy" / "models.yaml").read_text())
+    (tmp_path / "secrets.yaml").symlink_to("/etc/shadow")
+    with pytest.raises(UsageError) as caught:
+        load_program(str(tmp_path))
+    assert str(caught.value) == (
+        f"{tmp_path / 'secrets.yaml'}: symlink to /etc/shadow, outside {tmp_path}; not followed "
+        "(copy it in to read it)"
+    )
+
+
+def test_plan_file_in_a_missing_directory_is_refused_before_planning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "no-such-dir" / "plan.yaml"
+    code, out, err = plan(capsys, str(EXAMPLES / "quickstart"), "--yaml", str(target), "--json", "-")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"aim-pulumi plan: error: cannot write {target}: {target.parent} is not an existing directory; "
+        "create it first\n"
+    )
+    assert not target.parent.exists()
+
+
+def test_stack_config_scalars_reach_the_program_as_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As the Pulumi CLI passes them: `1:30` is not 90 and `on` is not true (YAML 1.1 would say so)."""
+    program = tmp_path / "config-echo"
+    program.mkdir()
+    for name in ("Pulumi.yaml", "__main__.py"):
+        (program / name).write_text((PROGRAMS / "config-echo" / name).read_text())
+    (program / "Pulumi.dev.yaml").write_text(
+        "config:\n  config-echo:greeting: 1:30\n  config-echo:tags: [on, 1:30]\n  config-echo:token: 0o17\n"
+    )
+    target = tmp_path / "plan.json"
+    code, _, err = plan(capsys, str(program), "--json", str(target), "--quiet")
+    assert code == 0, err
+    outputs = json.loads(target.read_text())["outputs"]
+    assert (outputs["greeting"], outputs["token"]) == ("1:30", "0o17")
+    # Structured values go as JSON, typed as Go's yaml.v3 types them (YAML 1.2: `on` is text).
+    assert json.loads(outputs["tags"]) == ["on", "1:30"]

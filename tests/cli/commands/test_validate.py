@@ -1,8 +1,9 @@
-"""`aim-pulumi validate`: exit codes 0/1/2, one `file:doc: ref: field: reason: message` line per problem."""
+"""`aim-pulumi validate`: exit codes 0/1/2, one `file:line: ref: field: reason: message` line per problem."""
 
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
@@ -41,7 +42,7 @@ spec:
 """
 
 LINE = re.compile(
-    r"^(?P<file>[^:]+):(?P<doc>\d+): (?P<ref>\S+): (?P<field>\S+): (?P<reason>\w+): (?P<message>.+)$"
+    r"^(?P<file>[^:]+):(?P<line>\d+): (?P<ref>\S+): (?P<field>\S+): (?P<reason>\w+): (?P<message>.+)$"
 )
 
 
@@ -76,8 +77,9 @@ def test_problems_exit_one_with_one_line_each(tmp_path: Path, capsys: pytest.Cap
     assert code == 1
     parsed = [LINE.match(line) for line in lines]
     assert all(parsed), lines
-    assert [(m["file"], m["doc"], m["ref"], m["field"], m["reason"]) for m in parsed if m] == [
-        (str(file), "2", "AIMService/ml-team/qwen-bad", "spec.routng", "UnknownField"),
+    # GOOD is 8 lines, then `---`: `routng:` is line 7 of BAD, line 16 of the file.
+    assert [(m["file"], m["line"], m["ref"], m["field"], m["reason"]) for m in parsed if m] == [
+        (str(file), "16", "AIMService/ml-team/qwen-bad", "spec.routng", "UnknownField"),
     ]
     assert "did you mean `spec.routing`?" in lines[0]
     assert "1 problem(s) in 1 of 2 document(s)" in err
@@ -101,9 +103,9 @@ def test_yaml_error_and_schema_violation_are_problems(
     code, lines, _ = _run(capsys, str(tmp_path))
     assert code == 1
     matches = [LINE.match(line) for line in lines]
-    assert [(m["doc"], m["ref"], m["field"], m["reason"]) for m in matches if m] == [
-        ("1", "Namespace/Ml_Team", "metadata.name", "SchemaViolation"),
-        ("2", "?", "(root)", "InvalidYAML"),
+    assert [(m["line"], m["ref"], m["field"], m["reason"]) for m in matches if m] == [
+        ("4", "Namespace/Ml_Team", "metadata.name", "SchemaViolation"),
+        ("11", "?", "(root)", "InvalidYAML"),  # where the parser met the end of the stream
     ]
 
 
@@ -139,7 +141,7 @@ def test_stdin_is_read_for_dash(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     monkeypatch.setattr(sys, "stdin", io.StringIO(BAD))
     code, lines, _ = _run(capsys, "-")
     assert code == 1
-    assert lines[0].startswith("<stdin>:1: AIMService/ml-team/qwen-bad: spec.routng: UnknownField: ")
+    assert lines[0].startswith("<stdin>:7: AIMService/ml-team/qwen-bad: spec.routng: UnknownField: ")
 
 
 def test_console_module_entry_point(tmp_path: Path) -> None:
@@ -178,3 +180,93 @@ def test_validate_refuses_what_go_parse_quantity_refuses(
     assert match is not None
     assert (match["field"], match["reason"]) == ("spec.modelSources[0].size", "InvalidSpec")
     assert "Kubernetes quantity" in match["message"]
+
+
+DEEP = """\
+# the namespace first
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: ml-team
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMService
+metadata:
+  name: deep
+  namespace: ml-team
+spec:
+  model:
+    name: qwen-qwen3-32b
+  env:
+    - name: A
+      value: "1"
+    - value: "2"
+  replicas: 1:30
+  routing:
+    enabeld: true
+---
+values: {a: 1}
+---
+apiVersion: example.com/v1
+kind: Widget
+metadata:
+  name: w
+---
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: j
+  namespace: ml-team
+spec:
+  backoffLimit: 1
+"""
+
+
+def test_each_problem_is_reported_at_the_line_of_its_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Deep in the second document: the key's line, not the document's position or its first line."""
+    file = _write(tmp_path / "stack.yaml", DEEP)
+    code, lines, err = _run(capsys, str(file))
+    assert code == 1
+    found = sorted((int(m["line"]), m["ref"], m["field"], m["reason"]) for m in map(LINE.match, lines) if m)
+    assert found == [
+        (18, "AIMService/ml-team/deep", "spec.env[1].name", "InvalidSpec"),  # missing: its list item
+        (19, "AIMService/ml-team/deep", "spec.replicas", "InvalidSpec"),  # `1:30` is text to Kubernetes
+        (21, "AIMService/ml-team/deep", "spec.routing.enabeld", "UnknownField"),
+        (35, "Job/ml-team/j", "spec.template", "SchemaViolation"),  # missing: the mapping that lacks it
+        (35, "Job/ml-team/j", "spec.template.spec.restartPolicy", "SchemaViolation"),
+    ]
+    # Notes point at lines too: the skipped document and the one no schema is vendored for.
+    assert f"note: {file}:23: skipped: not a Kubernetes object" in err
+    assert f"note: {file}:25: Widget/w: not validated" in err
+    assert "5 problem(s) in 2 of 4 document(s)" in err
+
+
+def test_json_problems_carry_the_line_and_the_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = _write(tmp_path / "stack.yaml", DEEP)
+    code, lines, _ = _run(capsys, str(file), "--output", "json")
+    assert code == 1
+    report = json.loads("\n".join(lines))
+    located = {(p["field"], p["document"], p["line"]) for p in report["problems"]}
+    assert ("spec.replicas", 2, 19) in located and ("spec.template", 5, 35) in located
+    assert report["notValidated"] == [f"{file}:25: Widget/w"]
+
+
+def test_a_yaml_error_and_a_duplicate_key_are_reported_at_their_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    duplicate = _write(
+        tmp_path / "a.yaml",
+        GOOD + "---\n" + GOOD.replace("  model:\n", "  replicas: 1\n  replicas: 2\n  model:\n"),
+    )
+    broken = _write(tmp_path / "b.yaml", GOOD + "---\nspec:\n  model: {name: [x\n")
+    code, lines, _ = _run(capsys, str(duplicate), str(broken))
+    assert code == 1
+    found = [(m["file"], m["line"], m["field"], m["reason"]) for m in map(LINE.match, lines) if m]
+    assert found == [
+        (str(duplicate), "17", "spec.replicas", "InvalidSpec"),  # the repeated key
+        (str(broken), "12", "(root)", "InvalidYAML"),
+    ]

@@ -389,7 +389,7 @@ def test_without_embedded_default_nothing_is_generated() -> None:
     assert catalog.generated_profiles_of(model()) == ()
     with pytest.raises(AIMResolutionError) as info:
         select_profile(_service(), catalog)
-    assert info.value.field == "spec.profile.selector"
+    assert info.value.field == "spec.model.name"
 
 
 def test_declared_cluster_default_replaces_the_embedded_one() -> None:

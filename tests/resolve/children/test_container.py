@@ -556,36 +556,41 @@ def test_env_worked_chain_all_five_layers() -> None:
     ]
 
 
+COMPUTED_PROFILE_ID = "custom/qwen/qwen3-32b/vllm-mi300x-fp8-tp2-latency"
+
+
 @pytest.mark.parametrize(
-    ("rc_env", "profile_env", "service_env", "expected"),
+    ("rc_env", "profile_env", "service_env", "override_env", "expected"),
     [
+        pytest.param([], [], [], [], COMPUTED_PROFILE_ID, id="runtime-points-at-the-mounted-profile-file"),
+        # upstream TestBuildInferenceServiceFromProfile_FrameworkEnvVarsWinOverProfile
         pytest.param(
             [],
+            [{"name": "AIM_PROFILE_ID", "value": "from-profile"}],
             [],
             [],
-            "custom/qwen/qwen3-32b/vllm-mi300x-fp8-tp2-latency",
-            id="profile-pipeline-points-the-runtime-at-the-mounted-profile-file",
-        ),
-        pytest.param(
-            [],
-            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
-            [],
-            "mi300x-fp16-latency-unopt",
-            id="operator-template-container-serves-the-template-profile-id",
+            COMPUTED_PROFILE_ID,
+            id="framework-env-wins-over-the-profile-containerEnv",
         ),
         pytest.param(
             [{"name": "AIM_PROFILE_ID", "value": "rc"}],
-            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
             [],
-            "mi300x-fp16-latency-unopt",
-            id="operator-template-profile-id-outranks-the-runtime-config-env",
+            [],
+            [],
+            COMPUTED_PROFILE_ID,
+            id="framework-env-wins-over-the-runtime-config-env",
         ),
+        # upstream TestBuildInferenceServiceFromProfile_UserOverridesWinOverFramework
         pytest.param(
             [],
-            [{"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"}],
-            [{"name": "AIM_PROFILE_ID", "value": "service"}],
-            "service",
-            id="operator-service-env-outranks-the-template-profile-id",
+            [{"name": "AIM_PROFILE_ID", "value": "from-profile"}],
+            [],
+            [{"name": "AIM_PROFILE_ID", "value": "user"}],
+            "user",
+            id="profileOverrides-containerEnv-wins-over-the-framework",
+        ),
+        pytest.param(
+            [], [], [{"name": "AIM_PROFILE_ID", "value": "service"}], [], "service", id="service-env-wins"
         ),
     ],
 )
@@ -593,10 +598,49 @@ def test_runtime_profile_id(
     rc_env: list[dict[str, str]],
     profile_env: list[dict[str, str]],
     service_env: list[dict[str, str]],
+    override_env: list[dict[str, str]],
     expected: str,
 ) -> None:
-    env = inference_env({**AIM_PROFILE, "containerEnv": profile_env}, {"env": service_env}, {"env": rc_env})
+    service = {"env": service_env, "profileOverrides": {"containerEnv": override_env}}
+    env = inference_env({**AIM_PROFILE, "containerEnv": profile_env}, service, {"env": rc_env})
     assert [item["value"] for item in env if item["name"] == "AIM_PROFILE_ID"] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("labels", "profile", "rc_env", "expected"),
+    [
+        pytest.param(
+            {"aim.eai.amd.com/template": "t"},
+            {"profileId": "mi300x-fp16-latency-unopt"},
+            [{"name": "AIM_PROFILE_ID", "value": "rc"}],
+            "mi300x-fp16-latency-unopt",
+            id="template-profile-id-outranks-the-runtime-config-env",
+        ),
+        pytest.param(
+            {"aim.eai.amd.com/template": "t"},
+            {"profileId": "p", "containerEnv": [{"name": "AIM_PROFILE_ID", "value": "template-env"}]},
+            [],
+            "template-env",
+            id="template-env-outranks-the-template-profile-id",
+        ),
+        pytest.param(
+            {}, {"profileId": "p"}, [], COMPUTED_PROFILE_ID, id="profileId-alone-is-a-selection-field"
+        ),
+        pytest.param(
+            {"aim.eai.amd.com/template": "t"}, {}, [], COMPUTED_PROFILE_ID, id="template-without-profile-id"
+        ),
+    ],
+)
+def test_template_profile_runs_the_template_profile_id(
+    labels: dict[str, str], profile: dict[str, Any], rc_env: list[dict[str, str]], expected: str
+) -> None:
+    """§10.3: the operator's template container serves the template's profile id, below its env."""
+    from aim_pulumi.resolve.legacy.template_profile import template_runtime_profile_id
+
+    spec = {**AIM_PROFILE, **profile}
+    runtime_id = template_runtime_profile_id(labels, spec)
+    plan = build_container_plan({}, spec, rc_spec={"env": rc_env}, runtime_profile_id=runtime_id)
+    assert [item["value"] for item in plan.env if item["name"] == "AIM_PROFILE_ID"] == [expected]
 
 
 LAYERS = ("rc", "profile", "service", "override")

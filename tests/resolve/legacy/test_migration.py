@@ -346,12 +346,11 @@ def test_v1alpha2_service_is_unchanged() -> None:
                 "precision": "fp8",
                 "profileId": "p1",
                 "containerEnv": [
-                    {"name": "AIM_PROFILE_ID", "value": "p1"},
                     {"name": "AIM_METRIC", "value": "latency"},
                     {"name": "AIM_PRECISION", "value": "fp8"},
                 ],
             },
-            id="operator-template-env-announces-profile-id-metric-and-precision",
+            id="operator-template-env-announces-metric-and-precision",
         ),
         pytest.param(
             tmpl(
@@ -361,12 +360,10 @@ def test_v1alpha2_service_is_unchanged() -> None:
             {
                 "aimId": "qwen",
                 "image": IMAGE,
+                "profileId": "mi300x-fp16-latency-unopt",
                 "engine": "vllm",
-                "containerEnv": [
-                    {"name": "AIM_PROFILE_ID", "value": "mi300x-fp16-latency-unopt"},
-                ],
             },
-            id="operator-template-env-announces-the-discovered-profile-id",
+            id="operator-template-keeps-the-discovered-profile-id",
         ),
         pytest.param(
             tmpl(precision="auto"),

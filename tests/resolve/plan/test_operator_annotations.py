@@ -42,8 +42,18 @@ PROPAGATION = [
         id="operator-propagates-cluster-auth",
     ),
     pytest.param(
-        {"example.com/owner": "ops"}, {"example.com/owner": "ops"}, id="operator-propagates-user-annotations"
+        {"cluster-auth/policy": "team-a", "cluster-auth/audience": "chat"},
+        {"cluster-auth/policy": "team-a", "cluster-auth/audience": "chat"},
+        id="operator-propagates-every-cluster-auth-annotation",
     ),
+    # upstream TestBuildInferenceServiceFromProfile_AnnotationPropagation
+    pytest.param(
+        {"cluster-auth/policy": "team-a", "example.com/foreign": "x"},
+        {"cluster-auth/policy": "team-a"},
+        id="operator-drops-foreign-annotations",
+    ),
+    pytest.param({"example.com/owner": "ops"}, {}, id="operator-keeps-user-annotations-on-the-service"),
+    pytest.param({"cluster-authx/policy": "a"}, {}, id="operator-matches-the-cluster-auth-prefix-exactly"),
     pytest.param({"aim.eai.amd.com/force-rebind": "x"}, {}, id="operator-keeps-force-rebind-off-the-child"),
     pytest.param({}, {}, id="operator-keeps-the-pipeline-annotation-off-the-child"),
     pytest.param(
