@@ -1,24 +1,6 @@
 """Typed AIM objects (aim.eai.amd.com): parse, validate and write AIM manifests without Pulumi."""
 
-from aim_pulumi.api.base import AIM_GROUP, AIMKind, ObjectMeta
-from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.io import (
-    KINDS,
-    AIMObject,
-    ManifestDocument,
-    admission_problems,
-    dump_manifests,
-    kind_class,
-    load_manifests,
-    parse,
-    read_documents,
-    to_manifest,
-)
-from aim_pulumi.api.model import AIMClusterModel, AIMModel
-from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
-from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-from aim_pulumi.api.service import AIMService
-from aim_pulumi.api.template import AIMClusterServiceTemplate, AIMServiceTemplate
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "AIM_GROUP",
@@ -45,3 +27,64 @@ __all__ = [
     "read_documents",
     "to_manifest",
 ]
+
+# Each name is imported on first use (PEP 562): `aim_pulumi.api.errors` alone, which every CLI
+# command needs, then does not build every model class, and `aim-pulumi --version` starts fast.
+_SOURCES = {
+    "AIMClusterModel": "aim_pulumi.api.model",
+    "AIMClusterProfile": "aim_pulumi.api.profile",
+    "AIMClusterRuntimeConfig": "aim_pulumi.api.runtime_config",
+    "AIMClusterServiceTemplate": "aim_pulumi.api.template",
+    "AIMKind": "aim_pulumi.api.base",
+    "AIMModel": "aim_pulumi.api.model",
+    "AIMObject": "aim_pulumi.api.io",
+    "AIMProfile": "aim_pulumi.api.profile",
+    "AIMRuntimeConfig": "aim_pulumi.api.runtime_config",
+    "AIMService": "aim_pulumi.api.service",
+    "AIMServiceTemplate": "aim_pulumi.api.template",
+    "AIMValidationError": "aim_pulumi.api.errors",
+    "AIM_GROUP": "aim_pulumi.api.base",
+    "KINDS": "aim_pulumi.api.io",
+    "ManifestDocument": "aim_pulumi.api.io",
+    "ObjectMeta": "aim_pulumi.api.base",
+    "admission_problems": "aim_pulumi.api.io",
+    "dump_manifests": "aim_pulumi.api.io",
+    "kind_class": "aim_pulumi.api.io",
+    "load_manifests": "aim_pulumi.api.io",
+    "parse": "aim_pulumi.api.io",
+    "read_documents": "aim_pulumi.api.io",
+    "to_manifest": "aim_pulumi.api.io",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'aim_pulumi.api' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+if TYPE_CHECKING:
+    from aim_pulumi.api.base import AIM_GROUP, AIMKind, ObjectMeta
+    from aim_pulumi.api.errors import AIMValidationError
+    from aim_pulumi.api.io import (
+        KINDS,
+        AIMObject,
+        ManifestDocument,
+        admission_problems,
+        dump_manifests,
+        kind_class,
+        load_manifests,
+        parse,
+        read_documents,
+        to_manifest,
+    )
+    from aim_pulumi.api.model import AIMClusterModel, AIMModel
+    from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
+    from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
+    from aim_pulumi.api.service import AIMService
+    from aim_pulumi.api.template import AIMClusterServiceTemplate, AIMServiceTemplate

@@ -9,9 +9,22 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.cli.common import command_ends_process, option_strings, subcommand_parsers
-from aim_pulumi.cli.parser import build_parser
+
+if TYPE_CHECKING:
+    from aim_pulumi.cli.parser import build_parser
+
+
+def __getattr__(name: str) -> Any:
+    # The parser imports every command (and so Pulumi); `--version` alone never needs it.
+    if name == "build_parser":
+        from aim_pulumi.cli.parser import build_parser
+
+        return build_parser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["build_parser", "internal_error_line", "main", "option_strings", "subcommand_parsers"]
 
@@ -35,11 +48,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     `plan --detailed-exitcode` adds 3 (changes present) without changing the meaning of 0, 1, 2.
     """
+    arguments = list(argv) if argv is not None else sys.argv[1:]
+    if arguments == ["--version"]:
+        # Asked by scripts and version checks: answered without importing the commands.
+        from aim_pulumi.cli.commands.version import version_line
+
+        print(version_line())
+        return 0
+    from aim_pulumi.cli.parser import build_parser
+
     parser = build_parser()
     if argv is None:
         # The console script (or `python -m`): the process ends with the command.
         command_ends_process()
-    arguments = list(argv) if argv is not None else sys.argv[1:]
     try:
         args, extras = parser.parse_known_args(arguments)
         if extras:

@@ -37,6 +37,27 @@ def _declared_in_program(exc: BaseException, program: Program) -> str | None:
     return f"{display_path(filename)}:{site.line}"
 
 
+def _manifest_location(object_ref: str | None, program: Program) -> str | None:
+    """`file:document` of the object a resolution error names, when the program is a YAML tree.
+
+    A resolution error can name an object other than the service that failed (a template without
+    sources, a runtime config), and a YAML program has no declaring line: its document is the place
+    to fix. Read again only on this error path.
+    """
+    if not object_ref or program.kind != "manifests":
+        return None
+    from aim_pulumi.api.sources import read_manifest_set
+
+    try:
+        found = read_manifest_set(program.path)
+    except (OSError, ValueError):
+        return None
+    for doc in found.aim:
+        if doc.object_ref == object_ref:
+            return f"{display_path(Path(doc.file))}:{doc.document}"
+    return None
+
+
 def _chained_location(exc: BaseException, program: Program) -> str | None:
     """The program's own line, also when Pulumi re-raised the error from a failed registration."""
     seen: set[int] = set()
@@ -109,7 +130,8 @@ def failure_line(exc: BaseException, program: Program) -> str:
             where = display_path(Path(where)) + (f":{exc.document}" if exc.document is not None else "")
         parts = [where or location, exc.object_ref or component, exc.field, exc.reason, exc.message]
     elif isinstance(exc, AIMResolutionError):
-        parts = [location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+        where = location or _manifest_location(exc.object_ref, program)
+        parts = [where, exc.object_ref or component, exc.field, exc.reason, exc.message]
     elif isinstance(exc, DynamicCheckFailed):
         detail = "; ".join(f"{prop}: {reason}" for prop, reason in exc.failures)
         parts = [location, exc.resource_name, detail]

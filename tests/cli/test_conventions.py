@@ -42,6 +42,17 @@ def test_version_flag_and_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(out)["pulumi-kubernetes"] == version("pulumi-kubernetes")
 
 
+def test_version_flag_imports_no_command_and_no_pulumi() -> None:
+    """Scripts ask `--version` often; it answers without the commands, Pulumi or the AIM models."""
+    probe = (
+        "import sys; from aim_pulumi.cli.__main__ import main; code = main(['--version']); "
+        "names = ('aim_pulumi.cli.commands.plan', 'aim_pulumi.api.base', 'pydantic'); "
+        "heavy = sorted(m for m in sys.modules if m == 'pulumi' or m.startswith(names)); print(code, heavy)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "0 []"
+
+
 def test_dash_writes_the_plan_to_stdout_and_no_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -95,6 +95,32 @@ def _schema_problems(doc: ManifestDocument, lines: DocumentLines) -> list[AIMVal
     return _located(doc, out, lines)
 
 
+def _deployability_notes(data: Any) -> list[str]:
+    """What the operator admits but `plan` refuses for any service using it: a template with no sources.
+
+    A note, not a problem: the object is valid AIM (the operator's discovery would fill its
+    sources), and a template no service uses plans fine; but a service on it will not.
+    """
+    from aim_pulumi.resolve.legacy.templates import TEMPLATE_NOT_READY, template_readiness_problem
+
+    if data.get("kind") in ("AIMServiceTemplate", "AIMClusterServiceTemplate"):
+        why = template_readiness_problem(data)
+        if why is not None:
+            return [f"spec.modelSources: {TEMPLATE_NOT_READY}: {why}; a service using it will not plan"]
+    return []
+
+
+def _plain_object_problem(data: Any) -> AIMValidationError | None:
+    """What keeps a plain object from becoming its pulumi-kubernetes resource, as `plan` checks it."""
+    from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object
+
+    try:
+        check_kubernetes_object(data)
+    except AIMValidationError as error:
+        return error
+    return None
+
+
 def _check_text(text: str, label: str, report: Report) -> None:
     """Check the documents of one file in order; a YAML error ends the file."""
     found = ManifestSet()
@@ -113,7 +139,17 @@ def _check_text(text: str, label: str, report: Report) -> None:
     for doc in sorted([*found.aim, *found.kubernetes], key=lambda d: d.document):
         report.documents += 1
         if id(doc) in aim:
-            report.problems.extend(_located(doc, admission_problems(doc.data), lines))
+            admission = admission_problems(doc.data)
+            report.problems.extend(_located(doc, admission, lines))
+            if not admission:
+                at = lines.line(doc.document, "spec.modelSources") or doc.document
+                report.notes.extend(
+                    f"{doc.file}:{at}: {doc.object_ref}: {note}" for note in _deployability_notes(doc.data)
+                )
+            continue
+        plain = _plain_object_problem(doc.data)
+        if plain is not None:
+            report.problems.extend(_located(doc, [plain], lines))
             continue
         problems = _schema_problems(doc, lines)
         if problems is None:

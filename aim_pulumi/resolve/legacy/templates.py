@@ -54,6 +54,24 @@ MODEL_NOT_FOUND = "ModelNotFound"
 MULTIPLE_MODELS_FOUND = "MultipleModelsFound"
 TEMPLATE_NOT_FOUND = "TemplateNotFound"
 TEMPLATE_NOT_READY = "TemplateNotReady"
+TEMPLATE_NOT_READY_MESSAGE = (
+    "the template has no static spec.modelSources and no discovered status.modelSources; discovery "
+    "needs a cluster, so declare the sources on the template"
+)
+
+
+def template_readiness_problem(manifest: Mapping[str, Any]) -> str | None:
+    """Why a template manifest can never be deployed here (`TemplateNotReady`), or None.
+
+    The same condition `template_profile` refuses at plan time, read from the manifest alone so
+    that `validate` says it before `plan` does: the converted profile takes its sources from the
+    template's spec, else from what discovery recorded in its status.
+    """
+    for part in ("spec", "status"):
+        holder = manifest.get(part)
+        if isinstance(holder, Mapping) and holder.get("modelSources"):
+            return None
+    return TEMPLATE_NOT_READY_MESSAGE
 TEMPLATE_SELECTION_AMBIGUOUS = "TemplateSelectionAmbiguous"
 INVALID_IMAGE_REFERENCE = "InvalidImageReference"
 
@@ -421,11 +439,7 @@ def template_profile(
     spec: dict[str, Any] = manifest["spec"]
     if not spec.get("modelSources"):
         raise AIMResolutionError(
-            TEMPLATE_NOT_READY,
-            "the template has no static spec.modelSources and no discovered status.modelSources; discovery "
-            "needs a cluster, so declare the sources on the template",
-            field="spec.modelSources",
-            object_ref=where,
+            TEMPLATE_NOT_READY, TEMPLATE_NOT_READY_MESSAGE, field="spec.modelSources", object_ref=where
         )
     given = _overrides_dict(overrides)
     if given:

@@ -270,3 +270,50 @@ def test_a_yaml_error_and_a_duplicate_key_are_reported_at_their_line(
         (str(duplicate), "17", "spec.replicas", "InvalidSpec"),  # the repeated key
         (str(broken), "12", "(root)", "InvalidYAML"),
     ]
+
+
+LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "manifests" / "legacy-template"
+
+
+def _without_template_sources(tmp_path: Path) -> Path:
+    directory = tmp_path / "legacy"
+    directory.mkdir()
+    for file in LEGACY.iterdir():
+        text = file.read_text()
+        if "modelSources:" in text and "AIMServiceTemplate" in text:
+            text = text[: text.index("  modelSources:")]
+        (directory / file.name).write_text(text)
+    return directory
+
+
+def test_a_template_plan_would_refuse_is_named_at_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """validate warns what plan refuses: a template with no sources cannot deploy here (TemplateNotReady).
+
+    A note, since the operator admits it (its discovery would fill the sources).
+    """
+    directory = _without_template_sources(tmp_path)
+    assert main(["validate", str(directory)]) == 0
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if "TemplateNotReady" in line]
+    assert re.match(
+        r"note: .*model\.yaml:14: AIMServiceTemplate/ml-research/qwen3-32b-latency: "
+        r"spec\.modelSources: TemplateNotReady: .*; a service using it will not plan$",
+        line,
+    )
+    assert main(["plan", str(directory)]) == 1
+    err = capsys.readouterr().err
+    assert (
+        "model.yaml:2: AIMServiceTemplate/ml-research/qwen3-32b-latency: spec.modelSources: TemplateNotReady"
+        in err
+    )
+
+
+def test_a_builtin_kind_plan_would_refuse_is_a_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.yaml").write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n")
+    assert main(["validate", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "a.yaml:1: Deployment/web: spec: InvalidSpec: apps/v1 Deployment requires `spec`" in out
