@@ -4,8 +4,9 @@ Manifests are read with ruamel.yaml's round-trip loader, so comments, key order 
 where the library can keep them. Converted YAML goes to standard output (one multi-document stream),
 or to `-o DIR` mirroring the input file names, or back into the input files with `--in-place`; the
 input is never written otherwise. What cannot be converted is written unchanged and reported on
-standard error as `file:doc: Kind/namespace/name: field: reason: message` (the format of
-`aim-pulumi validate`). Exit 0 everything converted, 1 something was not convertible, 2 usage error.
+standard error as `file:doc: Kind/namespace/name: field: reason: message` (`doc` the 1-based
+document of the file, as `aim-pulumi plan` locates a YAML object). Exit 0 everything converted,
+1 something was not convertible, 2 usage error.
 
 `--in-place` rewrites every changed file or none. A half-migrated tree is worse than either end:
 services converted while the templates they name are not, or the reverse. So every file is read
@@ -114,6 +115,25 @@ def _yaml(indent: tuple[int, int, int]) -> YAML:
     return yaml
 
 
+def _as_kubernetes_reads(value: Any) -> Any:
+    """A round-trip document's values as Kubernetes' YAML reader types them, for admission.
+
+    ruamel reads YAML 1.2 and keeps an unquoted `yes` or `1:30` as text; the Go reader makes the
+    first a boolean (and the second text). Quoted and block scalars are their own string types in
+    the round-trip tree, so a plain `str` is exactly an unquoted scalar: it is read again the
+    Go way. The written file keeps what the user wrote either way.
+    """
+    from aim_pulumi.api.goyaml import plain_value
+
+    if isinstance(value, dict):
+        return {key: _as_kubernetes_reads(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_as_kubernetes_reads(item) for item in value]
+    if type(value) is str:
+        return plain_value(value)
+    return value
+
+
 def _read(file: _File, errors: list[str]) -> None:
     try:
         text = read_text(file.path)
@@ -211,7 +231,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         (file, number) for file in files for number, doc in enumerate(file.documents, 1) if doc is not None
     ]
     documents = [file.documents[number - 1] for file, number in located]
-    result = migrate_objects(documents)
+    result = migrate_objects(documents, reading=_as_kubernetes_reads)
     for problem in result.problems:
         file, number = located[problem.index]
         ref = manifest_ref(documents[problem.index])

@@ -14,7 +14,7 @@ the profile pipeline would reject converted templates whose discovery recorded n
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,17 +289,21 @@ def template_model(template: Mapping[str, Any], models: _Models) -> Mapping[str,
     return models.get(("AIMClusterModel", "", name))
 
 
-def _admitted(doc: Mapping[str, Any], what: str) -> tuple[Any, NotConvertible | None]:
-    """The parsed document, or why admission rejects it."""
+def _admitted(
+    doc: Mapping[str, Any], what: str, reading: Callable[[Any], Any] | None = None
+) -> tuple[Any, NotConvertible | None]:
+    """The parsed document (its values as `reading` gives them), or why admission rejects it."""
     try:
-        return parse(doc), None
+        return parse(reading(doc) if reading is not None else doc), None
     except AIMValidationError as err:
         return None, NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
 
 
-def _convert(doc: Mapping[str, Any], models: _Models) -> tuple[Any, list[NotConvertible]]:
+def _convert(
+    doc: Mapping[str, Any], models: _Models, reading: Callable[[Any], Any] | None = None
+) -> tuple[Any, list[NotConvertible]]:
     """One legacy document converted, or every problem that keeps it unchanged."""
-    parsed, problem = _admitted(doc, "the input is not admitted")
+    parsed, problem = _admitted(doc, "the input is not admitted", reading)
     if problem is not None:
         return None, [problem]
     try:
@@ -313,17 +317,25 @@ def _convert(doc: Mapping[str, Any], models: _Models) -> tuple[Any, list[NotConv
             out = template_profile_manifest(doc, template_model(doc, models))
     except NotConvertible as err:
         return None, [err]
-    _, problem = _admitted(out, "the converted manifest is not admitted")
+    _, problem = _admitted(out, "the converted manifest is not admitted", reading)
     if problem is not None:
         return None, [problem]
     return out, []
 
 
-def migrate_objects(objects: Sequence[Any], catalog_objects: Iterable[Any] = ()) -> MigrationResult:
+def migrate_objects(
+    objects: Sequence[Any],
+    catalog_objects: Iterable[Any] = (),
+    *,
+    reading: Callable[[Any], Any] | None = None,
+) -> MigrationResult:
     """Convert every v1alpha1 AIMService and service template of `objects`; leave the rest as is.
 
     `catalog_objects` (manifests or typed objects) supply models the templates name when those are
-    not among `objects`. Inputs are never modified; converted documents are copies.
+    not among `objects`. Inputs are never modified; converted documents are copies. `reading`
+    gives a document's values as Kubernetes reads them, for admission, when the documents come
+    from a reader that types scalars otherwise (a round-trip loader keeps `enabled: yes` text,
+    which Kubernetes reads as true).
     """
     models = _model_index([*objects, *catalog_objects])
     out: list[Any] = []
@@ -334,7 +346,7 @@ def migrate_objects(objects: Sequence[Any], catalog_objects: Iterable[Any] = ())
             out.append(doc)
             converted.append(False)
             continue
-        result, found = _convert(doc, models)
+        result, found = _convert(doc, models, reading)
         if found:
             kind, namespace, name = _identity(doc)
             problems.extend(

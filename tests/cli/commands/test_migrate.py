@@ -583,3 +583,16 @@ def test_scalars_keep_their_text_so_kubernetes_reads_the_same_values(tmp_path: P
     (after,) = load_yaml_documents(out)
     assert after["spec"]["profileOverrides"]["engineArgs"] == before["spec"]["overrides"]["engineArgs"]
     assert before["spec"]["overrides"]["engineArgs"]["sexagesimal"] == "1:30"
+
+
+def test_admission_reads_values_as_kubernetes_does_and_the_file_keeps_its_text(tmp_path: Path) -> None:
+    """`enabled: yes` is a boolean to Kubernetes (and admits); a quoted "yes" stays a name."""
+    service = tmp_path / "svc.yaml"
+    service.write_text(
+        "apiVersion: aim.eai.amd.com/v1alpha1\nkind: AIMService\nmetadata:\n  name: chat\n"
+        "  namespace: ml-team\nspec:\n  model:\n    name: qwen\n  routing:\n    enabled: yes\n"
+        '  template:\n    name: "yes"\n'
+    )
+    code, out, err = run(str(service))
+    assert code == 0, err
+    assert "    enabled: yes\n" in out and '  profile:\n    name: "yes"\n' in out
