@@ -8,6 +8,7 @@ creating a ScaledObject that would never wake the predictor.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -46,9 +47,11 @@ def normalize_gateway_provider(value: str | None) -> tuple[str, list[Diagnostic]
     provider = _PROVIDERS_BY_LOWER.get(text.lower())
     if provider is not None:
         return provider, []
+    close = difflib.get_close_matches(text.lower(), list(_PROVIDERS_BY_LOWER), n=1, cutoff=0.5)
+    hint = f" (did you mean {_PROVIDERS_BY_LOWER[close[0]]}?)" if close else ""
     message = (
-        f"gateway provider {value!r} is not one of {', '.join(GATEWAY_PROVIDERS)}; using none, which "
-        "disables scale-from-zero"
+        f"gateway provider {value!r} is not one of {', '.join(GATEWAY_PROVIDERS)}{hint}; using none, "
+        "which disables scale-from-zero"
     )
     return "none", [Diagnostic("warn", "InvalidGatewayProvider", message)]
 

@@ -775,3 +775,17 @@ def test_stack_config_scalars_reach_the_program_as_written(
     assert (outputs["greeting"], outputs["token"]) == ("1:30", "0o17")
     # Structured values go as JSON, typed as Go's yaml.v3 types them (YAML 1.2: `on` is text).
     assert json.loads(outputs["tags"]) == ["on", "1:30"]
+
+
+def test_a_mistyped_gateway_provider_is_said_once_with_the_close_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Behaviour §9 falls back to `none`; the plan says so whether or not a service scales from zero."""
+    code, out, err = plan(capsys, str(EXAMPLES / "quickstart"), "-c", "aim:gatewayProvider=envoy")
+    assert code == 0, err
+    warnings = [line for line in (out + err).splitlines() if "InvalidGatewayProvider" in line]
+    assert len(warnings) == 1
+    assert (
+        "'envoy' is not one of envoyGateway, kgateway, custom, none (did you mean envoyGateway?)"
+        in warnings[0]
+    )
