@@ -18,6 +18,7 @@ program would vanish unseen; here it fails the Construct call naming its path.
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -62,7 +63,7 @@ class AIMComponentProvider(ComponentProvider):
         super().__init__(list(COMPONENTS), PACKAGE, version=version)
         schema = json.loads(str(self.schema))
         schema.update(_METADATA)
-        self.schema = json.dumps(schema)
+        self.schema = json.dumps(_polished(schema))
 
     def map_inputs(self, inputs: Inputs, component_def: ComponentDefinition) -> Inputs:
         unknown = self._unknown_keys(inputs, component_def.inputs, "")
@@ -131,6 +132,52 @@ class AIMComponentProvider(ComponentProvider):
         if prop is not None and prop.type == PropertyType.INTEGER:
             return _integer(value)
         return value
+
+
+def _normalised(node: Any, *, element: bool = False) -> Any:
+    """The schema as the Pulumi CLI reads it back, so what it prints is the committed file.
+
+    Descriptions lose the source's indentation (`\n    ` of a docstring); the analyzer's copies of
+    a property's description on its `items` / `additionalProperties` and its null descriptions
+    of enum values are dropped, as are empty lists, which the CLI drops when it reads a schema.
+    """
+    if isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for key, item in node.items():
+            if key == "description" and (item is None or element):
+                continue
+            if key in ("requiredInputs", "dependencies") and item == []:
+                continue
+            if key == "description" and isinstance(item, str):
+                out[key] = inspect.cleandoc(item)
+            else:
+                out[key] = _normalised(item, element=key in ("items", "additionalProperties"))
+        return out
+    if isinstance(node, list):
+        return [_normalised(item) for item in node]
+    return node
+
+
+def _polished(schema: dict[str, Any]) -> dict[str, Any]:
+    """The analyzer's schema, normalised as the CLI reads it, with every component output described.
+
+    The analyzer keeps a docstring's indentation and describes only outputs the class itself
+    declares; generated SDKs print both as they are, so the schema is finished here.
+    """
+    from aim_pulumi.resources.attribute_docs import attribute_docs
+    from aim_pulumi.resources.constructors import camel_case
+
+    polished: dict[str, Any] = _normalised(schema)
+    polished.setdefault("config", {})
+    for component in COMPONENTS:
+        resource = polished.get("resources", {}).get(f"{PACKAGE}:index:{component.__name__}")
+        if resource is None:
+            continue
+        docs = {camel_case(name): text for name, text in attribute_docs(component).items()}
+        for name, prop in resource.get("properties", {}).items():
+            if "description" not in prop and docs.get(name):
+                prop["description"] = docs[name]
+    return polished
 
 
 def package_schema(version: str = __version__) -> dict[str, Any]:

@@ -25,15 +25,11 @@ schema is inferred from them.
 from __future__ import annotations
 
 import argparse
-import ast
 import dataclasses
-import inspect
-import itertools
 import json
 import re
 import subprocess
 import sys
-import textwrap
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -922,22 +918,9 @@ def _schema_type(prop: dict[str, Any]) -> str:
 
 def _attribute_docs(cls: type) -> dict[str, str]:
     """Attribute docstrings of a class and its bases (the schema has only those of the class itself)."""
-    docs: dict[str, str] = {}
-    for owner in reversed(cls.__mro__):
-        if owner.__module__.split(".")[0] != "aim_pulumi":
-            continue
-        tree = ast.parse(textwrap.dedent(inspect.getsource(owner)))
-        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for node, following in itertools.pairwise(body):
-            if (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and isinstance(following, ast.Expr)
-                and isinstance(following.value, ast.Constant)
-                and isinstance(following.value.value, str)
-            ):
-                docs[node.target.id] = " ".join(following.value.value.split())
-    return docs
+    from aim_pulumi.resources.attribute_docs import attribute_docs
+
+    return attribute_docs(cls)
 
 
 def _render_outputs() -> list[str]:

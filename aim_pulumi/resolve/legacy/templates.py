@@ -72,6 +72,8 @@ def template_readiness_problem(manifest: Mapping[str, Any]) -> str | None:
         if isinstance(holder, Mapping) and holder.get("modelSources"):
             return None
     return TEMPLATE_NOT_READY_MESSAGE
+
+
 TEMPLATE_SELECTION_AMBIGUOUS = "TemplateSelectionAmbiguous"
 INVALID_IMAGE_REFERENCE = "InvalidImageReference"
 
