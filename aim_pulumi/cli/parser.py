@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from aim_pulumi.cli.commands import completion, explain, migrate, plan, validate, version
+from aim_pulumi.cli.commands import completion, explain, import_, migrate, plan, validate, version
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
-COMMANDS = [plan, explain, validate, migrate, completion, version]
+COMMANDS = [plan, explain, validate, migrate, import_, completion, version]
 
 
 class Parser(argparse.ArgumentParser):
@@ -21,7 +21,8 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         if "invalid choice:" in message:
             choice = message.split("invalid choice:", 1)[1].split("(", 1)[0].strip().strip("'")
-            close = difflib.get_close_matches(choice, [m.__name__.rsplit(".", 1)[-1] for m in COMMANDS], 1)
+            names = [m.__name__.rsplit(".", 1)[-1].rstrip("_") for m in COMMANDS]
+            close = difflib.get_close_matches(choice, names, 1)
             if close:
                 message += f"; did you mean `{close[0]}`?"
         super().error(message)

@@ -216,6 +216,7 @@ def test_bash_completion_completes_subcommands_flags_and_choices(tmp_path: Path)
         "explain",
         "validate",
         "migrate",
+        "import",
         "completion",
         "version",
         "--version",

@@ -1,0 +1,360 @@
+"""`aim-pulumi import --from DUMP -o DIR`: put a running AIM operator deployment under Pulumi.
+
+DUMP is what `kubectl get -o yaml` prints for the AIM objects and their children (a file, a
+directory of files, or `-` for standard input). Into DIR go `aim/` (the AIM YAML that
+`AIMStack` or `aim-pulumi plan` plans, with the operator's profile choice kept as the sticky
+binding's start), `import.json` (a `pulumi import --file` document for every child that already
+exists), and `report.json`; standard output gets the same report as text, then the steps that
+take the operator out. The logic is in `aim_pulumi.cli.adoption` and `aim_pulumi.cli.live_diff`.
+
+Nothing is ever replaced silently: when the first `pulumi up` would replace an adopted
+InferenceService (a model restart that can take many minutes) or PVC (downloaded weights lost),
+or shrink a PVC, `import` exits 1 and writes no `import.json` unless `--allow-replace` is given.
+
+Exit status: 0 written, 1 a replacement was found (without `--allow-replace`), the dump holds no
+AIMService, or the plan of the written YAML failed, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.cli.adoption import (
+    Adoption,
+    Child,
+    Dump,
+    ServiceReport,
+    adopt,
+    aim_yaml,
+    describe,
+    import_document,
+    object_key,
+    planned_key,
+    read_dump,
+    removal_steps,
+    split_dump,
+)
+from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError, format_problem
+from aim_pulumi.cli.files import WriteFailed, WriteRefused, write_files
+
+__all__ = ["register", "run"]
+
+DEFAULT_STACK_NAME = "aim"
+DEFAULT_OPERATOR_NAMESPACE = "aim-system"
+DEFAULT_OPERATOR_DEPLOYMENT = "aim-engine-controller-manager"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "import",
+        help="move a running AIM operator deployment under Pulumi (offline, from a kubectl dump)",
+        description="Read the AIM objects and their children from a `kubectl get -o yaml` dump, write the "
+        "AIM YAML, a `pulumi import --file` document for every child that exists, and a report of what "
+        "the first `pulumi up` would change. Exit 0 written, 1 an InferenceService or PVC would be "
+        "replaced (without --allow-replace) or the plan failed, 2 usage error.",
+    )
+    parser.add_argument(
+        "--from",
+        dest="source",
+        metavar="FILE_OR_DIR",
+        required=True,
+        help="the dump: a file, a directory of *.yaml/*.yml, or - for standard input",
+    )
+    parser.add_argument(
+        "-o",
+        "--output-dir",
+        metavar="DIR",
+        required=True,
+        help="where to write aim/, import.json, report.json",
+    )
+    parser.add_argument(
+        "--allow-replace",
+        action="store_true",
+        help="write import.json and exit 0 even when an InferenceService or PVC would be replaced",
+    )
+    parser.add_argument(
+        "--name",
+        default=DEFAULT_STACK_NAME,
+        help="the AIMStack's Pulumi name in the program that declares aim/ (default: aim, the name "
+        "`aim-pulumi plan DIR/aim` gives it); every Pulumi name in import.json starts with it",
+    )
+    parser.add_argument(
+        "--operator-namespace",
+        default=DEFAULT_OPERATOR_NAMESPACE,
+        help="the operator's namespace (default: aim-system)",
+    )
+    parser.add_argument(
+        "--operator-deployment",
+        default=DEFAULT_OPERATOR_DEPLOYMENT,
+        help=f"the operator's Deployment (default: {DEFAULT_OPERATOR_DEPLOYMENT})",
+    )
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a failed plan")
+    parser.set_defaults(func=run)
+
+
+def _read(source: str, stdin: TextIO) -> list[dict[str, Any]]:
+    if source == STDOUT:
+        return read_dump(stdin)
+    path = Path(source)
+    if not path.exists():
+        raise UsageError(f"--from {escape(source)}: no such file or directory")
+    try:
+        return read_dump(path)
+    except FileNotFoundError as exc:  # not a regular file, a symlink leading out of the directory
+        raise UsageError(escape(exc)) from None
+
+
+def _aim_files(dump: Dump) -> dict[str, str]:
+    """One file per AIM object, `aim/<namespace or cluster>/<kind>-<name>.yaml`, relative to DIR."""
+    files: dict[str, str] = {}
+    for obj in dump.aim:
+        _, kind, namespace, name = object_key(obj)
+        files[f"aim/{namespace or 'cluster'}/{kind.lower()}-{name}.yaml"] = aim_yaml([obj])
+    return files
+
+
+def _check_output(out_dir: Path, files: Mapping[str, str]) -> None:
+    """Refuse to mix with an earlier import's YAML: an object gone since would still be planned."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"-o {escape(out_dir)} exists and is not a directory")
+    aim_dir = out_dir / "aim"
+    if aim_dir.is_dir():
+        stale = sorted(
+            p for p in aim_dir.rglob("*") if p.is_file() and p.relative_to(out_dir).as_posix() not in files
+        )
+        if stale:
+            raise UsageError(
+                f"{escape(stale[0])} is not one of the objects of this dump; remove {escape(aim_dir)} "
+                "(or choose another -o) so that only the dump's objects are planned"
+            )
+
+
+def _plan(files: Mapping[str, str], name: str, debug: bool, err: TextIO) -> Mapping[str, Any] | None:
+    """Plan the AIM YAML as `aim-pulumi plan` would, in a scratch copy; None when the plan failed."""
+    import traceback
+
+    from aim_pulumi.cli.execution import execute
+    from aim_pulumi.cli.plan_files import plan_document
+    from aim_pulumi.cli.project import load_program
+
+    with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
+        root = Path(scratch) / "aim"
+        for relative, text in files.items():
+            target = Path(scratch) / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        root.mkdir(exist_ok=True)
+        program = dataclasses.replace(load_program(str(root)), project=name)
+        outcome = execute(program, debug=debug)
+        if outcome.error is not None:
+            if debug:
+                traceback.print_exception(outcome.error.cause, file=err)
+            for line in outcome.error.line.splitlines():
+                print(f"error: {line}", file=err)
+            return None
+        assert outcome.recording is not None
+        return plan_document(outcome.recording, show_secrets=True)
+
+
+def _value(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False) if not isinstance(value, str) else value
+    return escape(text if len(text) <= 120 else text[:117] + "...")
+
+
+def _child_lines(child: Child) -> list[str]:
+    _, kind, namespace, name = planned_key(child.resource)
+    label = f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
+    pulumi_name = child.resource.get("name")
+    if child.live is None:
+        return [f"  create  {label}  ({pulumi_name}): not in the cluster; the first `pulumi up` creates it"]
+    effects = child.effects()
+    verdict = (
+        "REPLACED"
+        if "replaces" in effects
+        else "REFUSED"
+        if "refused" in effects
+        else "rolls pods"
+        if "rolls-pods" in effects
+        else "updated in place"
+        if child.changes
+        else "unchanged"
+    )
+    lines = [f"  adopt   {label}  ({pulumi_name}): {verdict}"]
+    secret = kind == "Secret"
+    explained: set[str] = set()
+    for change in child.changes:
+        live = "[secret]" if secret else _value(change.live)
+        planned = "[secret]" if secret else _value(change.planned)
+        note = ""
+        if change.effect != "update":
+            # Each reason once per object: the first change it applies to carries it.
+            note = (
+                f"  [{change.effect}]"
+                if change.reason in explained
+                else f"  [{change.effect}: {change.reason}]"
+            )
+            explained.add(change.reason)
+        lines.append(f"      ~ {escape(change.path)}: {live} -> {planned}{note}")
+    return lines
+
+
+def _profile_line(report: ServiceReport) -> str | None:
+    if report.profile is None:
+        return None
+    name = f"{report.profile.get('kind')} {report.profile.get('name')}"
+    operator = report.operator_profile
+    if operator is None:
+        return f"  profile {name} (the operator recorded none)"
+    if operator.get("name") == report.profile.get("name"):
+        return f"  profile {name}: kept, as the operator resolved it (status.resolvedProfile)"
+    return (
+        f"  profile {name}: CHANGED from the operator's {operator.get('kind')} {operator.get('name')}, "
+        "which no longer qualifies; the first `pulumi up` rebinds the service"
+    )
+
+
+def _report_lines(adoption: Adoption) -> list[str]:
+    lines: list[str] = []
+    for report in adoption.services:
+        title = "Shared caches" if report.key == "shared caches" else f"AIMService {report.key}"
+        lines.append(title)
+        profile = _profile_line(report)
+        if profile:
+            lines.append(profile)
+        for child in report.adopted + report.missing:
+            lines.extend(_child_lines(child))
+        for obj, why in report.unmanaged:
+            lines.append(f"  leave   {escape(describe(obj))}: {why}")
+        lines.append("")
+    if adoption.unmanaged:
+        lines.append("Not managed by the plan")
+        for obj, why in adoption.unmanaged:
+            lines.append(f"  leave   {escape(describe(obj))}: {why}")
+        lines.append("")
+    adopted = adoption.adopted
+    missing = [c for c in adoption.children if c.live is None]
+    replaced = [c for c in adopted if "replaces" in c.effects()]
+    rolls = [c for c in adopted if "rolls-pods" in c.effects()]
+    not_managed = len(adoption.unmanaged) + sum(len(r.unmanaged) for r in adoption.services)
+    lines.append(
+        f"{len(adopted)} adopted, {len(missing)} to create, {len(replaced)} replaced, "
+        f"{len(rolls)} restarting pods, {not_managed} not managed"
+    )
+    return lines
+
+
+def _summary(adoption: Adoption) -> dict[str, int]:
+    adopted = adoption.adopted
+    return {
+        "adopted": len(adopted),
+        "toCreate": len([c for c in adoption.children if c.live is None]),
+        "replaced": len([c for c in adopted if "replaces" in c.effects()]),
+        "refused": len([c for c in adopted if "refused" in c.effects()]),
+        "rollsPods": len([c for c in adopted if "rolls-pods" in c.effects()]),
+        "changed": len([c for c in adopted if c.changes]),
+        "notManaged": len(adoption.unmanaged) + sum(len(r.unmanaged) for r in adoption.services),
+    }
+
+
+def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """The `import` command; `stdout`/`stderr` default to the process streams (tests pass buffers)."""
+    out = stdout or sys.stdout
+    err = stderr or sys.stderr
+    out_dir = Path(args.output_dir)
+    try:
+        try:
+            dump = split_dump(_read(args.source, sys.stdin))
+        except AIMValidationError as exc:
+            print(format_problem(exc.located(object_ref="?")), file=err)
+            return EXIT_FAILED
+        if not dump.services:
+            print(f"aim-pulumi import: error: no AIMService in {escape(args.source)}", file=err)
+            return EXIT_FAILED
+        files = _aim_files(dump)
+        _check_output(out_dir, files)
+    except UsageError as exc:
+        print(f"aim-pulumi import: error: {exc}", file=err)
+        return EXIT_USAGE
+    plan = _plan(files, args.name, args.debug, err)
+    if plan is None:
+        print("aim-pulumi import: error: the AIM YAML of the dump does not plan; nothing written", file=err)
+        return EXIT_FAILED
+    adoption = adopt(dump, plan)
+    blocking = adoption.blocking()
+    blocked = bool(blocking) and not args.allow_replace
+    steps = removal_steps(
+        dump, operator_namespace=args.operator_namespace, operator_deployment=args.operator_deployment
+    )
+    report = {
+        "summary": _summary(adoption),
+        "services": [r.to_json() for r in adoption.services],
+        "notManaged": [
+            {"kind": object_key(o)[1], "namespace": object_key(o)[2], "name": object_key(o)[3], "why": why}
+            for o, why in adoption.unmanaged
+        ],
+        "blocking": [c.to_json() for c in blocking],
+        "importWritten": not blocked,
+        "operatorRemoval": [{"step": what, "commands": commands} for what, commands in steps],
+    }
+    writes = [(out_dir / relative, text) for relative, text in files.items()]
+    writes.append((out_dir / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n"))
+    if not blocked:
+        document = import_document(plan, adoption)
+        writes.append((out_dir / "import.json", json.dumps(document, indent=2) + "\n"))
+    try:
+        write_files(writes, root=out_dir, create_parents=True)
+    except (WriteRefused, WriteFailed) as exc:
+        print(f"aim-pulumi import: error: {exc}", file=err)
+        return EXIT_USAGE
+    for line in _report_lines(adoption):
+        print(line, file=out)
+    print("", file=out)
+    _print_next_steps(out, out_dir, args.name, steps, blocked)
+    if blocked:
+        for child in blocking:
+            _, kind, namespace, name = planned_key(child.resource)
+            fields = ", ".join(c.path for c in child.changes if c.effect in ("replaces", "refused"))
+            print(
+                f"error: the first `pulumi up` would replace {kind} {namespace}/{name} ({escape(fields)}); "
+                "no import.json written (--allow-replace writes it anyway)",
+                file=err,
+            )
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _print_next_steps(
+    out: TextIO, out_dir: Path, name: str, steps: list[tuple[str, list[str]]], blocked: bool
+) -> None:
+    """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last."""
+    print("Next, in this order:", file=out)
+    number = 1
+    for what, commands in steps[:2]:
+        print(f"{number}. {what}:", file=out)
+        for command in commands or ["(nothing to do)"]:
+            print(f"   {command}", file=out)
+        number += 1
+    program = f'aim.AIMStack("{name}", {{"path": "{out_dir / "aim"}"}})'
+    print(f"{number}. in the Pulumi project whose program declares {program}:", file=out)
+    if blocked:
+        print("   (no import.json: resolve the replacements above, or rerun with --allow-replace)", file=out)
+    else:
+        print(
+            f"   pulumi import --file {out_dir / 'import.json'} --generate-code=false --protect=false --yes",
+            file=out,
+        )
+    print("   pulumi preview   # the changes listed above, and no replacement", file=out)
+    print("   pulumi up", file=out)
+    number += 1
+    what, commands = steps[2]
+    print(f"{number}. {what}:", file=out)
+    for command in commands:
+        print(f"   {command}", file=out)

@@ -1,0 +1,172 @@
+"""What the first `pulumi up` would change on an adopted object: the planned manifest against the live one.
+
+The comparison reads only the fields the plan sets. pulumi-kubernetes applies with server-side
+apply, so a field the plan leaves out stays as it is on the cluster (whoever set it: the API
+server's defaults, KServe's webhook, the operator); flagging it would report changes that never
+happen. Lists whose items carry a `name` (containers, env, volumes, mounts) are merged by name,
+as the API server merges them; other lists are compared whole, item by item, because apply
+replaces them whole. Quantities compare by value (`1Gi` equals `1024Mi`).
+
+Each change is classified the way pulumi-kubernetes decides it (`forceNewProperties` in its
+`provider/pkg/provider/diff.go`): a change to a field listed there replaces the object (delete,
+then create, for an object with a fixed name); a smaller PVC request is refused by the API server;
+a change to an InferenceService's predictor (or to the labels and annotations KServe copies onto
+the predictor pods) restarts the model's pods. Everything else is an update in place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from aim_pulumi.schemas.quantity import quantity_value
+
+__all__ = ["Change", "Effect", "diff_manifest"]
+
+Effect = Literal["update", "rolls-pods", "replaces", "refused"]
+
+# The replacing fields of pulumi-kubernetes (`forceNewProperties`), by kind, as dotted paths
+# without list selectors; a change at or under one of them replaces the object.
+_METADATA_REPLACES = (".metadata.name", ".metadata.namespace")
+_LABEL_SELECTOR = (".matchExpressions", ".matchLabels")
+REPLACING_FIELDS: dict[str, tuple[str, ...]] = {
+    "PersistentVolumeClaim": (
+        ".spec.accessModes",
+        ".spec.selector",
+        ".spec.storageClassName",
+        ".spec.volumeName",
+    ),
+    "Job": (".spec.completions", ".spec.parallelism", ".spec.selector", ".spec.template"),
+    # ConfigMaps and Secrets are immutable in pulumi-kubernetes unless the provider is configured
+    # with enableConfigMapMutable / enableSecretMutable.
+    "ConfigMap": (".binaryData", ".data"),
+    "Secret": (".type", ".stringData", ".data"),
+}
+# InferenceService fields KServe applies without a new pod template: the replica bounds.
+_ISVC_SCALING = (".spec.predictor.minReplicas", ".spec.predictor.maxReplicas")
+_SELECTOR = re.compile(r"\[[^\]]*\]")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field the first `up` would set: where, the live and the planned value, and what it does."""
+
+    path: str
+    live: Any
+    planned: Any
+    effect: Effect
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "live": self.live,
+            "planned": self.planned,
+            "effect": self.effect,
+            "reason": self.reason,
+        }
+
+
+_MISSING = object()
+
+
+def _same_scalar(planned: Any, live: Any) -> bool:
+    if planned == live and type(planned) is type(live):
+        return True
+    if isinstance(planned, bool) or isinstance(live, bool):
+        return planned is live
+    if isinstance(planned, int | float) and isinstance(live, int | float):
+        return float(planned) == float(live)
+    if isinstance(planned, str | int) and isinstance(live, str | int):
+        a, b = quantity_value(planned), quantity_value(live)
+        return a is not None and a == b
+    return False
+
+
+def _keyed(items: Sequence[Any]) -> bool:
+    return bool(items) and all(isinstance(i, Mapping) and isinstance(i.get("name"), str) for i in items)
+
+
+def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]]) -> None:
+    """Collect (path, live, planned) for every planned field whose live value differs."""
+    if isinstance(planned, Mapping):
+        if live is _MISSING:
+            live = {}  # a planned map the object lacks: report each of its fields
+        if not isinstance(live, Mapping):
+            out.append((path, None if live is _MISSING else live, planned))
+            return
+        for key, value in planned.items():
+            _walk(value, live.get(key, _MISSING), f"{path}.{key}", out)
+        return
+    if isinstance(planned, list):
+        if not isinstance(live, list):
+            out.append((path, None if live is _MISSING else live, planned))
+            return
+        if _keyed(planned) and (not live or _keyed(live)):
+            by_name = {item["name"]: item for item in live}
+            for item in planned:
+                _walk(item, by_name.get(item["name"], _MISSING), f"{path}[name={item['name']}]", out)
+            return
+        if len(planned) != len(live) or any(
+            not isinstance(p, Mapping) and not _same_scalar(p, q) for p, q in zip(planned, live, strict=False)
+        ):
+            out.append((path, live, planned))
+            return
+        for index, (p, q) in enumerate(zip(planned, live, strict=True)):
+            if isinstance(p, Mapping):
+                _walk(p, q, f"{path}[{index}]", out)
+        return
+    if live is _MISSING or not _same_scalar(planned, live):
+        out.append((path, None if live is _MISSING else live, planned))
+
+
+def _under(path: str, prefixes: Sequence[str]) -> str | None:
+    bare = _SELECTOR.sub("", path)
+    for prefix in prefixes:
+        if bare == prefix or bare.startswith(prefix + "."):
+            return prefix
+    return None
+
+
+def _classify(kind: str, path: str, live: Any, planned: Any) -> tuple[Effect, str]:
+    field = _under(path, _METADATA_REPLACES)
+    if field:
+        return "replaces", f"{field} is the object's identity"
+    if kind == "PersistentVolumeClaim" and _under(path, (".spec.resources.requests.storage",)):
+        old, new = quantity_value(live), quantity_value(planned)
+        if old is not None and new is not None and new < old:
+            return "refused", "the API server refuses to shrink a PVC"
+        return "update", "a larger request expands the volume in place"
+    field = _under(path, REPLACING_FIELDS.get(kind, ()))
+    if field:
+        return "replaces", f"pulumi-kubernetes replaces a {kind} when {field} changes"
+    if kind == "InferenceService":
+        if _under(path, _ISVC_SCALING):
+            return "update", "replica bounds change without a new pod template"
+        if _under(path, (".spec.predictor",)):
+            return "rolls-pods", "a new predictor pod template restarts the model"
+        if _under(path, (".metadata.labels", ".metadata.annotations")):
+            return (
+                "rolls-pods",
+                "KServe copies the InferenceService's labels and annotations onto the predictor pods",
+            )
+    return "update", "updated in place"
+
+
+def diff_manifest(planned: Mapping[str, Any], live: Mapping[str, Any]) -> list[Change]:
+    """Every field `planned` sets that `live` holds differently, with what changing it does.
+
+    `apiVersion` and `kind` are the object's type (the match already agreed on them); status and
+    server-set metadata are never in a plan, so they never appear.
+    """
+    raw: list[tuple[str, Any, Any]] = []
+    body = {k: v for k, v in planned.items() if k not in ("apiVersion", "kind", "status")}
+    _walk(body, live, "", raw)
+    kind = str(planned.get("kind") or "")
+    changes = []
+    for path, old, new in raw:
+        effect, reason = _classify(kind, path, old, new)
+        changes.append(Change(path.lstrip("."), old, new, effect, reason))
+    return changes

@@ -1,0 +1,443 @@
+"""`aim-pulumi import`: a `kubectl get -o yaml` dump of an operator deployment in; AIM YAML, a
+`pulumi import --file` document and a report out.
+
+The dumps under tests/fixtures/import are what the operator leaves on a cluster: the AIM objects
+with their status and server-set metadata, the children under the operator's names with
+`app.kubernetes.io/managed-by: aim-engine` and ownerReferences to their AIMService, KServe's
+predictor Services, and an operator-only AIMArtifact. `operator-dump.yaml` has one service by
+profile name and one by model whose operator-resolved profile (fp16) is no longer the best one
+(an fp8 primary profile appeared since); the by-model service's HTTPRoute is missing.
+`cache-dump.yaml` has a Shared cache whose live PVC was made under another StorageClass.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from aim_pulumi.cli.adoption import owner_patch, read_dump, split_dump
+from aim_pulumi.cli.commands import import_, plan
+from aim_pulumi.cli.live_diff import diff_manifest
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
+OPERATOR_DUMP = FIXTURES / "operator-dump.yaml"
+CACHE_DUMP = FIXTURES / "cache-dump.yaml"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser(prog="aim-pulumi")
+    import_.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["import", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    code = args.func(args, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def plan_json(directory: Path, tmp_path: Path) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="aim-pulumi")
+    plan.register(parser.add_subparsers(dest="command"))
+    target = tmp_path / f"plan-{directory.parent.name}.json"
+    args = parser.parse_args(["plan", str(directory), "--json", str(target), "--quiet"])
+    assert args.func(args, stdout=io.StringIO(), stderr=io.StringIO()) == 0
+    document: dict[str, Any] = json.loads(target.read_text())
+    return document
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str, dict[str, Any]]:
+    out_dir = tmp_path_factory.mktemp("import") / "out"
+    code, out, err = run("--from", str(OPERATOR_DUMP), "-o", str(out_dir))
+    assert err == ""
+    return out_dir, code, out, json.loads((out_dir / "report.json").read_text())
+
+
+def service(report: dict[str, Any], key: str) -> dict[str, Any]:
+    return next(s for s in report["services"] if s["service"] == key)
+
+
+def by_kind(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {e["kind"]: e for e in entries}
+
+
+# --------------------------------------------------------------------------------------------------
+# The AIM YAML
+
+
+def test_the_aim_yaml_drops_what_the_server_set_and_keeps_uid_and_binding(
+    imported: tuple[Path, int, str, dict[str, Any]],
+) -> None:
+    out_dir, code, _, _ = imported
+    assert code == 0
+    files = sorted(p.relative_to(out_dir).as_posix() for p in (out_dir / "aim").rglob("*.yaml"))
+    assert files == [
+        "aim/ml-team/aimmodel-qwen3-32b.yaml",
+        "aim/ml-team/aimprofile-qwen3-32b-mi300x-fp16.yaml",
+        "aim/ml-team/aimprofile-qwen3-32b-mi300x-fp8.yaml",
+        "aim/ml-team/aimservice-chat-by-model.yaml",
+        "aim/ml-team/aimservice-chat-by-name.yaml",
+    ]  # the AIMArtifact is the operator's own: not written
+    svc = yaml.safe_load((out_dir / "aim/ml-team/aimservice-chat-by-model.yaml").read_text())
+    assert svc["metadata"] == {
+        "name": "chat-by-model",
+        "namespace": "ml-team",
+        "annotations": {"aim.eai.amd.com/reconciler-pipeline": "profile"},
+        "uid": "6a2d8f0c-2b0e-4a7e-8f55-3c1f9d0e7b02",
+    }
+    assert svc["status"] == {
+        "resolvedProfile": {
+            "kind": "AIMProfile",
+            "name": "qwen3-32b-mi300x-fp16",
+            "namespace": "ml-team",
+            "scope": "Namespace",
+            "uid": "11111111-2222-4333-8444-555555555555",
+        }
+    }
+    profile = yaml.safe_load((out_dir / "aim/ml-team/aimprofile-qwen3-32b-mi300x-fp8.yaml").read_text())
+    assert "status" not in profile
+    assert set(profile["metadata"]) == {"name", "namespace", "labels"}
+
+
+def test_by_model_the_binding_keeps_the_operators_profile_though_a_better_one_exists(
+    imported: tuple[Path, int, str, dict[str, Any]], tmp_path: Path
+) -> None:
+    out_dir, _, out, report = imported
+    entry = service(report, "ml-team/chat-by-model")
+    assert entry["profile"]["name"] == entry["operatorProfile"]["name"] == "qwen3-32b-mi300x-fp16"
+    assert "profile AIMProfile qwen3-32b-mi300x-fp16: kept, as the operator resolved it" in out
+    planned = plan_json(out_dir / "aim", tmp_path)
+    isvc = next(r for r in planned["resources"] if r["name"] == "aim-aimservice-ml-team-chat-by-model-isvc")
+    image = isvc["inputs"]["spec"]["predictor"]["containers"][0]["image"]
+    assert image == "amdenterpriseai/aim-qwen-qwen3-32b:0.8.5"
+    # Without the recorded binding, the fp8 primary profile (another image) would win today.
+    fresh = tmp_path / "fresh" / "aim"
+    fresh.mkdir(parents=True)
+    for path in (out_dir / "aim" / "ml-team").glob("*.yaml"):
+        doc = yaml.safe_load(path.read_text())
+        doc.pop("status", None)
+        (fresh / path.name).write_text(yaml.safe_dump(doc))
+    unbound = plan_json(fresh, tmp_path)
+    isvc = next(r for r in unbound["resources"] if r["name"] == "aim-aimservice-ml-team-chat-by-model-isvc")
+    assert (
+        isvc["inputs"]["spec"]["predictor"]["containers"][0]["image"]
+        == "amdenterpriseai/aim-qwen-qwen3-32b:0.9.0"
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The report
+
+
+def test_by_profile_name_every_child_is_adopted_under_its_operator_name(
+    imported: tuple[Path, int, str, dict[str, Any]],
+) -> None:
+    _, _, _, report = imported
+    entry = service(report, "ml-team/chat-by-name")
+    adopted = by_kind(entry["adopted"])
+    assert set(adopted) == {"InferenceService", "ConfigMap", "HTTPRoute"}
+    assert adopted["InferenceService"]["id"] == "ml-team/chat-by-name-4b72e406"
+    assert adopted["HTTPRoute"]["id"] == "ml-team/chat-by-name-a04542d9"
+    assert entry["toCreate"] == []
+    assert not any(c["replaced"] for c in entry["adopted"])
+
+
+def test_a_missing_child_is_planned_not_adopted(imported: tuple[Path, int, str, dict[str, Any]]) -> None:
+    out_dir, _, out, report = imported
+    entry = service(report, "ml-team/chat-by-model")
+    assert [(c["kind"], c["name"]) for c in entry["toCreate"]] == [("HTTPRoute", "chat-by-model-a04542d9")]
+    assert "create  HTTPRoute ml-team/chat-by-model-a04542d9" in out
+    names = {r["name"] for r in json.loads((out_dir / "import.json").read_text())["resources"]}
+    assert "aim-aimservice-ml-team-chat-by-model-route" not in names
+    assert "aim-aimservice-ml-team-chat-by-model-isvc" in names
+
+
+def test_live_objects_the_plan_does_not_manage_are_listed_with_why(
+    imported: tuple[Path, int, str, dict[str, Any]],
+) -> None:
+    _, _, _, report = imported
+    left = {(o["kind"], o["name"]): o["why"] for o in service(report, "ml-team/chat-by-name")["notManaged"]}
+    assert left == {
+        (
+            "Service",
+            "chat-by-name-4b72e406-predictor",
+        ): "made by KServe for its InferenceService; it stays with it",
+        (
+            "AIMArtifact",
+            "qwen3-32b-mi300x-fp8-0b7f1c1e",
+        ): "the operator's own AIM object; nothing replaces it once the operator is gone",
+    }
+    assert report["summary"] == {
+        "adopted": 5,
+        "toCreate": 1,
+        "replaced": 0,
+        "refused": 0,
+        "rollsPods": 2,
+        "changed": 5,
+        "notManaged": 3,
+    }
+
+
+def test_changes_are_the_planned_fields_only_and_predictor_changes_roll_pods(
+    imported: tuple[Path, int, str, dict[str, Any]],
+) -> None:
+    _, _, _, report = imported
+    adopted = by_kind(service(report, "ml-team/chat-by-name")["adopted"])
+    # The live route has the API server's `weight: 1` and the gateway's status: neither is a change.
+    route = {c["path"]: (c["live"], c["planned"], c["effect"]) for c in adopted["HTTPRoute"]["changes"]}
+    assert route == {
+        "metadata.labels.app.kubernetes.io/managed-by": ("aim-engine", "aim-pulumi", "update"),
+        "metadata.annotations.pulumi.com/patchForce": (None, "true", "update"),
+    }
+    isvc = {c["path"]: c["effect"] for c in adopted["InferenceService"]["changes"]}
+    assert isvc["spec.predictor.annotations.aim.eai.amd.com/profile-hash"] == "rolls-pods"
+    assert isvc["metadata.labels.app.kubernetes.io/managed-by"] == "rolls-pods"
+    # terminationMessagePath and the other container defaults are not in the plan: not changes.
+    assert not [p for p in isvc if ".containers" in p]
+    assert adopted["InferenceService"]["rollsPods"] and not adopted["InferenceService"]["replaced"]
+
+
+def test_a_pvc_replacement_exits_1_without_import_json_unless_allowed(tmp_path: Path) -> None:
+    code, out, err = run("--from", str(CACHE_DUMP), "-o", str(tmp_path / "blocked"))
+    assert code == 1
+    assert (
+        "error: the first `pulumi up` would replace PersistentVolumeClaim "
+        "research/meta-llama-llama-3-1-8b-instruct-cache-ab40f03b (spec.storageClassName)"
+    ) in err
+    assert not (tmp_path / "blocked" / "import.json").exists()
+    report = json.loads((tmp_path / "blocked" / "report.json").read_text())
+    assert report["importWritten"] is False
+    assert [b["kind"] for b in report["blocking"]] == ["PersistentVolumeClaim"]
+    shared = service(report, "shared caches")
+    pvc = by_kind(shared["adopted"])["PersistentVolumeClaim"]
+    assert [(c["path"], c["effect"]) for c in pvc["changes"] if c["effect"] != "update"] == [
+        ("spec.storageClassName", "replaces")
+    ]
+    assert [c["kind"] for c in shared["toCreate"]] == ["Job"]  # the finished Job is gone
+    assert "REPLACED" in out
+
+    code, _, err = run("--from", str(CACHE_DUMP), "-o", str(tmp_path / "allowed"), "--allow-replace")
+    assert (code, err) == (0, "")
+    entries = json.loads((tmp_path / "allowed" / "import.json").read_text())["resources"]
+    pvc_entry = next(e for e in entries if e["type"] == "kubernetes:core/v1:PersistentVolumeClaim")
+    assert pvc_entry == {
+        "type": "kubernetes:core/v1:PersistentVolumeClaim",
+        "name": "research-meta-llama-llama-3-1-8b-instruct-cache-ab40f03b-pvc",
+        "id": "research/meta-llama-llama-3-1-8b-instruct-cache-ab40f03b",
+        "parent": "research-meta-llama-llama-3-1-8b-instruct-cache-ab40f03b",
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# import.json
+
+
+def test_import_json_matches_the_plan_of_the_written_yaml(
+    imported: tuple[Path, int, str, dict[str, Any]], tmp_path: Path
+) -> None:
+    out_dir, _, _, _ = imported
+    document = json.loads((out_dir / "import.json").read_text())
+    assert set(document) == {"nameTable", "resources"}
+    planned = {r["name"]: r for r in plan_json(out_dir / "aim", tmp_path)["resources"]}
+    live = {
+        (o["kind"], o["metadata"].get("namespace"), o["metadata"]["name"]) for o in read_dump(OPERATOR_DUMP)
+    }
+    seen: set[str] = set()
+    for entry in document["resources"]:
+        resource = planned[entry["name"]]
+        assert entry["type"] == resource["type"]
+        assert entry.get("parent") == resource["parent"]
+        if entry.get("parent"):
+            assert entry["parent"] in seen  # parents come first, as names of earlier entries
+        seen.add(entry["name"])
+        if resource["custom"]:
+            metadata = resource["inputs"]["metadata"]
+            assert entry["id"] == f"{metadata['namespace']}/{metadata['name']}"
+            assert "component" not in entry
+        else:
+            assert entry["component"] is True and "id" not in entry
+    expected = {
+        name
+        for name, r in planned.items()
+        if r["type"].startswith("kubernetes:")
+        and (r["inputs"]["kind"], r["inputs"]["metadata"]["namespace"], r["inputs"]["metadata"]["name"])
+        in live
+    }
+    assert {e["name"] for e in document["resources"] if "id" in e} == expected
+    assert len(expected) == 5
+    assert [e["name"] for e in document["resources"] if e.get("component")] == [
+        "aim",
+        "aim-aimservice-ml-team-chat-by-model",
+        "aim-aimservice-ml-team-chat-by-name",
+    ]
+
+
+def test_name_sets_the_aimstack_name_every_pulumi_name_starts_with(tmp_path: Path) -> None:
+    code, _, _ = run("--from", str(OPERATOR_DUMP), "-o", str(tmp_path / "out"), "--name", "platform")
+    assert code == 0
+    entries = json.loads((tmp_path / "out" / "import.json").read_text())["resources"]
+    assert entries[0] == {"type": "aim:index:AIMStack", "name": "platform", "component": True}
+    assert all(e["name"].startswith("platform") for e in entries)
+
+
+# --------------------------------------------------------------------------------------------------
+# Taking the operator out
+
+
+def test_the_operator_removal_steps_are_in_order_with_exact_commands(
+    imported: tuple[Path, int, str, dict[str, Any]],
+) -> None:
+    _, _, out, report = imported
+    steps = report["operatorRemoval"]
+    assert [s["step"] for s in steps] == [
+        "scale the operator to zero",
+        "remove the children's ownerReferences to AIM objects",
+        "delete the AIM custom resources, orphaning their children",
+    ]
+    assert steps[0]["commands"] == [
+        "kubectl -n aim-system scale deployment/aim-engine-controller-manager --replicas=0"
+    ]
+    assert (
+        "kubectl -n ml-team patch inferenceservice.serving.kserve.io/chat-by-name-4b72e406 --type=json -p "
+        '\'[{"op":"test","path":"/metadata/ownerReferences/0/uid","value":"0b7f1c1e-5d1a-4c53-9a53-6f0f5f1f0a01"},'
+        '{"op":"remove","path":"/metadata/ownerReferences/0"}]\''
+    ) in steps[1]["commands"]
+    # KServe's predictor Services are owned by their InferenceService, not by an AIM object.
+    assert not [c for c in steps[1]["commands"] if "service/" in c and "predictor" in c]
+    deletes = steps[2]["commands"]
+    assert deletes[:2] == [
+        "kubectl -n ml-team delete aimservice.aim.eai.amd.com/chat-by-model --cascade=orphan",
+        "kubectl -n ml-team delete aimservice.aim.eai.amd.com/chat-by-name --cascade=orphan",
+    ]
+    finalizer = deletes.index(
+        "kubectl -n ml-team patch aimartifact.aim.eai.amd.com/qwen3-32b-mi300x-fp8-0b7f1c1e --type=merge "
+        '\'{"metadata":{"finalizers":null}}\''
+    )
+    assert deletes[finalizer + 1].endswith(
+        "aimartifact.aim.eai.amd.com/qwen3-32b-mi300x-fp8-0b7f1c1e --cascade=orphan"
+    )
+    assert (
+        out.index("scale deployment")
+        < out.index("patch inferenceservice")
+        < out.index("pulumi import --file")
+    )
+    assert out.index("pulumi import --file") < out.index("delete aimservice")
+
+
+def test_owner_patch_removes_only_aim_references_highest_index_first() -> None:
+    obj = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {
+            "name": "c",
+            "namespace": "ns",
+            "ownerReferences": [
+                {"apiVersion": "aim.eai.amd.com/v1alpha2", "kind": "AIMService", "name": "a", "uid": "u0"},
+                {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "u1"},
+                {"apiVersion": "aim.eai.amd.com/v1alpha1", "kind": "AIMArtifact", "name": "b", "uid": "u2"},
+            ],
+        },
+    }
+    patch = owner_patch(obj)
+    assert patch is not None
+    ops = json.loads(patch.split(" -p ", 1)[1].strip("'"))
+    assert ops == [
+        {"op": "test", "path": "/metadata/ownerReferences/2/uid", "value": "u2"},
+        {"op": "remove", "path": "/metadata/ownerReferences/2"},
+        {"op": "test", "path": "/metadata/ownerReferences/0/uid", "value": "u0"},
+        {"op": "remove", "path": "/metadata/ownerReferences/0"},
+    ]
+    assert owner_patch({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}) is None
+
+
+# --------------------------------------------------------------------------------------------------
+# Inputs and usage
+
+
+def test_stdin_and_multi_document_dumps_read_as_the_list(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, imported: tuple[Path, int, str, dict[str, Any]]
+) -> None:
+    items = yaml.safe_load(OPERATOR_DUMP.read_text())["items"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO(yaml.safe_dump_all(items)))
+    code, out, _ = run("--from", "-", "-o", str(tmp_path / "out"))
+    assert code == 0
+    assert out == imported[2].replace(str(imported[0]), str(tmp_path / "out"))
+    assert len(split_dump(read_dump(OPERATOR_DUMP)).live) == 7
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    code, _, err = run("--from", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "out"))
+    assert code == 2 and "no such file or directory" in err
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n")
+    code, _, err = run("--from", str(empty), "-o", str(tmp_path / "out"))
+    assert code == 1 and "no AIMService in" in err
+    stale = tmp_path / "out" / "aim" / "old.yaml"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("{}\n")
+    code, _, err = run("--from", str(OPERATOR_DUMP), "-o", str(tmp_path / "out"))
+    assert code == 2 and "old.yaml is not one of the objects of this dump" in err
+
+
+# --------------------------------------------------------------------------------------------------
+# The field comparison
+
+
+def test_diff_reads_planned_fields_only_and_follows_the_replace_rules() -> None:
+    planned = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "p", "namespace": "n"},
+        "spec": {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "16Gi"}}},
+    }
+    live = {
+        "apiVersion": "v1",
+        "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "p", "namespace": "n", "uid": "x"},
+        "spec": {
+            "accessModes": ["ReadWriteOnce"],
+            "resources": {"requests": {"storage": "20Gi"}},
+            "volumeMode": "Filesystem",
+        },
+    }
+    changes = {c.path: c.effect for c in diff_manifest(planned, live)}
+    assert changes == {"spec.accessModes": "replaces", "spec.resources.requests.storage": "refused"}
+    live["spec"] = {"accessModes": ["ReadWriteMany"], "resources": {"requests": {"storage": "16384Mi"}}}
+    assert diff_manifest(planned, live) == []  # quantities compare by value
+
+
+def test_diff_merges_named_lists_by_name_and_knows_the_replica_bounds() -> None:
+    planned = {
+        "kind": "InferenceService",
+        "spec": {
+            "predictor": {
+                "minReplicas": 2,
+                "containers": [{"name": "kserve-container", "env": [{"name": "A", "value": "1"}]}],
+            }
+        },
+    }
+    live = {
+        "kind": "InferenceService",
+        "spec": {
+            "predictor": {
+                "minReplicas": 1,
+                "containers": [
+                    {
+                        "name": "kserve-container",
+                        "env": [{"name": "B", "value": "x"}, {"name": "A", "value": "1"}],
+                    },
+                    {"name": "istio-proxy"},
+                ],
+            }
+        },
+    }
+    changes = {c.path: c.effect for c in diff_manifest(planned, live)}
+    assert changes == {"spec.predictor.minReplicas": "update"}
+    planned["spec"]["predictor"]["containers"][0]["env"][0]["value"] = "2"
+    changes = {c.path: c.effect for c in diff_manifest(planned, live)}
+    assert changes["spec.predictor.containers[name=kserve-container].env[name=A].value"] == "rolls-pods"
