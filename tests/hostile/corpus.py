@@ -270,3 +270,130 @@ def mutations(seed: int, count: int) -> list[Case]:
 def corpus(seed: int, count: int) -> list[Case]:
     """The text attacks, then `count` field mutations."""
     return [*text_attacks(), *mutations(seed, count)]
+
+
+# The base stack with every field whose value the API server judges by Go code rather than a schema
+# when it reaches a child: env names and values (service, runtime config, profile), key references,
+# quantities (an extended resource among them), service account, pull secret and storage class names,
+# and a plain ConfigMap planned beside the AIM objects.
+# Its route takes the default path: the base's template holds the brackets that send a file to the
+# pure-Python YAML parser, which would be most of the time a child-level input takes to plan.
+CHILD_BASE: list[dict[str, Any]] = copy.deepcopy(BASE)
+del CHILD_BASE[1]["spec"]["routing"]["pathTemplate"]
+CHILD_BASE[1]["spec"]["storage"] = {"defaultStorageClassName": "standard"}
+CHILD_BASE[1]["spec"]["env"].append(
+    {"name": "VLLM_LOGGING_LEVEL", "valueFrom": {"configMapKeyRef": {"name": "settings", "key": "level"}}}
+)
+CHILD_BASE[2]["spec"].update(
+    {
+        "serviceAccountName": "aim-runtime",
+        "imagePullSecrets": [{"name": "registry"}],
+        "storage": {"defaultStorageClassName": "fast"},
+        "resources": {"requests": {"cpu": "2", "memory": "8Gi"}, "limits": {"memory": "16Gi"}},
+    }
+)
+CHILD_BASE[2]["spec"]["env"].append(
+    {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf-token", "key": "token"}}}
+)
+CHILD_BASE[3]["spec"]["resources"] = {"requests": {"amd.com/gpu": "1"}, "limits": {"amd.com/gpu": "1"}}
+CHILD_BASE[4]["spec"].update(
+    {
+        "containerEnv": [{"name": "VLLM_USE_TRITON_FLASH_ATTN", "value": "0"}],
+        "serviceAccountName": "aim-profile",
+        "imagePullSecrets": [{"name": "profile-registry"}],
+        "resources": {"requests": {"memory": "32Gi"}},
+    }
+)
+CHILD_BASE.append(
+    {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "settings", "namespace": "ns1"},
+        "data": {"level": "INFO", "vllm-args.yaml": "max_model_len: 8192\n"},
+    }
+)
+
+# Per class, values the API server refuses and edge values it takes (the relaxed env names, a signed
+# quantity, a dotted name): a generator that only tried bad values would not see a refusal of a good one.
+ENV_NAMES = [
+    "a=b", "é", "\u0430", "A\nB", "a\tb", "a\x7f", " ", "my.var-1 x", "1ABC", "_x", "~!@#", "x" * 300,
+]  # fmt: skip
+ENV_VALUES = ["a\x00b", "", "a=b", "é", "line\nbreak", "x" * 5000]
+QUANTITIES = [
+    "-1", "0", "+1", ".5", "1e-400", "+1Gi", ".5Gi", "1e400", "-1Gi", "1.5", "100m", "2", "0.1", "1Ki", "1E",
+    "8Ei", "9223372036854775807", "1.000001", "5e3", "1000m", "1500m", "-0", "1e3", 0, 1, 2.5, -3,
+]  # fmt: skip
+OBJECT_NAMES = [
+    "UPPER_bad", "../x", "trail-", "-lead", "BAD NAME", "Bad_Class", "fast.nvme-1", "a" * 253, "a" * 254, "0",
+    "x.", ".x", "a..b", "a.b-c", "é", "a/b", "a-b.c-d", "a" * 63 + ".b", "a" * 64 + ".b",
+]  # fmt: skip
+CONFIG_KEYS = [
+    "a/b", "..a", ".", "..", ".hidden", "k/../x", "ok-key", "KEY_name.1", "a b", "é", "x" * 253, "x" * 254,
+    "-", "_", "a..b",
+]  # fmt: skip
+RESOURCE_NAMES = ["amd.com/gpu", "nvidia.com/gpu", "example.com/fpga", "hugepages-2Mi", "ephemeral-storage"]
+
+# (document index, path, values): where a child-level value sits in CHILD_BASE. A path ending in
+# `None` replaces the key of the mapping above it rather than a value.
+CHILD_SLOTS: list[tuple[int, tuple[Any, ...], list[Any]]] = [
+    (2, ("spec", "env", 0, "name"), ENV_NAMES),
+    (1, ("spec", "env", 0, "name"), ENV_NAMES),
+    (4, ("spec", "containerEnv", 0, "name"), ENV_NAMES),
+    (2, ("spec", "env", 0, "value"), ENV_VALUES),
+    (1, ("spec", "env", 0, "value"), ENV_VALUES),
+    (2, ("spec", "resources", "requests", "cpu"), QUANTITIES),
+    (2, ("spec", "resources", "requests", "memory"), QUANTITIES),
+    (2, ("spec", "resources", "limits", "memory"), QUANTITIES),
+    (2, ("spec", "resources", "limits", "amd.com/gpu"), QUANTITIES),
+    (3, ("spec", "resources", "requests", "amd.com/gpu"), QUANTITIES),
+    (3, ("spec", "resources", "limits", "amd.com/gpu"), QUANTITIES),
+    (3, ("spec", "resources", "limits", "amd.com/gpu", None), RESOURCE_NAMES),
+    (4, ("spec", "resources", "requests", "memory"), QUANTITIES),
+    (4, ("spec", "resources", "limits", "amd.com/gpu"), QUANTITIES),
+    (2, ("spec", "env", 1, "valueFrom", "secretKeyRef", "name"), OBJECT_NAMES),
+    (2, ("spec", "env", 1, "valueFrom", "secretKeyRef", "key"), CONFIG_KEYS),
+    (1, ("spec", "env", 1, "valueFrom", "configMapKeyRef", "name"), OBJECT_NAMES),
+    (1, ("spec", "env", 1, "valueFrom", "configMapKeyRef", "key"), CONFIG_KEYS),
+    (2, ("spec", "serviceAccountName"), OBJECT_NAMES),
+    (4, ("spec", "serviceAccountName"), OBJECT_NAMES),
+    (2, ("spec", "imagePullSecrets", 0, "name"), OBJECT_NAMES),
+    (4, ("spec", "imagePullSecrets", 0, "name"), OBJECT_NAMES),
+    (2, ("spec", "storage", "defaultStorageClassName"), OBJECT_NAMES),
+    (1, ("spec", "storage", "defaultStorageClassName"), OBJECT_NAMES),
+    (5, ("data", "vllm-args.yaml", None), CONFIG_KEYS),
+    (5, ("data", "level", None), CONFIG_KEYS),
+]
+
+
+def _child_mutate(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
+    """Set the value at `path`, or with a path `(..., key, None)` rename `key` to `value`."""
+    renamed = path[-1] is None
+    node: Any = doc
+    for part in path[: -2 if renamed else -1]:
+        node = node.setdefault(part, {}) if isinstance(node, dict) else node[part]
+    if renamed:
+        if path[-2] in node:  # not already renamed by the other mutation of the same input
+            node[value] = node.pop(path[-2])
+    else:
+        node[path[-1]] = value
+
+
+def child_value_mutations(seed: int, count: int) -> list[Case]:
+    """`count` stacks with one or two child-level values changed: mostly a value of the field's own
+    class (env name, quantity, object name, config key), sometimes any hostile value."""
+    rng = random.Random(seed)
+    out: list[Case] = []
+    for number in range(count):
+        docs = copy.deepcopy(CHILD_BASE)
+        labels = []
+        for _ in range(rng.choice((1, 1, 2))):
+            index, path, values = rng.choice(CHILD_SLOTS)
+            pool = values if path[-1] is None or rng.random() < 0.85 else HOSTILE_VALUES
+            value = copy.deepcopy(rng.choice(pool))
+            if path[-1] is None and not isinstance(value, str):
+                value = str(value)
+            _child_mutate(docs[index], path, value)
+            shown = ".".join("<key>" if part is None else str(part) for part in path)
+            labels.append(f"{docs[index]['kind']}:{shown}={value!r:.40}")
+        out.append(Case(f"child-{number}:" + ",".join(labels), _dump(docs)))
+    return out
