@@ -221,6 +221,16 @@ def offline_plan(
     return json.loads(plan_file.read_text()), manifests
 
 
+def plugin_directory(workdir: Path) -> Path:
+    """This checkout as the plugin `pulumi package add` makes of it: its manifest, entry point and venv."""
+    plugin = workdir / "aim-plugin"
+    plugin.mkdir()
+    for name in ("PulumiPlugin.yaml", "__main__.py"):
+        shutil.copy(REPO / name, plugin / name)
+    (plugin / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    return plugin
+
+
 def component_provider_program(program: Path, workdir: Path) -> Path:
     """A copy of a program of another language whose `aim` package is this checkout's plugin.
 
@@ -229,11 +239,7 @@ def component_provider_program(program: Path, workdir: Path) -> Path:
     (the virtualenv the manifest names) is this interpreter's, with aim_pulumi installed: what the
     engine runs for `pulumi package add <checkout>` once the checkout's virtualenv is made.
     """
-    plugin = workdir / "aim-plugin"
-    plugin.mkdir()
-    for name in ("PulumiPlugin.yaml", "__main__.py"):
-        shutil.copy(REPO / name, plugin / name)
-    (plugin / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    plugin = plugin_directory(workdir)
     source = workdir / "source"
     shutil.copytree(program, source)
     project = yaml.safe_load((source / "Pulumi.yaml").read_text())

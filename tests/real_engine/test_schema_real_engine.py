@@ -8,14 +8,12 @@ language are generated from it, so it must be the file in the repository, descri
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import REPO, toolchain_dir
+from harness import REPO, plugin_directory, toolchain_dir
 
 pytestmark = pytest.mark.real_engine
 
@@ -29,11 +27,7 @@ def _walk(node: Any, path: str = "") -> list[tuple[str, Any]]:
 
 
 def test_get_schema_is_the_committed_schema(tmp_path: Path) -> None:
-    plugin = tmp_path / "aim-plugin"
-    plugin.mkdir()
-    for name in ("PulumiPlugin.yaml", "__main__.py"):
-        shutil.copy(REPO / name, plugin / name)
-    (plugin / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    plugin = plugin_directory(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
     env = {
