@@ -39,14 +39,9 @@ never depends on the order in which independent calls happen to arrive.
 from __future__ import annotations
 
 import asyncio
-import functools
-import os
-import sys
-import sysconfig
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pulumi
@@ -57,6 +52,7 @@ from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
+from aim_pulumi.resources.sites import DeclarationSite, declaration_site
 
 __all__ = [
     "AIMProgramError",
@@ -71,47 +67,6 @@ __all__ = [
     "reject_late_catalog_object",
     "with_children",
 ]
-
-# Frames in these are never the user's: this package, Pulumi, the standard library, installed packages.
-_PACKAGE_ROOTS = tuple(
-    str(Path(p).resolve()) + os.sep
-    for p in {
-        Path(__file__).parents[1],
-        Path(pulumi.__file__).parent,
-        *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib")),
-    }
-)
-
-
-@dataclass(frozen=True)
-class DeclarationSite:
-    """Where the user's code declared a component: the innermost frame outside this package and Pulumi."""
-
-    filename: str
-    line: int
-
-    def __str__(self) -> str:
-        try:
-            shown = str(Path(self.filename).resolve().relative_to(Path.cwd()))
-        except ValueError:
-            shown = self.filename
-        return f"{shown}:{self.line}"
-
-
-@functools.lru_cache(maxsize=4096)
-def _is_users_file(filename: str) -> bool:
-    """Resolving a path costs a system call per component: a program declares thousands from few files."""
-    return not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
-
-
-def declaration_site() -> DeclarationSite | None:
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if _is_users_file(filename):
-            return DeclarationSite(filename, frame.f_lineno)
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
 
 
 def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) -> BaseException:
@@ -349,6 +304,15 @@ async def _settle_later(
 
 
 def _resolve(members: list[Any], services: list[Any], before_children: list[Callable[[], None]]) -> None:
+    # Every binding and child registers in here, or in `_finish_all`: each sends the trace the
+    # SDK would (`_sdk.cheaper_source_positions`).
+    with _sdk.cheaper_source_positions():
+        _resolve_round(members, services, before_children)
+
+
+def _resolve_round(
+    members: list[Any], services: list[Any], before_children: list[Callable[[], None]]
+) -> None:
     unknown = [m for m in members if not m._aim_known() and not getattr(m, "_aim_is_service", False)]
     if unknown:
         # A preview that does not know where a catalog object lives cannot know what any service
@@ -434,6 +398,13 @@ def _finish_all(
     services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]] = ()
 ) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
+    with _sdk.cheaper_source_positions():
+        return _finish_round(services, states, before_children)
+
+
+def _finish_round(
+    services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]]
+) -> list[Any]:
     failures: list[BaseException] = []
     finals = []
     for service, state in zip(services, states, strict=True):

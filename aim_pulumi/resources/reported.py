@@ -19,6 +19,8 @@ import pulumi
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources._sdk import cheaper_source_positions
+from aim_pulumi.resources.sites import declaration_site
 
 __all__ = ["plain_text", "reported", "reports_errors"]
 
@@ -68,11 +70,11 @@ def reports_errors(init: Callable[_P, _R]) -> Callable[_P, _R]:
     @functools.wraps(init)
     def constructor(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return init(*args, **kwargs)
+            # The component's registrations send the trace the SDK would, computed for less.
+            with cheaper_source_positions():
+                return init(*args, **kwargs)
         except (AIMValidationError, AIMResolutionError) as error:
             if getattr(error, "declared_at", None) is None:
-                from aim_pulumi.resources.program import declaration_site
-
                 site = declaration_site()
                 if site is not None:
                     error.declared_at = site  # type: ignore[union-attr]
