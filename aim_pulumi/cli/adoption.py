@@ -32,7 +32,7 @@ from typing import IO, Any
 import yaml
 
 from aim_pulumi.api.io import read_documents
-from aim_pulumi.cli.live_diff import Change, diff_manifest
+from aim_pulumi.cli.live_diff import Change, crd_schema, diff_manifest
 
 __all__ = [
     "Adoption",
@@ -184,9 +184,43 @@ def keep_for_identity(obj: Mapping[str, Any]) -> dict[str, Any]:
     return kept
 
 
+def _drop_defaults(value: Any, schema: Mapping[str, Any]) -> None:
+    """Remove, in place, every field whose value is the default its CRD schema gives it."""
+    if isinstance(value, dict):
+        properties: Mapping[str, Any] = schema.get("properties") or {}
+        for key in list(value):
+            field_schema = properties.get(key)
+            if not isinstance(field_schema, Mapping):
+                continue
+            if "default" in field_schema and value[key] == field_schema["default"]:
+                del value[key]
+            else:
+                _drop_defaults(value[key], field_schema)
+    elif isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        for item in value:
+            _drop_defaults(item, schema["items"])
+
+
+def without_crd_defaults(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """An AIM object's `spec` without the values the API server's CRD defaulting wrote.
+
+    The API server fills every defaulted field of a CRD on write (an AIMProfile's
+    `manualSelectionOnly: false`, `primary: false`, an AIMService's `replicas: 1`), so a dump of
+    any live object carries them though nobody declared them; the plan applies the same defaults,
+    and some of these fields are ones the project does not declare at all. A value that differs
+    from the default stays, declared or not.
+    """
+    out = copy.deepcopy(dict(obj))
+    schema = crd_schema(str(out.get("apiVersion") or ""), str(out.get("kind") or ""))
+    spec_schema = ((schema or {}).get("properties") or {}).get("spec")
+    if isinstance(out.get("spec"), dict) and isinstance(spec_schema, Mapping):
+        _drop_defaults(out["spec"], spec_schema)
+    return out
+
+
 def clean_aim(obj: Mapping[str, Any]) -> dict[str, Any]:
     """An AIM object as a user would have declared it, plus `keep_for_identity`."""
-    out = copy.deepcopy(dict(obj))
+    out = without_crd_defaults(obj)
     kept = keep_for_identity(obj)
     metadata = dict(out.get("metadata") or {})
     for key in SERVER_METADATA:
@@ -282,8 +316,9 @@ class ServiceReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "service": self.key,
-            "profile": dict(self.profile) if self.profile else None,
-            "operatorProfile": dict(self.operator_profile) if self.operator_profile else None,
+            # Keys sorted: the plan's outputs do not keep one order from run to run.
+            "profile": dict(sorted(self.profile.items())) if self.profile else None,
+            "operatorProfile": dict(sorted(self.operator_profile.items())) if self.operator_profile else None,
             "adopted": [c.to_json() for c in self.adopted],
             "toCreate": [c.to_json() for c in self.missing],
             "notManaged": [_unmanaged_json(o, why) for o, why in self.unmanaged],
@@ -417,7 +452,10 @@ def adopt(dump: Dump, plan: Mapping[str, Any]) -> Adoption:
         str((o.get("metadata") or {}).get("uid")): str(o.get("kind")) for o in dump.live if o.get("metadata")
     }
     unmanaged: list[tuple[Mapping[str, Any], str]] = []
-    leftovers = [o for o in dump.live if object_key(o) not in matched] + [o for o, _ in dump.aim_left]
+    # In identity order, not the input's: a dump and a cluster list the same objects in other orders.
+    leftovers = sorted(
+        [o for o in dump.live if object_key(o) not in matched] + [o for o, _ in dump.aim_left], key=object_key
+    )
     for obj in leftovers:
         refs = (obj.get("metadata") or {}).get("ownerReferences") or []
         owner_kind = next((kinds_by_uid.get(str(r.get("uid"))) for r in refs if r.get("uid")), None)
@@ -515,7 +553,7 @@ def removal_steps(
         f"kubectl -n {shlex.quote(operator_namespace)} scale deployment/{shlex.quote(operator_deployment)} "
         "--replicas=0"
     ]
-    patches = [p for p in (owner_patch(o) for o in dump.live) if p is not None]
+    patches = [p for p in (owner_patch(o) for o in sorted(dump.live, key=object_key)) if p is not None]
     aim_objects = [*dump.aim, *(o for o, _ in dump.aim_left)]
     aim_objects.sort(key=lambda o: (o.get("kind") != "AIMService", object_key(o)))
     deletes: list[str] = []

@@ -16,6 +16,7 @@ the predictor pods) restarts the model's pods. Everything else is an update in p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, Literal
 
 from aim_pulumi.schemas.quantity import quantity_value
 
-__all__ = ["Change", "Effect", "diff_manifest"]
+__all__ = ["Change", "Effect", "crd_schema", "defaulted", "diff_manifest"]
 
 Effect = Literal["update", "rolls-pods", "replaces", "refused"]
 
@@ -89,8 +90,83 @@ def _keyed(items: Sequence[Any]) -> bool:
     return bool(items) and all(isinstance(i, Mapping) and isinstance(i.get("name"), str) for i in items)
 
 
-def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]]) -> None:
-    """Collect (path, live, planned) for every planned field whose live value differs."""
+Schema = Mapping[str, Any] | None
+
+
+@functools.cache
+def _crd_schemas() -> dict[tuple[str, str], Mapping[str, Any]]:
+    from aim_pulumi.schemas.crds import crd_manifests
+
+    schemas: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for crd in crd_manifests():
+        spec = crd["spec"]
+        for version in spec["versions"]:
+            api_version = f"{spec['group']}/{version['name']}"
+            schemas[(api_version, spec["names"]["kind"])] = version["schema"]["openAPIV3Schema"]
+    return schemas
+
+
+def crd_schema(api_version: str, kind: str) -> Schema:
+    """The `openAPIV3Schema` of a kind the vendored CRDs define; None for the API server's own kinds."""
+    return _crd_schemas().get((api_version, kind))
+
+
+def _field(schema: Schema, key: str) -> Schema:
+    if schema is None:
+        return None
+    found = (schema.get("properties") or {}).get(key)
+    if found is None and isinstance(schema.get("additionalProperties"), Mapping):
+        found = schema["additionalProperties"]
+    return found if isinstance(found, Mapping) else None
+
+
+def _items(schema: Schema) -> Schema:
+    items = schema.get("items") if schema is not None else None
+    return items if isinstance(items, Mapping) else None
+
+
+def defaulted(value: Any, schema: Schema) -> Any:
+    """`value` with the defaults its schema gives, as the API server fills them on write."""
+    if schema is None:
+        return value
+    if isinstance(value, Mapping):
+        out = {k: defaulted(v, _field(schema, k)) for k, v in value.items()}
+        for key, sub in (schema.get("properties") or {}).items():
+            if key not in out and isinstance(sub, Mapping) and "default" in sub:
+                out[key] = sub["default"]
+        return out
+    if isinstance(value, list):
+        return [defaulted(v, _items(schema)) for v in value]
+    return value
+
+
+def _same(planned: Any, live: Any) -> bool:
+    if isinstance(planned, Mapping) and isinstance(live, Mapping):
+        return planned.keys() == live.keys() and all(_same(planned[k], live[k]) for k in planned)
+    if isinstance(planned, list) and isinstance(live, list):
+        return len(planned) == len(live) and all(_same(p, q) for p, q in zip(planned, live, strict=True))
+    return _same_scalar(planned, live)
+
+
+def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], schema: Schema = None) -> None:
+    """Collect (path, live, planned) for every planned field whose live value differs.
+
+    `schema` is the CRD schema at `path` (None for the API server's own kinds): a list the schema
+    does not declare a `map` (the default for a CRD list: atomic, like KServe's `containers`), or a
+    map it declares atomic, is replaced whole by the apply, so it is compared whole, every live
+    field included, after the schema's defaults are applied to the planned value.
+    """
+    if (
+        schema is not None
+        and live is not _MISSING
+        and (
+            (isinstance(planned, list) and schema.get("x-kubernetes-list-type") != "map")
+            or (isinstance(planned, Mapping) and schema.get("x-kubernetes-map-type") == "atomic")
+        )
+    ):
+        if not _same(defaulted(planned, schema), live):
+            out.append((path, live, planned))
+        return
     if isinstance(planned, Mapping):
         if live is _MISSING:
             live = {}  # a planned map the object lacks: report each of its fields
@@ -98,11 +174,19 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]]) -
             out.append((path, None if live is _MISSING else live, planned))
             return
         for key, value in planned.items():
-            _walk(value, live.get(key, _MISSING), f"{path}.{key}", out)
+            _walk(value, live.get(key, _MISSING), f"{path}.{key}", out, _field(schema, key))
         return
     if isinstance(planned, list):
         if not isinstance(live, list):
             out.append((path, None if live is _MISSING else live, planned))
+            return
+        keys = list(schema.get("x-kubernetes-list-map-keys") or []) if schema is not None else []
+        if keys and all(isinstance(i, Mapping) for i in [*planned, *live]):
+            by_key = {tuple(item.get(k) for k in keys): item for item in live}
+            for item in planned:
+                key = tuple(item.get(k) for k in keys)
+                selector = ",".join(f"{k}={v}" for k, v in zip(keys, key, strict=True))
+                _walk(item, by_key.get(key, _MISSING), f"{path}[{selector}]", out, _items(schema))
             return
         if _keyed(planned) and (not live or _keyed(live)):
             by_name = {item["name"]: item for item in live}
@@ -163,10 +247,12 @@ def diff_manifest(planned: Mapping[str, Any], live: Mapping[str, Any]) -> list[C
     """
     raw: list[tuple[str, Any, Any]] = []
     body = {k: v for k, v in planned.items() if k not in ("apiVersion", "kind", "status")}
-    _walk(body, live, "", raw)
     kind = str(planned.get("kind") or "")
+    _walk(body, live, "", raw, crd_schema(str(planned.get("apiVersion") or ""), kind))
     changes = []
-    for path, old, new in raw:
+    # By path: the plan's key order is not stable from one run to the next (annotations merged
+    # from several sources), and the report must not change with it.
+    for path, old, new in sorted(raw, key=lambda r: r[0]):
         effect, reason = _classify(kind, path, old, new)
         changes.append(Change(path.lstrip("."), old, new, effect, reason))
     return changes

@@ -1,7 +1,10 @@
-"""`aim-pulumi import --from DUMP -o DIR`: put a running AIM operator deployment under Pulumi.
+"""`aim-pulumi import (--from DUMP | --kubeconfig FILE ...) -o DIR`: put a running AIM operator deployment
+under Pulumi.
 
 DUMP is what `kubectl get -o yaml` prints for the AIM objects and their children (a file, a
-directory of files, or `-` for standard input). Into DIR go `aim/` (the AIM YAML that
+directory of files, or `-` for standard input). `--kubeconfig FILE [--context NAME] (-n NS |
+--all-namespaces)` lists the same objects from the cluster instead, read-only
+(`aim_pulumi.cli.cluster_read`); both feed the same code. Into DIR go `aim/` (the AIM YAML that
 `AIMStack` or `aim-pulumi plan` plans, with the operator's profile choice kept as the sticky
 binding's start), `import.json` (a `pulumi import --file` document for every child that already
 exists), and `report.json`; standard output gets the same report as text, then the steps that
@@ -11,8 +14,9 @@ Nothing is ever replaced silently: when the first `pulumi up` would replace an a
 InferenceService (a model restart that can take many minutes) or PVC (downloaded weights lost),
 or shrink a PVC, `import` exits 1 and writes no `import.json` unless `--allow-replace` is given.
 
-Exit status: 0 written, 1 a replacement was found (without `--allow-replace`), the dump holds no
-AIMService, or the plan of the written YAML failed, 2 usage error.
+Exit status: 0 written, 1 a replacement was found (without `--allow-replace`), the dump (or the
+namespace) holds no AIMService, the cluster could not be read, or the plan of the written YAML
+failed, 2 usage error.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,6 +47,7 @@ from aim_pulumi.cli.adoption import (
     removal_steps,
     split_dump,
 )
+from aim_pulumi.cli.cluster_read import ClusterReadError
 from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError, format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, write_files
 
@@ -55,18 +61,31 @@ DEFAULT_OPERATOR_DEPLOYMENT = "aim-engine-controller-manager"
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "import",
-        help="move a running AIM operator deployment under Pulumi (offline, from a kubectl dump)",
-        description="Read the AIM objects and their children from a `kubectl get -o yaml` dump, write the "
+        help="move a running AIM operator deployment under Pulumi (from a kubectl dump or the cluster)",
+        description="Read the AIM objects and their children from a `kubectl get -o yaml` dump (--from) "
+        "or, read-only, from a cluster (--kubeconfig), write the "
         "AIM YAML, a `pulumi import --file` document for every child that exists, and a report of what "
         "the first `pulumi up` would change. Exit 0 written, 1 an InferenceService or PVC would be "
-        "replaced (without --allow-replace) or the plan failed, 2 usage error.",
+        "replaced (without --allow-replace), the cluster could not be read or the plan failed, 2 usage "
+        "error.",
     )
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--from",
         dest="source",
         metavar="FILE_OR_DIR",
-        required=True,
         help="the dump: a file, a directory of *.yaml/*.yml, or - for standard input",
+    )
+    source.add_argument(
+        "--kubeconfig",
+        metavar="FILE",
+        help="read the objects from the cluster this kubeconfig names instead (read-only: lists only)",
+    )
+    parser.add_argument("--context", help="the kubeconfig context (default: its current context)")
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("-n", "--namespace", metavar="NS", help="with --kubeconfig: the namespace to read")
+    scope.add_argument(
+        "--all-namespaces", action="store_true", help="with --kubeconfig: read every namespace"
     )
     parser.add_argument(
         "-o",
@@ -110,6 +129,45 @@ def _read(source: str, stdin: TextIO) -> list[dict[str, Any]]:
         return read_dump(path)
     except FileNotFoundError as exc:  # not a regular file, a symlink leading out of the directory
         raise UsageError(escape(exc)) from None
+
+
+@dataclass
+class _Source:
+    """What `run` reads: the dump's objects, the listed objects tied to no AIM object, and a label."""
+
+    objects: list[dict[str, Any]]
+    others: list[dict[str, Any]]
+    label: str
+
+
+def _read_source(args: argparse.Namespace, stdin: TextIO) -> _Source:
+    """The objects of `--from` or of the cluster; raises UsageError, ClusterReadError."""
+    if args.kubeconfig is None:
+        if args.namespace is not None or args.all_namespaces or args.context is not None:
+            raise UsageError("-n, --all-namespaces and --context read a cluster: they need --kubeconfig")
+        return _Source(_read(args.source, stdin), [], escape(args.source))
+    if args.namespace is None and not args.all_namespaces:
+        raise UsageError("--kubeconfig needs -n NS or --all-namespaces")
+    if not Path(args.kubeconfig).is_file():
+        raise UsageError(f"--kubeconfig {escape(args.kubeconfig)}: no such file")
+    from kubernetes.config import ConfigException
+
+    from aim_pulumi.cli.cluster_read import read_cluster
+
+    try:
+        read = read_cluster(args.kubeconfig, args.context, None if args.all_namespaces else args.namespace)
+    except (ConfigException, OSError) as exc:
+        raise UsageError(f"--kubeconfig {escape(args.kubeconfig)}: {escape(exc)}") from None
+    where = "any namespace" if args.all_namespaces else f"namespace {escape(args.namespace)}"
+    return _Source(read.objects, read.others, f"{where} of the cluster")
+
+
+def _planned_keys(plan: Mapping[str, Any]) -> set[tuple[str, str, str, str]]:
+    return {
+        planned_key(r)
+        for r in plan.get("resources") or []
+        if r.get("custom") and str(r.get("type") or "").startswith("kubernetes:")
+    }
 
 
 def _aim_files(dump: Dump) -> dict[str, str]:
@@ -271,12 +329,16 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     out_dir = Path(args.output_dir)
     try:
         try:
-            dump = split_dump(_read(args.source, sys.stdin))
+            source = _read_source(args, sys.stdin)
         except AIMValidationError as exc:
             print(format_problem(exc.located(object_ref="?")), file=err)
             return EXIT_FAILED
+        except ClusterReadError as exc:
+            print(f"aim-pulumi import: error: {escape(exc)}", file=err)
+            return EXIT_FAILED
+        dump = split_dump(source.objects)
         if not dump.services:
-            print(f"aim-pulumi import: error: no AIMService in {escape(args.source)}", file=err)
+            print(f"aim-pulumi import: error: no AIMService in {source.label}", file=err)
             return EXIT_FAILED
         files = _aim_files(dump)
         _check_output(out_dir, files)
@@ -287,6 +349,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     if plan is None:
         print("aim-pulumi import: error: the AIM YAML of the dump does not plan; nothing written", file=err)
         return EXIT_FAILED
+    # A listed object tied to no AIM object is adopted only where the plan names it: it exists, so
+    # the first `up` must not try to create it.
+    planned = _planned_keys(plan)
+    dump.live.extend(o for o in source.others if object_key(o) in planned)
     adoption = adopt(dump, plan)
     blocking = adoption.blocking()
     blocked = bool(blocking) and not args.allow_replace

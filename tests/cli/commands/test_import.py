@@ -22,7 +22,9 @@ from typing import Any
 import pytest
 import yaml
 
+from aim_pulumi.cli import cluster_read
 from aim_pulumi.cli.adoption import owner_patch, read_dump, split_dump
+from aim_pulumi.cli.cluster_read import ClusterRead, tied_to_aim
 from aim_pulumi.cli.commands import import_, plan
 from aim_pulumi.cli.live_diff import diff_manifest
 
@@ -197,8 +199,16 @@ def test_changes_are_the_planned_fields_only_and_predictor_changes_roll_pods(
     isvc = {c["path"]: c["effect"] for c in adopted["InferenceService"]["changes"]}
     assert isvc["spec.predictor.annotations.aim.eai.amd.com/profile-hash"] == "rolls-pods"
     assert isvc["metadata.labels.app.kubernetes.io/managed-by"] == "rolls-pods"
-    # terminationMessagePath and the other container defaults are not in the plan: not changes.
-    assert not [p for p in isvc if ".containers" in p]
+    # KServe's CRD leaves `containers` a plain (atomic) list: the apply replaces it whole, so the
+    # live container's terminationMessagePath/Policy, which the plan does not set, go: a change.
+    # `env` inside it is a list-map keyed by name, but the list around it is replaced all the same.
+    change = next(
+        c for c in adopted["InferenceService"]["changes"] if c["path"] == "spec.predictor.containers"
+    )
+    assert change["effect"] == "rolls-pods"
+    assert change["live"][0]["terminationMessagePath"] == "/dev/termination-log"
+    assert "terminationMessagePath" not in change["planned"][0]
+    assert [p for p in isvc if ".containers" in p] == ["spec.predictor.containers"]
     assert adopted["InferenceService"]["rollsPods"] and not adopted["InferenceService"]["replaced"]
 
 
@@ -411,7 +421,46 @@ def test_diff_reads_planned_fields_only_and_follows_the_replace_rules() -> None:
     assert diff_manifest(planned, live) == []  # quantities compare by value
 
 
+def test_a_crd_list_is_compared_whole_after_the_crd_defaults_and_a_list_map_by_key() -> None:
+    route = {
+        "apiVersion": "gateway.networking.k8s.io/v1",
+        "kind": "HTTPRoute",
+        "spec": {"rules": [{"backendRefs": [{"name": "svc", "port": 80}]}]},
+    }
+    live = {
+        "apiVersion": "gateway.networking.k8s.io/v1",
+        "kind": "HTTPRoute",
+        "spec": {
+            "rules": [
+                {
+                    "backendRefs": [{"group": "", "kind": "Service", "name": "svc", "port": 80, "weight": 1}],
+                    "matches": [{"path": {"type": "PathPrefix", "value": "/"}}],
+                }
+            ]
+        },
+    }
+    assert diff_manifest(route, live) == []  # what the API server defaults is not a change
+    live["spec"]["rules"][0]["backendRefs"].append({"name": "other", "port": 80})
+    assert [c.path for c in diff_manifest(route, live)] == ["spec.rules"]  # the apply drops `other`
+    isvc = {
+        "apiVersion": "serving.kserve.io/v1beta1",
+        "kind": "InferenceService",
+        "spec": {"predictor": {"containers": [{"name": "c", "ports": [{"containerPort": 8000}]}]}},
+    }
+    live_isvc = {
+        "apiVersion": "serving.kserve.io/v1beta1",
+        "kind": "InferenceService",
+        "spec": {
+            "predictor": {
+                "containers": [{"name": "c", "ports": [{"containerPort": 8000, "protocol": "TCP"}]}]
+            }
+        },
+    }
+    assert diff_manifest(isvc, live_isvc) == []
+
+
 def test_diff_merges_named_lists_by_name_and_knows_the_replica_bounds() -> None:
+    """Without a CRD schema (the API server's own kinds), lists of named items merge by name."""
     planned = {
         "kind": "InferenceService",
         "spec": {
@@ -441,3 +490,125 @@ def test_diff_merges_named_lists_by_name_and_knows_the_replica_bounds() -> None:
     planned["spec"]["predictor"]["containers"][0]["env"][0]["value"] = "2"
     changes = {c.path: c.effect for c in diff_manifest(planned, live)}
     assert changes["spec.predictor.containers[name=kserve-container].env[name=A].value"] == "rolls-pods"
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading a cluster (the API server itself: tests/cluster/test_import_cluster.py)
+
+
+def test_objects_tied_to_aim_are_kept_and_the_namespaces_other_objects_set_apart() -> None:
+    objects = read_dump(OPERATOR_DUMP)
+    strangers = [
+        {
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": "kube-root-ca.crt", "namespace": "ml-team"},
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {"name": "web", "namespace": "ml-team", "labels": {"app": "web"}, "uid": "w"},
+        },
+    ]
+    # Listed before its owner: the owner is kept, so is it.
+    owned = {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {
+            "name": "token",
+            "namespace": "ml-team",
+            "ownerReferences": [
+                {
+                    "apiVersion": "v1",
+                    "kind": "Service",
+                    "name": "x",
+                    "uid": "610238b7-22c2-44bc-816e-964e3bd99fd4",
+                }
+            ],
+        },
+    }
+    read = tied_to_aim([owned, *strangers, *objects])
+    assert read.others == strangers
+    assert read.objects == [owned, *objects]  # KServe's Services follow their InferenceService
+
+
+def fake_cluster(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, read: ClusterRead
+) -> tuple[Path, list[tuple[str, str | None, str | None]]]:
+    """`read_cluster` answering `read`: the kubeconfig file to give it, and the calls it got."""
+    calls: list[tuple[str, str | None, str | None]] = []
+
+    def fake(kubeconfig: str, context: str | None, namespace: str | None) -> ClusterRead:
+        calls.append((kubeconfig, context, namespace))
+        return read
+
+    monkeypatch.setattr(cluster_read, "read_cluster", fake)
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
+    return kubeconfig, calls
+
+
+def test_a_cluster_read_takes_the_dump_path_and_adopts_an_untied_object_the_plan_names(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, imported: tuple[Path, int, str, dict[str, Any]]
+) -> None:
+    objects = read_dump(OPERATOR_DUMP)
+    route = next(o for o in objects if o["kind"] == "HTTPRoute")
+    # Someone made the route by hand: no operator label, no ownerReference. The plan names it.
+    del route["metadata"]["labels"], route["metadata"]["ownerReferences"]
+    stranger = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "kube-root-ca.crt", "namespace": "ml-team"},
+    }
+    read = tied_to_aim([*objects, stranger])
+    assert route in read.others
+    kubeconfig, calls = fake_cluster(monkeypatch, tmp_path, read)
+    code, out, err = run(
+        "--kubeconfig", str(kubeconfig), "--context", "prod", "-n", "ml-team", "-o", str(tmp_path / "out")
+    )
+    assert (code, err) == (0, "")
+    assert calls == [(str(kubeconfig), "prod", "ml-team")]
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    adopted = by_kind(service(report, "ml-team/chat-by-name")["adopted"])
+    assert adopted["HTTPRoute"]["id"] == "ml-team/chat-by-name-a04542d9"
+    assert "kube-root-ca.crt" not in out
+    assert report["summary"] == imported[3]["summary"]
+
+
+def test_cluster_usage_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    kubeconfig, calls = fake_cluster(monkeypatch, tmp_path, ClusterRead())
+    out = str(tmp_path / "out")
+    code, _, err = run("--kubeconfig", str(kubeconfig), "-o", out)
+    assert code == 2 and "--kubeconfig needs -n NS or --all-namespaces" in err
+    code, _, err = run("--from", str(OPERATOR_DUMP), "-n", "ml-team", "-o", out)
+    assert code == 2 and "they need --kubeconfig" in err
+    code, _, err = run("--kubeconfig", str(tmp_path / "nope"), "-n", "x", "-o", out)
+    assert code == 2 and "no such file" in err
+    code, _, err = run("--kubeconfig", str(kubeconfig), "--all-namespaces", "-o", out)
+    assert code == 1 and "no AIMService in any namespace of the cluster" in err
+    assert calls == [(str(kubeconfig), None, None)]
+    with pytest.raises(SystemExit):
+        run("--kubeconfig", str(kubeconfig), "--from", str(OPERATOR_DUMP), "-n", "x", "-o", out)
+
+
+def test_an_unreachable_api_server_is_an_error_not_an_empty_namespace(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "kubeconfig"
+    kubeconfig.write_text(
+        yaml.safe_dump(
+            {
+                "apiVersion": "v1",
+                "kind": "Config",
+                "clusters": [{"name": "c", "cluster": {"server": "http://127.0.0.1:9"}}],
+                "users": [{"name": "u", "user": {"token": "t"}}],
+                "contexts": [{"name": "x", "context": {"cluster": "c", "user": "u"}}],
+                "current-context": "x",
+            }
+        )
+    )
+    code, _, err = run("--kubeconfig", str(kubeconfig), "-n", "ml-team", "-o", str(tmp_path / "out"))
+    assert code == 1 and "cannot reach the API server" in err
+    assert not (tmp_path / "out").exists()
+    code, _, err = run(
+        "--kubeconfig", str(kubeconfig), "--context", "nope", "-n", "a", "-o", str(tmp_path / "out")
+    )
+    assert code == 2 and "nope" in err
