@@ -34,7 +34,11 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   and turns every frame into a file URI, a sizeable part of each registration (more for a
   component declared deep inside other code). The offline engine records no source position, so
   it replaces the function with one returning an empty trace while a program runs
-  (`without_source_positions`); a run under the real engine is not affected.
+  (`without_source_positions`); a run under the real engine is not affected. Under the real
+  engine the package's own registrations (its components' constructors and the resolution round
+  that registers every child) take the very same trace from `cheaper_source_positions`, which
+  walks the frames itself: no source line is read, and each frame's file URI and message are
+  built once per (file, line) rather than once per registration.
 - `pulumi._types.resource_types`: the output types of a resource class, read from its annotations
   with `typing.get_type_hints` on every registration (the SDK keeps no cache). It is a function of
   the class alone; the offline engine remembers it for this package's own classes, whose typed
@@ -65,6 +69,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pathlib
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
@@ -84,6 +89,7 @@ from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 __all__ = [
     "CHECKED_SDK_VERSION",
     "after_program_body",
+    "cheaper_source_positions",
     "default_executor",
     "event_loop",
     "finish_stack",
@@ -213,6 +219,69 @@ def without_source_positions() -> Iterator[None]:
     """Registrations made inside carry no stack trace (nor, so, a source position)."""
     original = getattr(pulumi_resource, _STACK_TRACE)
     setattr(pulumi_resource, _STACK_TRACE, _no_stack_trace)
+    try:
+        yield
+    finally:
+        setattr(pulumi_resource, _STACK_TRACE, original)
+
+
+_INIT = "__init__"
+_CONSTRUCTORS_SKIPPED = 3
+# One entry per (file, line) a registration was ever made below: bounded by the code, not the data.
+_FRAMES: dict[tuple[str, int | None], source_pb2.StackFrame] = {}
+
+
+def _stack_frame(filename: str, line: int | None) -> source_pb2.StackFrame:
+    """The trace entry of one frame, as the SDK writes it (no position: no file, or not a path)."""
+    key = (filename, line)
+    found = _FRAMES.get(key)
+    if found is None:
+        position: source_pb2.SourcePosition | None = None
+        if filename != "" and line is not None:
+            try:
+                position = source_pb2.SourcePosition(uri=pathlib.Path(filename).as_uri(), line=line)
+            except BaseException:
+                position = None
+        found = _FRAMES[key] = source_pb2.StackFrame(pc=position)
+    return found
+
+
+def stack_trace() -> source_pb2.StackTrace:
+    """The SDK's `_get_stack_trace`, same result: the frames below the third `__init__` frame
+    up from here (the resource class's own constructor), innermost first; none when there is no
+    such frame or nothing below it. The SDK builds this with `traceback.extract_stack`, which
+    reads the source line of every frame on the stack and makes a URI of every file each time."""
+    frame = sys._getframe(1)
+    seen = 0
+    while frame is not None:
+        if frame.f_code.co_name == _INIT:
+            seen += 1
+            if seen == _CONSTRUCTORS_SKIPPED:
+                break
+        frame = frame.f_back  # type: ignore[assignment]
+    if frame is None or frame.f_back is None:
+        return source_pb2.StackTrace()
+    frames = []
+    outer = frame.f_back
+    while outer is not None:
+        frames.append(_stack_frame(outer.f_code.co_filename, outer.f_lineno))
+        outer = outer.f_back  # type: ignore[assignment]
+    return source_pb2.StackTrace(frames=frames)
+
+
+@contextlib.contextmanager
+def cheaper_source_positions() -> Iterator[None]:
+    """Registrations made inside carry the trace the SDK would send, computed by `stack_trace`.
+
+    Nests (an inner entry changes nothing) and leaves `without_source_positions` in force when
+    entered inside it. The SDK's function is swapped module-wide: a registration another thread
+    makes meanwhile gets the same trace either way.
+    """
+    original = getattr(pulumi_resource, _STACK_TRACE)
+    if original is _no_stack_trace or original is stack_trace:
+        yield
+        return
+    setattr(pulumi_resource, _STACK_TRACE, stack_trace)
     try:
         yield
     finally:

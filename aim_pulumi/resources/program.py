@@ -39,7 +39,10 @@ never depends on the order in which independent calls happen to arrive.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+import contextlib
+import gc
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -303,10 +306,47 @@ async def _settle_later(
             member._aim_fail(error)
 
 
+# Allocations between young collections, and young collections per middle one, while the round runs.
+_ROUND_GC_THRESHOLD = (50_000, 20, 100)
+_ROUNDS_RUNNING: list[tuple[int, ...]] = []  # the thresholds the first running round found
+_ROUNDS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _registering() -> Iterator[None]:
+    """The round's planning and registrations: one long stretch of synchronous work.
+
+    It allocates hundreds of thousands of short-lived objects (plans, manifests, the SDK's
+    futures and Outputs of every child) on top of a heap that already holds the whole catalog; at
+    the default thresholds the collector runs over a thousand times in a large round, its full
+    passes walking that heap each time. The thresholds are raised while a round runs and put back
+    when the last running one ends (rounds of the component provider may overlap on its server's
+    threads); nothing is frozen or disabled, cycles are still collected, less often. Each
+    registration sends the stack trace the SDK would, computed for less
+    (`_sdk.cheaper_source_positions`).
+    """
+    with _ROUNDS_LOCK:
+        if not _ROUNDS_RUNNING:
+            found = gc.get_threshold()
+            gc.set_threshold(
+                *(max(mine, theirs) for mine, theirs in zip(_ROUND_GC_THRESHOLD, found, strict=True))
+            )
+            _ROUNDS_RUNNING.append(found)
+        else:
+            _ROUNDS_RUNNING.append(_ROUNDS_RUNNING[0])
+    try:
+        with _sdk.cheaper_source_positions():
+            yield
+    finally:
+        with _ROUNDS_LOCK:
+            restored = _ROUNDS_RUNNING.pop()
+            if not _ROUNDS_RUNNING:
+                gc.set_threshold(*restored)
+
+
 def _resolve(members: list[Any], services: list[Any], before_children: list[Callable[[], None]]) -> None:
-    # Every binding and child registers in here, or in `_finish_all`: each sends the trace the
-    # SDK would (`_sdk.cheaper_source_positions`).
-    with _sdk.cheaper_source_positions():
+    # Every binding and child registers in here, or in `_finish_all`.
+    with _registering():
         _resolve_round(members, services, before_children)
 
 
@@ -398,7 +438,7 @@ def _finish_all(
     services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]] = ()
 ) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
-    with _sdk.cheaper_source_positions():
+    with _registering():
         return _finish_round(services, states, before_children)
 
 
