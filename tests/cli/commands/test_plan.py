@@ -512,8 +512,10 @@ def test_a_resource_name_used_twice_is_refused_with_both_lines(capsys: pytest.Ca
     code, out, err = plan(capsys, str(PROGRAMS / "duplicate-name"))
     assert (code, out) == (1, "")
     (line,) = err.strip().splitlines()
-    assert line.startswith("error: ") and line.endswith(
-        'duplicate-name/__main__.py:5: DuplicateName: AIMService "chat" is declared twice (first at line 4); '
+    # The second declaration's line, then (when the traceback shows it) the object it declares.
+    assert line.startswith("error: ") and "duplicate-name/__main__.py:5: " in line
+    assert line.endswith(
+        'DuplicateName: AIMService "chat" is declared twice (first at line 4); '
         "a Pulumi resource name is unique per type and parent: give each its own "
         '(e.g. "chat-<namespace>"; `name` in the arguments keeps the Kubernetes name "chat")'
     )
