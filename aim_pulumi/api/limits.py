@@ -82,6 +82,17 @@ if _LIBYAML is not None:
 # Text where the two parsers are known to disagree: libyaml accepts a tab in places (inside a plain
 # scalar, before a value) where PyYAML's Python scanner refuses it.
 _PYTHON_PARSER_ONLY = ("\t", "[", "{")
+# A block scalar header run into a comment (`|#x`, `>-#x`): libyaml reads it, the Python scanner
+# refuses it (a comment needs a space before it).
+_HEADER_INTO_COMMENT = re.compile(r"[|>][-+0-9]*#")
+
+
+def _python_parser_only(text: str) -> bool:
+    return any(character in text for character in _PYTHON_PARSER_ONLY) or bool(
+        _HEADER_INTO_COMMENT.search(text)
+    )
+
+
 _OPENING = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 _CLOSING = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
@@ -192,7 +203,7 @@ def _nesting_within_bound(text: str) -> bool:
 
 def _libyaml_documents(text: str) -> list[Any] | None:
     """Every document of `text` read by libyaml and checked, or None: the Python parser decides."""
-    if _LIBYAML is None or any(character in text for character in _PYTHON_PARSER_ONLY):
+    if _LIBYAML is None or _python_parser_only(text):
         return None
     try:
         if not _nesting_within_bound(text):
@@ -240,7 +251,7 @@ def yaml_error_line(error: yaml.YAMLError, text: str) -> int | None:
 
 
 def _libyaml_composes(text: str) -> bool:
-    if _LIBYAML is None or any(character in text for character in _PYTHON_PARSER_ONLY):
+    if _LIBYAML is None or _python_parser_only(text):
         return False
     try:
         return _nesting_within_bound(text)

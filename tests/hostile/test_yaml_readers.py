@@ -208,3 +208,10 @@ def test_libyaml_agrees_on_written_and_damaged_yaml(
         at = position % (len(text) + 1)
         text = text[:at] + character + text[at:]
     assert _agrees(text)
+
+
+@pytest.mark.parametrize("text", ["- |#null\n", "a: >-#x\n", "a: |2#\n  b\n"])
+def test_a_block_header_run_into_a_comment_is_read_by_the_python_parser(text: str) -> None:
+    """libyaml reads `|#x`; the Python scanner refuses it, and its error is the one reported."""
+    assert _libyaml_documents(text) is None
+    assert _agrees(text)
