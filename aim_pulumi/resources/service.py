@@ -26,6 +26,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests._common import plain
+from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
@@ -55,7 +56,6 @@ from aim_pulumi.resources.secrets import (
 from aim_pulumi.resources.service_status import observed_status, plan_sources, route_endpoint
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 from aim_pulumi.resources.statuses import AIMServiceStatus, ResolvedObjectRef
-from aim_pulumi.schemas.children import check_children
 
 __all__ = [
     "AIMService",

@@ -4,9 +4,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aim_pulumi import api
+from aim_pulumi.manifests.child_admission import Source
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.plan.result import ServicePlan
-from aim_pulumi.schemas.children import Source
 
 __all__ = ["observed_status", "plan_sources", "route_endpoint"]
 

@@ -6,12 +6,6 @@ with strict unknown fields, list-type uniqueness and quantities, ObjectMeta synt
 rules, and the Go-coded rules of the API server and KServe's webhook. Pure: no pulumi import.
 """
 
-from aim_pulumi.schemas.documents import (
-    DocumentReport,
-    parse_documents,
-    validate_documents,
-    validate_yaml_stream,
-)
 from aim_pulumi.schemas.registry import known_kinds
 from aim_pulumi.schemas.validator import (
     ManifestValidationError,
@@ -21,13 +15,9 @@ from aim_pulumi.schemas.validator import (
 )
 
 __all__ = [
-    "DocumentReport",
     "ManifestValidationError",
     "assert_valid",
     "known_kinds",
     "manifest_identity",
-    "parse_documents",
-    "validate_documents",
     "validate_manifest",
-    "validate_yaml_stream",
 ]

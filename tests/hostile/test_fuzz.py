@@ -28,9 +28,9 @@ from aim_pulumi.api import AIMValidationError, load_manifests
 from aim_pulumi.api.errors import escape
 from aim_pulumi.cli.__main__ import main
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.resolve import AIMResolutionError, Catalog, plan_service
 from aim_pulumi.schemas import validate_manifest
-from aim_pulumi.schemas.children import check_children
 from hostile.corpus import Case, corpus
 
 SEED = 17

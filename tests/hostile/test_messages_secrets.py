@@ -12,9 +12,9 @@ import yaml
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.cli.__main__ import main
+from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.resolve import AIMResolutionError
 from aim_pulumi.resolve.children.paths import check_client_go_subset, render_path
-from aim_pulumi.schemas.children import check_children
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "fixtures" / "programs"
 SECRET = "hunter2-plaintext"

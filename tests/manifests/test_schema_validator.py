@@ -19,14 +19,13 @@ import yaml
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from aim_pulumi.api.documents import validate_documents, validate_yaml_stream
 from aim_pulumi.schemas import (
     ManifestValidationError,
     assert_valid,
     known_kinds,
     manifest_identity,
-    validate_documents,
     validate_manifest,
-    validate_yaml_stream,
 )
 from aim_pulumi.schemas.cel import build_rule_index, cel_errors, escape_property_name, self_paths
 from aim_pulumi.schemas.defaulting import apply_defaults

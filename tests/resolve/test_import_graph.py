@@ -2,9 +2,9 @@
 back through a circle.
 
 The graph is read from the source with `ast`, so the test needs no import side effects and names the
-offending file. Imports under `if TYPE_CHECKING:` are left out: they never run, and annotations may
-name a type from a room above (selection is typed against the catalog it is handed). The layout test
-(`tests/layout/test_import_cycles.py`) counts those too and finds no circle either.
+offending file. Imports under `if TYPE_CHECKING:` count as well: the types a module is written against
+are a dependency a reader follows, so selection is typed against views of its own room
+(`selection/catalog_view.py`) rather than the catalog above it.
 """
 
 from __future__ import annotations
@@ -54,10 +54,14 @@ def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
+def _all_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+
+
 def imported_modules(path: Path, known: dict[str, Path]) -> set[str]:
-    """The resolve modules `path` imports at runtime (`from pkg import mod` counts as `pkg.mod`)."""
+    """The resolve modules `path` imports, TYPE_CHECKING included (`from pkg import mod` is `pkg.mod`)."""
     out: set[str] = set()
-    for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _all_imports(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         else:

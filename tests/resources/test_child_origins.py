@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from aim_pulumi.api import AIMValidationError, common
+from aim_pulumi.manifests import child_admission as children
+from aim_pulumi.manifests.child_admission import check_children, value_origin
 from aim_pulumi.resources import AIMRuntimeConfig
-from aim_pulumi.schemas import children
-from aim_pulumi.schemas.children import check_children, value_origin
 
 from .catalog import GATEWAY, IMAGE, NS, P1, by_model, declare_catalog, declare_service
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mutations import Text, mutated_children
 
+from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.schemas import structural, validate_manifest
 from aim_pulumi.schemas.acceptance import acceptance_for
-from aim_pulumi.schemas.children import check_children
 from aim_pulumi.schemas.defaulting import apply_defaults
 from aim_pulumi.schemas.registry import OBJECT_META
 from aim_pulumi.schemas.structural import accepts, jsonschema_errors, schema_for

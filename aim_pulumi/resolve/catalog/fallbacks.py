@@ -23,6 +23,7 @@ from aim_pulumi.api import (
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import generated_profile_name
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.scalars import text
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.catalog.inventory import Inventory
@@ -42,13 +43,9 @@ _RUNTIME_FIELDS = (
 )
 
 
-def _text(value: Any) -> str:
-    return "" if value is None else str(getattr(value, "value", value))
-
-
 def _axis_agrees(model_value: Any, match_value: Any) -> bool:
     """An axis rejects only when both sides set it and they differ (case-insensitive)."""
-    left, right = _text(model_value).strip().lower(), _text(match_value).strip().lower()
+    left, right = text(model_value).strip().lower(), text(match_value).strip().lower()
     return not left or not right or left == right
 
 
@@ -70,7 +67,7 @@ def rc_fallbacks(merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, 
 
 
 def _matching(spec: Mapping[str, Any], merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
-    if not _text(spec.get("modelId")):
+    if not text(spec.get("modelId")):
         return []
     accelerator = spec.get("accelerator") or {}
     return [f for f in rc_fallbacks(merged_rc_spec) if fallback_matches(f, accelerator)]
@@ -79,8 +76,8 @@ def _matching(spec: Mapping[str, Any], merged_rc_spec: Mapping[str, Any] | None)
 def specificity(fallback: Mapping[str, Any]) -> int:
     """Hardware-match specificity of §6.4: accelerator model +2, partitioning mode +1."""
     match = fallback.get("match") or {}
-    return (2 if _text(match.get("acceleratorModel")) else 0) + (
-        1 if _text(match.get("acceleratorPartitioningMode")) else 0
+    return (2 if text(match.get("acceleratorModel")) else 0) + (
+        1 if text(match.get("acceleratorPartitioningMode")) else 0
     )
 
 
@@ -93,22 +90,22 @@ def _profile_manifest(
     model: AnyModel, spec: Mapping[str, Any], fallback: Mapping[str, Any]
 ) -> dict[str, Any]:
     model_name = model.metadata.name
-    model_id = _text(spec.get("modelId"))
-    aim_id = _text(spec.get("aimId")) or model_id
+    model_id = text(spec.get("modelId"))
+    aim_id = text(spec.get("aimId")) or model_id
     accelerator: Mapping[str, Any] = spec.get("accelerator") or {}
     source: Mapping[str, Any] = spec.get("source") or {}
     match: Mapping[str, Any] = fallback.get("match") or {}
     runtime: Mapping[str, Any] = fallback.get("runtime") or {}
-    fallback_name = _text(fallback.get("name"))
+    fallback_name = text(fallback.get("name"))
     cluster = isinstance(model, AIMClusterModel)
 
     profile_spec: dict[str, Any] = {
         "aimId": aim_id,
         "modelId": model_id,
         "profileId": fallback_name,
-        "image": _text(runtime.get("image")),
-        "type": _text(fallback.get("type")) or "unoptimized",
-        "autoSelectionPolicy": _text(fallback.get("autoSelectionPolicy")) or "optimized",
+        "image": text(runtime.get("image")),
+        "type": text(fallback.get("type")) or "unoptimized",
+        "autoSelectionPolicy": text(fallback.get("autoSelectionPolicy")) or "optimized",
         "primary": False,
     }
     if runtime.get("engine") is not None:
@@ -116,7 +113,7 @@ def _profile_manifest(
     for key in _RUNTIME_FIELDS:
         if runtime.get(key) is not None:
             profile_spec[key] = runtime[key]
-    if _text(source.get("precision")):
+    if text(source.get("precision")):
         profile_spec["precision"] = source["precision"]
     for field, value in (
         ("acceleratorVendor", match.get("acceleratorVendor")),
@@ -127,15 +124,15 @@ def _profile_manifest(
             accelerator.get("partitioningMode") or match.get("acceleratorPartitioningMode"),
         ),
     ):
-        if _text(value):
+        if text(value):
             profile_spec[field] = value
     count = accelerator.get("count")
     profile_spec["acceleratorCount"] = int(count) if count is not None else 1
-    if _text(spec.get("runtimeConfigName")):
+    if text(spec.get("runtimeConfigName")):
         profile_spec["runtimeConfigName"] = spec["runtimeConfigName"]
     model_source: dict[str, Any] = {
         "modelId": model_id,
-        "sourceUri": _text(source.get("uri")) or f"hf://{model_id}",
+        "sourceUri": text(source.get("uri")) or f"hf://{model_id}",
     }
     if source.get("size") is not None:
         model_source["size"] = source["size"]
@@ -167,10 +164,10 @@ def _hardware_present(manifest: Mapping[str, Any], inventory: Inventory | None) 
         return True
     spec = manifest["spec"]
     return inventory.has(
-        _text(spec.get("acceleratorVendor")),
-        _text(spec.get("acceleratorType")),
-        _text(spec.get("acceleratorModel")),
-        _text(spec.get("acceleratorPartitioningMode")),
+        text(spec.get("acceleratorVendor")),
+        text(spec.get("acceleratorType")),
+        text(spec.get("acceleratorModel")),
+        text(spec.get("acceleratorPartitioningMode")),
         spec.get("acceleratorCount"),
     )
 
@@ -191,7 +188,7 @@ def generated_profiles(
     (a profile resolves its own runtime config, §3).
     """
     spec = to_manifest(model).get("spec") or {}
-    if not _text(spec.get("modelId")):
+    if not text(spec.get("modelId")):
         return []
     keep = frozenset(retained)
     produced: list[tuple[Mapping[str, Any], dict[str, Any], bool]] = []
@@ -206,7 +203,7 @@ def generated_profiles(
     if not produced:
         return []
     pool = [p for p in produced if p[2]] or produced
-    best = min(pool, key=lambda p: (-_priority(p[0]), -specificity(p[0]), _text(p[0].get("name"))))
+    best = min(pool, key=lambda p: (-_priority(p[0]), -specificity(p[0]), text(p[0].get("name"))))
     best[1]["spec"]["primary"] = True
     out: list[AnyProfile] = []
     for fallback, manifest, _present in produced:
@@ -218,7 +215,7 @@ def generated_profiles(
             raise AIMResolutionError(
                 "InvalidSpec",
                 f"the profile generated for this model from runtime config fallback "
-                f"{_text(fallback.get('name'))!r} is invalid: {err.field}: {err.message}",
+                f"{text(fallback.get('name'))!r} is invalid: {err.field}: {err.message}",
                 field="spec.modelId",
                 object_ref=model.object_ref,
             ) from None

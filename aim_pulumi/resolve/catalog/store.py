@@ -48,7 +48,8 @@ from aim_pulumi.resolve.objects import (
     object_key,
 )
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
-from aim_pulumi.resolve.selection.candidate import ProfileEntry, text
+from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import ProfileEntry
 
 # --------------------------------------------------------------------------------------------------
 # Indexes

@@ -21,6 +21,7 @@ from aim_pulumi.resolve.children.quantity import to_gi_ceil
 from aim_pulumi.resolve.children.source_size import filter_lists, source_size_bytes, split_source_uri
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_layers, plain_copy
+from aim_pulumi.resolve.scalars import text
 from aim_pulumi.resolve.settings import DEFAULT_DOWNLOAD_IMAGE, Settings
 from aim_pulumi.resolve.types import CachePlan, Diagnostic
 
@@ -271,8 +272,8 @@ def _plan_sources(
         scheme = _check_source(source, field, object_ref)
         pvc_name = cache_pvc_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
         job_name = cache_job_name(source, mode=mode, namespace=namespace, profile=profile_name, **owner)
-        mount_path = cache_mount_path(_text(source.get("modelId")) or None, pvc_name)
-        _check_unique(first_of_uri, _text(source.get("sourceUri")), f"{field}.sourceUri", object_ref)
+        mount_path = cache_mount_path(text(source.get("modelId")) or None, pvc_name)
+        _check_unique(first_of_uri, text(source.get("sourceUri")), f"{field}.sourceUri", object_ref)
         _check_unique(first_of_mount, mount_path, f"{field}.modelId", object_ref)
         try:
             size_bytes = size_of(
@@ -508,7 +509,7 @@ def _ignored_inputs(
 
 def _check_source(source: Mapping[str, Any], field: str, object_ref: str) -> str:
     """The source's scheme, once it is known to be one the downloader can fetch."""
-    uri = _text(source.get("sourceUri"))
+    uri = text(source.get("sourceUri"))
     scheme, first, _ = split_source_uri(uri)
     if scheme not in SUPPORTED_SCHEMES or not first:
         raise AIMResolutionError(
@@ -544,10 +545,6 @@ def _env_list(value: Any) -> list[Mapping[str, Any]]:
 
 def _env(name: str, value: str) -> dict[str, Any]:
     return {"name": name, "value": value}
-
-
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
 
 
 def _secret_names(value: Any) -> tuple[str, ...]:

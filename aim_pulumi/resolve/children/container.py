@@ -19,6 +19,7 @@ from aim_pulumi.api.admission import normalise_flag
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.children.names import profile_configmap_name
 from aim_pulumi.resolve.runtime_config.merge import merge_env
+from aim_pulumi.resolve.scalars import text
 from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
 
 AIM_CACHE_ROOT = "/workspace/cache"
@@ -30,11 +31,6 @@ DEPLOY_TIME_VALUE = "(known at deploy time)"
 
 _VENDOR_RESOURCE = {"amd": "amd.com/gpu", "nvidia": "nvidia.com/gpu"}
 _RESOURCE_MAPS = ("requests", "limits")
-
-
-def _text(spec: Mapping[str, Any], key: str) -> str:
-    value = spec.get(key)
-    return "" if value is None else str(value)
 
 
 def _count(spec: Mapping[str, Any]) -> int:
@@ -67,9 +63,9 @@ def _merge_resource_layers(*layers: Mapping[str, Any] | None) -> dict[str, Any]:
 def accelerator_resources(profile_spec: Mapping[str, Any]) -> dict[str, Any]:
     """The device request a GPU profile implies, so that a profile without `resources` still schedules."""
     count = _count(profile_spec)
-    if _text(profile_spec, "acceleratorType").lower() != "gpu" or count <= 0:
+    if text(profile_spec.get("acceleratorType")).lower() != "gpu" or count <= 0:
         return {}
-    vendor = _text(profile_spec, "acceleratorVendor").lower()
+    vendor = text(profile_spec.get("acceleratorVendor")).lower()
     resource = _VENDOR_RESOURCE.get(vendor, _VENDOR_RESOURCE["amd"])
     return {"limits": {resource: count}, "requests": {resource: count}}
 
@@ -121,8 +117,8 @@ def pod_identity(service_spec: Mapping[str, Any], profile_spec: Mapping[str, Any
     ]:
         if name not in secrets:
             secrets.append(name)
-    account = _text(service_spec, "serviceAccountName") or _text(profile_spec, "serviceAccountName")
-    priority = _text(service_spec, "priorityClassName")
+    account = text(service_spec.get("serviceAccountName")) or text(profile_spec.get("serviceAccountName"))
+    priority = text(service_spec.get("priorityClassName"))
     return PodIdentity(tuple(secrets), account or None, priority or None)
 
 
@@ -130,27 +126,27 @@ def pod_identity(service_spec: Mapping[str, Any], profile_spec: Mapping[str, Any
 
 
 def engine_name(profile_spec: Mapping[str, Any]) -> str:
-    return _text(profile_spec, "engine") or "vllm"
+    return text(profile_spec.get("engine")) or "vllm"
 
 
 def served_model_id(profile_spec: Mapping[str, Any]) -> str:
     """The model identity the engine serves: `modelId`, else the first source's, else the AIM id."""
-    model_id = _text(profile_spec, "modelId")
+    model_id = text(profile_spec.get("modelId"))
     if model_id:
         return model_id
     sources = profile_spec.get("modelSources") or ()
     if sources and isinstance(sources[0], Mapping):
-        first = _text(sources[0], "modelId")
+        first = text(sources[0].get("modelId"))
         if first:
             return first
-    return _text(profile_spec, "aimId")
+    return text(profile_spec.get("aimId"))
 
 
 def profile_config_file_name(profile_spec: Mapping[str, Any]) -> str:
     """Every segment has a fallback so that the name never has empty parts (upstream leaves them empty)."""
-    accelerator = _text(profile_spec, "acceleratorModel").lower() or "none"
-    precision = _text(profile_spec, "precision") or "auto"
-    metric = _text(profile_spec, "metric") or "default"
+    accelerator = text(profile_spec.get("acceleratorModel")).lower() or "none"
+    precision = text(profile_spec.get("precision")) or "auto"
+    metric = text(profile_spec.get("metric")) or "default"
     count = _count(profile_spec)
     return f"{engine_name(profile_spec)}-{accelerator}-{precision}-tp{count}-{metric}.yaml"
 
@@ -158,17 +154,17 @@ def profile_config_file_name(profile_spec: Mapping[str, Any]) -> str:
 def profile_config_document(profile_spec: Mapping[str, Any]) -> dict[str, Any]:
     """The profile as the AIM runtime reads it from `profiles/custom/<aimId>/`."""
     return {
-        "aim_id": _text(profile_spec, "aimId"),
+        "aim_id": text(profile_spec.get("aimId")),
         "model_id": served_model_id(profile_spec),
         "metadata": {
             "engine": engine_name(profile_spec),
-            "accelerator_model": _text(profile_spec, "acceleratorModel"),
-            "accelerator_type": _text(profile_spec, "acceleratorType"),
+            "accelerator_model": text(profile_spec.get("acceleratorModel")),
+            "accelerator_type": text(profile_spec.get("acceleratorType")),
             "accelerator_count": _count(profile_spec),
             "manual_selection_only": False,
-            "metric": _text(profile_spec, "metric"),
-            "precision": _text(profile_spec, "precision"),
-            "type": _text(profile_spec, "type"),
+            "metric": text(profile_spec.get("metric")),
+            "precision": text(profile_spec.get("precision")),
+            "type": text(profile_spec.get("type")),
         },
         "engine_args": _plain(profile_spec.get("engineArgs") or {}),
         "env_vars": {str(k): _env_text(v) for k, v in (profile_spec.get("engineEnv") or {}).items()},
@@ -197,13 +193,13 @@ def _dump_profile_config(document: Mapping[str, Any]) -> str:
 
 
 def profile_mount_path(profile_spec: Mapping[str, Any]) -> str:
-    return f"{PROFILE_MOUNT_ROOT}/{_text(profile_spec, 'aimId')}"
+    return f"{PROFILE_MOUNT_ROOT}/{text(profile_spec.get('aimId'))}"
 
 
 def profile_id(profile_spec: Mapping[str, Any]) -> str:
     """`AIM_PROFILE_ID` points the runtime at the mounted file, named without its extension."""
     stem = profile_config_file_name(profile_spec).removesuffix(".yaml")
-    return f"custom/{_text(profile_spec, 'aimId')}/{stem}"
+    return f"custom/{text(profile_spec.get('aimId'))}/{stem}"
 
 
 def _deploy_time(entry: Any) -> bool:
@@ -234,8 +230,8 @@ def profile_hash(profile_spec: Mapping[str, Any]) -> str:
 def is_direct_vllm(profile_spec: Mapping[str, Any]) -> bool:
     """NVIDIA vLLM profiles run the upstream vLLM image, which has no AIM runtime to read a profile."""
     return (
-        _text(profile_spec, "acceleratorVendor").lower() == "nvidia"
-        and _text(profile_spec, "engine").lower() == "vllm"
+        text(profile_spec.get("acceleratorVendor")).lower() == "nvidia"
+        and text(profile_spec.get("engine")).lower() == "vllm"
     )
 
 
@@ -322,11 +318,11 @@ def framework_env(
             [
                 _env("AIM_ID", ""),
                 _env("AIM_CACHE_PATH", AIM_CACHE_ROOT),
-                _env("AIM_MODEL_ID", _text(first, "modelId")),
+                _env("AIM_MODEL_ID", text(first.get("modelId"))),
             ]
         )
     else:
-        env.append(_env("AIM_ID", _text(profile_spec, "aimId")))
+        env.append(_env("AIM_ID", text(profile_spec.get("aimId"))))
     return env
 
 
@@ -413,7 +409,7 @@ def build_container_plan(
     if default_resources and not profile_spec.get("resources") and not service_spec.get("resources"):
         resources = _merge_resource_layers(default_resources, resources)
     return ContainerPlan(
-        image=_text(profile_spec, "image"),
+        image=text(profile_spec.get("image")),
         env=tuple(
             inference_env(
                 profile_spec,

@@ -28,7 +28,7 @@ from aim_pulumi.resolve.legacy.template_profile import (
     template_profile_manifest,
 )
 from aim_pulumi.resolve.objects import GROUP
-from aim_pulumi.resolve.selection.candidate import text
+from aim_pulumi.resolve.scalars import text
 
 V1ALPHA1 = f"{GROUP}/v1alpha1"
 V1ALPHA2 = f"{GROUP}/v1alpha2"

@@ -23,7 +23,7 @@ from aim_pulumi.resolve.children.container import PROFILE_ID_ENV
 from aim_pulumi.resolve.children.names import sanitize_label_value
 from aim_pulumi.resolve.legacy import yaml_edits as edits
 from aim_pulumi.resolve.objects import GROUP, PROFILE_ORIGIN_LABEL, PROFILE_ROLE_LABEL, SOURCE_MODEL_LABEL
-from aim_pulumi.resolve.selection.candidate import text
+from aim_pulumi.resolve.scalars import text
 
 V1ALPHA2 = f"{GROUP}/v1alpha2"
 # The template a converted profile came from; the InferenceService carries it as the operator's

@@ -40,7 +40,8 @@ from aim_pulumi.resolve.legacy.template_profile import (
 )
 from aim_pulumi.resolve.objects import object_ref
 from aim_pulumi.resolve.runtime_config.merge import merge_env
-from aim_pulumi.resolve.selection.candidate import TYPE_RANK, UNSET_TYPE_RANK, text
+from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import TYPE_RANK, UNSET_TYPE_RANK
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.versions import VersionKey, compare_versions, profile_version
 from aim_pulumi.resolve.types import ObjectRef, Scope

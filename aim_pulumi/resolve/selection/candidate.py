@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aim_pulumi.api import to_manifest
 from aim_pulumi.resolve.objects import (
@@ -22,27 +22,30 @@ from aim_pulumi.resolve.objects import (
     Key,
     object_key,
 )
+from aim_pulumi.resolve.scalars import text
 from aim_pulumi.resolve.selection.versions import VersionKey, profile_version
 from aim_pulumi.resolve.types import ObjectRef, Scope
-
-if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.inventory import Inventory
 
 # Type rank of behaviour §4.3: lower is better; an unset type ranks with `unoptimized`.
 TYPE_RANK: Mapping[str, int] = {"optimized": 0, "general": 1, "preview": 2, "unoptimized": 3}
 UNSET_TYPE_RANK = 3
 
 
-def text(value: Any) -> str:
-    """A manifest scalar as text ("" for absent), tolerant of enum members."""
-    if value is None:
-        return ""
-    inner = getattr(value, "value", value)
-    return str(inner)
+class InventoryView(Protocol):
+    """The declared hardware, as the catalog's inventory is seen from here: is an accelerator present?"""
+
+    def has(
+        self,
+        vendor: str | None,
+        type: str | None,
+        model: str | None,
+        partitioning_mode: str | None,
+        count: int | None,
+    ) -> bool: ...
 
 
 def profile_available(
-    spec: Mapping[str, Any], status: Mapping[str, Any], inventory: Inventory | None
+    spec: Mapping[str, Any], status: Mapping[str, Any], inventory: InventoryView | None
 ) -> bool:
     """Tier 1 of the ranking: explicit status first, then the inventory, else available."""
     state = text(status.get("status"))
@@ -123,7 +126,9 @@ class ProfileEntry:
         return found if found is not None else text(self.spec.get(camel))
 
     @classmethod
-    def build(cls, obj: AnyProfile, inventory: Inventory | None, *, generated: bool = False) -> ProfileEntry:
+    def build(
+        cls, obj: AnyProfile, inventory: InventoryView | None, *, generated: bool = False
+    ) -> ProfileEntry:
         manifest = to_manifest(obj)
         spec: Mapping[str, Any] = manifest.get("spec") or {}
         status: Mapping[str, Any] = manifest.get("status") or {}

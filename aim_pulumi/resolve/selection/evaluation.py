@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from aim_pulumi.resolve.objects import Key
-from aim_pulumi.resolve.selection.candidate import ProfileEntry, text
+from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import ProfileEntry
+from aim_pulumi.resolve.selection.catalog_view import CatalogView
 from aim_pulumi.resolve.selection.filters import FLOOR_ANY, EffectiveSelector, SelectorFilter, passes_floor
 from aim_pulumi.resolve.selection.ranking import compare_candidates, rank_candidates
 from aim_pulumi.resolve.types import Scope
-
-if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.store import Catalog
 
 
 @dataclass
@@ -58,7 +56,7 @@ class Evaluation:
         return self.floor_ok[k] or (self.selector.floor_implicit and entry.policy == FLOOR_ANY)
 
 
-def candidate_pool(selector: EffectiveSelector, catalog: Catalog, namespace: str) -> list[ProfileEntry]:
+def candidate_pool(selector: EffectiveSelector, catalog: CatalogView, namespace: str) -> list[ProfileEntry]:
     """The profiles a selector can reach, through the narrowest index its anchor allows."""
     if selector.model_name:
         return catalog.profile_pool(namespace, model=selector.model_name)
@@ -70,7 +68,7 @@ def candidate_pool(selector: EffectiveSelector, catalog: Catalog, namespace: str
 
 def evaluate(
     selector: EffectiveSelector,
-    catalog: Catalog,
+    catalog: CatalogView,
     namespace: str,
     extra: Sequence[ProfileEntry] = (),
 ) -> Evaluation:

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.resolve.selection.candidate import TYPE_RANK, ProfileEntry, text
+from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import TYPE_RANK, ProfileEntry
 
 # The floor compares the same type ranks the ranking uses.
 FLOOR_RANK: Mapping[str, int] = TYPE_RANK

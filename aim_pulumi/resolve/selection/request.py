@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from aim_pulumi.api import AIMService, to_manifest
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.selection.candidate import text
+from aim_pulumi.resolve.scalars import text
 
 Shape = Literal["Name", "ModelImage", "ModelAndSelector", "Selector", "Model"]
 

@@ -13,12 +13,14 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, AIMService
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION, SOURCE_MODEL_LABEL, Key
-from aim_pulumi.resolve.selection.candidate import ProfileEntry, text
+from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import ProfileEntry
+from aim_pulumi.resolve.selection.catalog_view import CatalogView
 from aim_pulumi.resolve.selection.evaluation import Evaluation, evaluate
 from aim_pulumi.resolve.selection.explanation import (
     CandidateExplanation,
@@ -31,9 +33,6 @@ from aim_pulumi.resolve.selection.request import Request, Shape, read_request
 from aim_pulumi.resolve.selection.sticky import RebindReason, sticky_decision
 from aim_pulumi.resolve.selection.suggest import name_hint
 from aim_pulumi.resolve.types import Diagnostic, ObjectRef, Scope
-
-if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.store import Catalog
 
 AnyProfile = AIMProfile | AIMClusterProfile
 AnyModel = AIMModel | AIMClusterModel
@@ -93,7 +92,7 @@ class ProfileSelection:
         return tuple(out)
 
 
-def _model_for_image(req: Request, catalog: Catalog) -> AnyModel:
+def _model_for_image(req: Request, catalog: CatalogView) -> AnyModel:
     local, cluster = catalog.models_with_image(req.namespace, req.model_image)
     matches: list[AnyModel] = local or cluster
     if len(matches) == 1:
@@ -119,7 +118,7 @@ def _model_for_image(req: Request, catalog: Catalog) -> AnyModel:
     )
 
 
-def _find_model(catalog: Catalog, namespace: str, name: str, scope: str) -> AnyModel | None:
+def _find_model(catalog: CatalogView, namespace: str, name: str, scope: str) -> AnyModel | None:
     if scope == "Namespace":
         found = catalog.get("AIMModel", namespace, name)
     elif scope == "Cluster":
@@ -140,7 +139,9 @@ def _written_field(req: Request) -> str:
     return "spec.profile.selector"
 
 
-def _not_found(req: Request, catalog: Catalog, evaluation: Evaluation, model: AnyModel | None) -> NoReturn:
+def _not_found(
+    req: Request, catalog: CatalogView, evaluation: Evaluation, model: AnyModel | None
+) -> NoReturn:
     sel = evaluation.selector
     field = _written_field(req)
     candidates_hint = (
@@ -220,7 +221,7 @@ def _not_found(req: Request, catalog: Catalog, evaluation: Evaluation, model: An
 # Entry points
 
 
-def _select_by_name(req: Request, catalog: Catalog) -> ProfileSelection:
+def _select_by_name(req: Request, catalog: CatalogView) -> ProfileSelection:
     entry = catalog.profile_entry("AIMProfile", req.namespace, req.profile_name) or catalog.profile_entry(
         "AIMClusterProfile", None, req.profile_name
     )
@@ -279,7 +280,7 @@ class _Prepared:
 
 
 def _previous(
-    req: Request, catalog: Catalog
+    req: Request, catalog: CatalogView
 ) -> tuple[Mapping[str, Any] | None, ProfileEntry | None, Key | None]:
     """The recorded binding, its catalog entry (None when gone) and the key it names.
 
@@ -300,7 +301,7 @@ def _previous(
     return ref, entry, (kind, namespace or "", name)
 
 
-def _prepare(req: Request, catalog: Catalog) -> _Prepared:
+def _prepare(req: Request, catalog: CatalogView) -> _Prepared:
     model: AnyModel | None = None
     model_name = req.model_name
     if req.shape == "ModelImage":
@@ -349,7 +350,7 @@ def _ranked(evaluation: Evaluation) -> tuple[ProfileEntry, tuple[str, ...]] | No
     return winner, tied
 
 
-def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
+def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelection:
     """Resolve the profile `service` deploys (behaviour §4); raises `AIMResolutionError` on failure."""
     req = read_request(service)
     if req.shape == "Name":
@@ -410,7 +411,7 @@ def select_profile(service: AIMService, catalog: Catalog) -> ProfileSelection:
     )
 
 
-def qualifying_profile_refs(service: AIMService, catalog: Catalog) -> tuple[ObjectRef, ...]:
+def qualifying_profile_refs(service: AIMService, catalog: CatalogView) -> tuple[ObjectRef, ...]:
     """Every profile that would keep a sticky binding of `service` (both scopes), in key order.
 
     For the `Name` shape this is the named profile alone (when it exists).

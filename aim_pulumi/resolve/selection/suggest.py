@@ -9,10 +9,8 @@ how to fix it.
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.selection.catalog_view import CatalogView
 
 __all__ = ["name_hint"]
 
@@ -20,7 +18,9 @@ _MAX_SUGGESTIONS = 3
 _CUTOFF = 0.75
 
 
-def name_hint(catalog: Catalog, namespaced_kind: str, cluster_kind: str, namespace: str, name: str) -> str:
+def name_hint(
+    catalog: CatalogView, namespaced_kind: str, cluster_kind: str, namespace: str, name: str
+) -> str:
     """`; did you mean ...?` and/or where a namespaced object of that name lives; "" when neither."""
     local = catalog.names_of(namespaced_kind)
     cluster = {n for _, n in catalog.names_of(cluster_kind)}
