@@ -44,6 +44,7 @@ _COMPONENTS = frozenset(
 # The pure layers' names, also imported on first use: `aim-pulumi --version` and shell completion
 # start in a fraction of the time when importing the package does not build every model.
 _PURE = {
+    "AIMError": "aim_pulumi.api",
     "AIMValidationError": "aim_pulumi.api",
     "load_manifests": "aim_pulumi.api",
     "parse": "aim_pulumi.api",
@@ -70,7 +71,7 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from aim_pulumi.api import AIMValidationError, load_manifests, parse, to_manifest
+    from aim_pulumi.api import AIMError, AIMValidationError, load_manifests, parse, to_manifest
     from aim_pulumi.resolve import AIMResolutionError
     from aim_pulumi.resolve.catalog.embedded import embedded_fallbacks
     from aim_pulumi.resources import (
@@ -116,6 +117,7 @@ __all__ = [
     "AIMClusterRuntimeConfig",
     "AIMClusterRuntimeConfigArgs",
     "AIMClusterRuntimeConfigArgsDict",
+    "AIMError",
     "AIMModel",
     "AIMModelArgs",
     "AIMModelArgsDict",

@@ -9,6 +9,7 @@ __all__ = [
     "AIMClusterProfile",
     "AIMClusterRuntimeConfig",
     "AIMClusterServiceTemplate",
+    "AIMError",
     "AIMKind",
     "AIMModel",
     "AIMObject",
@@ -42,6 +43,7 @@ _SOURCES = {
     "AIMRuntimeConfig": "aim_pulumi.api.runtime_config",
     "AIMService": "aim_pulumi.api.service",
     "AIMServiceTemplate": "aim_pulumi.api.template",
+    "AIMError": "aim_pulumi.api.errors",
     "AIMValidationError": "aim_pulumi.api.errors",
     "AIM_GROUP": "aim_pulumi.api.base",
     "KINDS": "aim_pulumi.api.io",
@@ -70,7 +72,7 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from aim_pulumi.api.base import AIM_GROUP, AIMKind, ObjectMeta
-    from aim_pulumi.api.errors import AIMValidationError
+    from aim_pulumi.api.errors import AIMError, AIMValidationError
     from aim_pulumi.api.io import (
         KINDS,
         AIMObject,

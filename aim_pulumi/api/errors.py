@@ -1,8 +1,16 @@
-"""The one error type of the typed API: bad input is rejected before anything is deployed."""
+"""The AIM errors' one root, and the error of the typed API: bad input is rejected before anything
+is deployed.
+
+Every AIM error says the same four things, whichever layer raised it: the AIM reason, a message, the
+field of the input at fault and the object it belongs to. The Pulumi layer adds where the program
+declared the object the error belongs to (`declared_at`, `declared_by`) when the error leaves a
+component or the program's round, through `AIMError.declared`, the one way an error is located.
+"""
 
 from __future__ import annotations
 
 import re
+from typing import Protocol, Self
 
 # Characters that would let one message print as several lines or repaint the terminal: C0/C1
 # controls, DEL, line and paragraph separators, bidirectional and zero-width formatting, BOM,
@@ -68,7 +76,45 @@ def join_path(*parts: str | int) -> str:
     return out
 
 
-class AIMValidationError(ValueError):
+class Site(Protocol):
+    """A line of the user's program (the Pulumi layer's declaration site)."""
+
+    @property
+    def filename(self) -> str: ...
+
+    @property
+    def line(self) -> int: ...
+
+
+class AIMError(Exception):
+    """The root of every AIM error: `reason`, `message`, `field`, `object_ref`, and where it was declared.
+
+    `declared_at` is the line of the program that declared the object whose plan failed, and
+    `declared_by` that object (`Kind/namespace/name`) when the failing object is another one (a
+    profile a service selected); both are None until the error leaves the pure layers.
+    """
+
+    reason: str
+    message: str
+    field: str
+    object_ref: str | None
+    declared_at: Site | None = None
+    declared_by: str | None = None
+
+    def located(self, *, object_ref: str | None = None) -> Self:
+        """A copy naming the object the error concerns, unless it already names one."""
+        raise NotImplementedError
+
+    def declared(self, at: Site | None = None, by: str | None = None) -> Self:
+        """This error, marked as belonging to the declaration at `at` of `by`; what is known is kept."""
+        if self.declared_at is None and at is not None:
+            self.declared_at = at
+        if self.declared_by is None and by:
+            self.declared_by = by
+        return self
+
+
+class AIMValidationError(AIMError, ValueError):
     """An AIM object failed parsing or admission.
 
     `field` is the dotted camelCase path of the offending input (`(root)` when the document itself

@@ -26,7 +26,10 @@ def _program_location(tb: TracebackType | None, program: Program) -> str | None:
 
 def _declared_in_program(exc: BaseException, program: Program) -> str | None:
     """The program's line that declared the failing component (resolution runs after the body)."""
-    site = getattr(exc, "declared_at", None)
+    # Only a program's failures come here, so the Pulumi layer is loaded already.
+    from aim_pulumi.resources.sites import declaration_of
+
+    site, _ = declaration_of(exc)
     if site is None:
         return None
     filename = Path(site.filename)

@@ -1,11 +1,11 @@
-"""The one error type of resolution: a hard failure raised before any child is registered."""
+"""The error of resolution: a hard failure raised before any child is registered."""
 
 from __future__ import annotations
 
-from aim_pulumi.api.errors import bounded, escape
+from aim_pulumi.api.errors import AIMError, bounded, escape
 
 
-class AIMResolutionError(Exception):
+class AIMResolutionError(AIMError):
     """A decision the operator would report as a failed condition; here it stops the program.
 
     `reason` is the AIM condition reason (`ProfileNotFound`, `ReferenceNotFound`, ...), `field` the
@@ -18,6 +18,12 @@ class AIMResolutionError(Exception):
         self.message = message
         self.object_ref = object_ref
         super().__init__(self.__str__())
+
+    def located(self, *, object_ref: str | None = None) -> AIMResolutionError:
+        """A copy naming the object the error concerns, unless it already names one."""
+        if self.object_ref or not object_ref:
+            return self
+        return AIMResolutionError(self.reason, self.message, field=self.field, object_ref=object_ref)
 
     def __str__(self) -> str:
         parts = [p for p in (self.object_ref, self.field, self.reason, self.message) if p]

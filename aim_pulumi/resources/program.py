@@ -50,12 +50,13 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.api import AIMValidationError
+from aim_pulumi.api.errors import AIMError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
-from aim_pulumi.resources.sites import DeclarationSite, declaration_site
+from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
 
 __all__ = [
     "AIMProgramError",
@@ -73,16 +74,10 @@ __all__ = [
 
 
 def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) -> BaseException:
-    """Attach the object and the declaring line to an error raised away from the user's code."""
-    if isinstance(error, AIMValidationError) and not error.object_ref:
+    """The error, naming its object and the line that declared it: it was raised away from the user's code."""
+    if isinstance(error, AIMError):
         error = error.located(object_ref=object_ref)
-    elif isinstance(error, AIMResolutionError) and not error.object_ref:
-        error = AIMResolutionError(error.reason, error.message, field=error.field, object_ref=object_ref)
-    if getattr(error, "declared_by", None) is None:
-        error.declared_by = object_ref  # type: ignore[attr-defined]
-    if site is not None and getattr(error, "declared_at", None) is None:
-        error.declared_at = site  # type: ignore[attr-defined]
-    return reported(error)
+    return reported(declare(error, site, object_ref))
 
 
 class AIMProgramError(pulumi.RunError):
@@ -101,9 +96,8 @@ def failure_lines(error: BaseException) -> list[str]:
     failures = error.failures if isinstance(error, AIMProgramError) else (error,)
     lines = []
     for failure in failures:
-        site = getattr(failure, "declared_at", None)
+        site, owner = declaration_of(failure)
         text = " ".join(plain_text(failure).split())
-        owner = getattr(failure, "declared_by", None)
         if owner and not text.startswith(owner):
             # The failing object is another one (a profile, a runtime config): say whose plan it broke.
             text = f"{owner}: {text}"

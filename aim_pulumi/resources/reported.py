@@ -17,10 +17,9 @@ from typing import ParamSpec, TypeVar
 
 import pulumi
 
-from aim_pulumi.api import AIMValidationError
-from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.api.errors import AIMError
 from aim_pulumi.resources._sdk import cheaper_source_positions
-from aim_pulumi.resources.sites import declaration_site
+from aim_pulumi.resources.sites import declaration_of, declaration_site
 
 __all__ = ["plain_text", "reported", "reports_errors"]
 
@@ -38,7 +37,7 @@ def plain_text(error: BaseException) -> str:
 
 
 def _reported_text(error: BaseException) -> str:
-    site = getattr(error, "declared_at", None)
+    site, _ = declaration_of(error)
     text = plain_text(error)
     return f"{site}: {text}" if site is not None else text
 
@@ -59,7 +58,7 @@ def _variant(cls: type[BaseException]) -> type[BaseException]:
 
 def reported(error: _E) -> _E:
     """`error`, reported by the language host as its line alone when it is an AIM error."""
-    if isinstance(error, AIMValidationError | AIMResolutionError) and not isinstance(error, pulumi.RunError):
+    if isinstance(error, AIMError) and not isinstance(error, pulumi.RunError):
         error.__class__ = _variant(type(error))  # type: ignore[assignment]
     return error
 
@@ -73,11 +72,9 @@ def reports_errors(init: Callable[_P, _R]) -> Callable[_P, _R]:
             # The component's registrations send the trace the SDK would, computed for less.
             with cheaper_source_positions():
                 return init(*args, **kwargs)
-        except (AIMValidationError, AIMResolutionError) as error:
-            if getattr(error, "declared_at", None) is None:
-                site = declaration_site()
-                if site is not None:
-                    error.declared_at = site  # type: ignore[union-attr]
+        except AIMError as error:
+            if error.declared_at is None:
+                error.declared(declaration_site())
             raise reported(error) from None
 
     return constructor

@@ -21,9 +21,8 @@ from typing import Any, TypeVar
 
 import pulumi
 
-from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.errors import AIMError, AIMValidationError
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
-from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import is_output_like
 from aim_pulumi.resources.reported import reported
@@ -214,12 +213,12 @@ def _normalise(value: Any, masked: MaskedArgs) -> Any:
     return value
 
 
-def _explain(error: Exception, masked: MaskedArgs) -> Exception:
+def _explain(error: AIMError, masked: MaskedArgs) -> AIMError:
     """Turn a validation failure caused by a placeholder into the real reason: an Output is there."""
-    field = getattr(error, "field", "") or ""
+    field = error.field or ""
     # A rule about an enclosing object (`spec.profileOverrides requires spec.profile.name`) is
     # the Output's doing only when it speaks of the placeholder.
-    speaks_of_it = _PLACEHOLDER.search(str(getattr(error, "message", error))) is not None
+    speaks_of_it = _PLACEHOLDER.search(error.message) is not None
     for path in masked.paths.values():
         if field and (
             field == path
@@ -231,7 +230,7 @@ def _explain(error: Exception, masked: MaskedArgs) -> Exception:
                 path,
                 OUTPUT_NOT_ALLOWED,
                 f"{path} is a Pulumi Output, but this field decides what gets deployed "
-                f"({getattr(error, 'reason', type(error).__name__)} without its value); pass a plain value",
+                f"({error.reason} without its value); pass a plain value",
             )
     return error
 
@@ -249,7 +248,7 @@ def build_independent_of_outputs(
     masked = mask_outputs(args)
     try:
         result = build(masked.value)
-    except (AIMValidationError, AIMResolutionError) as error:
+    except AIMError as error:
         raise _explain(error, masked) from error
     if not masked.outputs:
         return result, masked
@@ -258,7 +257,7 @@ def build_independent_of_outputs(
         varied = mask_outputs(args, variants={index: _ALTERNATE})
         try:
             other = _normalise(render(build(varied.value)), varied)
-        except (AIMValidationError, AIMResolutionError) as error:
+        except AIMError as error:
             only = replace(varied, paths={k: v for k, v in varied.paths.items() if v == path})
             raise _explain(error, only) from error
         if other != baseline:

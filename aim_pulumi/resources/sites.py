@@ -7,16 +7,22 @@ report of them) carry it.
 
 from __future__ import annotations
 
+import collections
 import functools
 import os
 import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pulumi
 
-__all__ = ["DeclarationSite", "declaration_site"]
+from aim_pulumi.api.errors import AIMError, Site
+
+__all__ = ["DeclarationSite", "declaration_of", "declaration_site", "declare"]
+
+_E = TypeVar("_E", bound=BaseException)
 
 # Frames in these are never the user's: this package, Pulumi, the standard library, installed packages.
 _PACKAGE_ROOTS = tuple(
@@ -58,3 +64,34 @@ def declaration_site() -> DeclarationSite | None:
             return DeclarationSite(filename, frame.f_lineno)
         frame = frame.f_back  # type: ignore[assignment]
     return None
+
+
+# Where errors that are not AIM errors (a bug, an exception from a user's callback) were declared: an
+# AIM error holds its declaration itself; any other exception is not ours to add attributes to, and
+# built-in exceptions take no weak references, so the last few are kept here by identity (with the
+# exception itself, so that an identity is never reused while its entry lives).
+_FOREIGN: collections.OrderedDict[int, tuple[BaseException, DeclarationSite | None, str | None]] = (
+    collections.OrderedDict()
+)
+_FOREIGN_KEPT = 256
+
+
+def declare(error: _E, at: DeclarationSite | None, by: str | None = None) -> _E:
+    """`error`, marked as belonging to the object `by` the program declared at `at`; what is known is kept."""
+    if isinstance(error, AIMError):
+        error.declared(at, by)
+        return error
+    _, known_at, known_by = _FOREIGN.get(id(error), (error, None, None))
+    _FOREIGN[id(error)] = (error, known_at or at, known_by or by)
+    _FOREIGN.move_to_end(id(error))
+    while len(_FOREIGN) > _FOREIGN_KEPT:
+        _FOREIGN.popitem(last=False)
+    return error
+
+
+def declaration_of(error: BaseException) -> tuple[Site | None, str | None]:
+    """(the declaring line, the declared object) of an error the round or a component located."""
+    if isinstance(error, AIMError):
+        return error.declared_at, error.declared_by
+    _, at, by = _FOREIGN.get(id(error), (error, None, None))
+    return at, by

@@ -99,9 +99,7 @@ def _object_ref(service: AIMService) -> str:
 
 
 def _with_object(error: AIMResolutionError, object_ref: str) -> AIMResolutionError:
-    if error.object_ref:
-        return error
-    return AIMResolutionError(error.reason, error.message, field=error.field, object_ref=object_ref)
+    return error.located(object_ref=object_ref)
 
 
 def plan_service(
