@@ -14,6 +14,8 @@ models and writes:
   objects, lists and maps are plain.
 - `docs/reference.md`: every field of every type, with its type, default, allowed values and
   constraints, and the AIM documentation section that defines it.
+- the constructor overloads of each component class (`aim_pulumi/resources/profile.py`, ...), between
+  the markers in its class body: three shapes per kind, typed by the inputs above;
 - `schema.json`: the component provider's package schema (what `pulumi package get-schema` prints),
   committed so a change to what other languages see shows in review.
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import re
 import subprocess
@@ -995,10 +998,64 @@ def formatted(source: str) -> str:
     return result.stdout
 
 
+# The components' constructor overloads: the same three shapes for every kind (a dict, the Args class,
+# keyword arguments), typed by the inputs above, so they are written here rather than by hand.
+OVERLOADS_BEGIN = (
+    "    # Constructor overloads, written by scripts/generate_types.py: run it after changing one."
+)
+OVERLOADS_END = "    # End of the generated constructor overloads."
+COMPONENT_MODULES: dict[Path, tuple[str, ...]] = {
+    ROOT / "aim_pulumi" / "resources" / "profile.py": ("AIMProfile", "AIMClusterProfile"),
+    ROOT / "aim_pulumi" / "resources" / "model.py": ("AIMModel", "AIMClusterModel"),
+    ROOT / "aim_pulumi" / "resources" / "runtime_config.py": ("AIMRuntimeConfig", "AIMClusterRuntimeConfig"),
+    ROOT / "aim_pulumi" / "resources" / "service.py": ("AIMService",),
+    ROOT / "aim_pulumi" / "resources" / "stack.py": ("AIMStack",),
+}
+# AIMStack is not an AIM object: it has no typed object to be built from.
+_BUILT_FROM_OBJECT = frozenset(k for ks in COMPONENT_MODULES.values() for k in ks) - {"AIMStack"}
+
+
+def render_overloads(kind: str) -> str:
+    """`kind`'s three `__init__` overloads, as they stand in its class body."""
+    built_from = [f"_object: api.{kind} | None = None,"] if kind in _BUILT_FROM_OBJECT else []
+    opts = "opts: pulumi.ResourceOptions | None = None,"
+    catalog = "catalog: Catalog | None = None,"
+    shapes = (
+        [f"args: {kind}ArgsDict,", opts, "*,", catalog, *built_from],
+        [f"args: {kind}Args,", opts, "*,", catalog],
+        ["*,", opts, catalog, f"**kwargs: Unpack[{kind}Kwargs],"],
+    )
+    return "\n".join(
+        "    @overload\n    def __init__(\n        self,\n        resource_name: str,\n"
+        + "".join(f"        {parameter}\n" for parameter in parameters)
+        + "    ) -> None: ...\n"
+        for parameters in shapes
+    )
+
+
+def render_component_module(path: Path) -> str:
+    """The component module at `path` with each class's overload block written anew, in class order."""
+    kinds = COMPONENT_MODULES[path]
+    head, *blocks = path.read_text().split(OVERLOADS_BEGIN + "\n")
+    if len(blocks) != len(kinds):
+        raise SystemExit(
+            f"{path.relative_to(ROOT)}: {len(blocks)} overload blocks for {len(kinds)} components"
+        )
+    out = [head]
+    for kind, block in zip(kinds, blocks, strict=True):
+        _, end, rest = block.partition(OVERLOADS_END + "\n")
+        if not end:
+            raise SystemExit(f"{path.relative_to(ROOT)}: the overload block of {kind} has no end marker")
+        # A blank line before the end marker, as `ruff format` leaves a comment after a method.
+        out.append(f"{OVERLOADS_BEGIN}\n{render_overloads(kind)}\n{OVERLOADS_END}\n{rest}")
+    return "".join(out)
+
+
 OUTPUTS: dict[Path, Callable[[], str]] = {
     INPUTS_PATH: lambda: formatted(render_inputs()),
     REFERENCE_PATH: render_reference,
     SCHEMA_PATH: render_schema,
+    **{path: functools.partial(render_component_module, path) for path in COMPONENT_MODULES},
 }
 
 

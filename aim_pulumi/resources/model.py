@@ -87,6 +87,7 @@ class AIMModel(_ModelComponent[api.AIMModel]):
 
     _KIND_CLASS = api.AIMModel
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -118,6 +119,8 @@ class AIMModel(_ModelComponent[api.AIMModel]):
         **kwargs: Unpack[AIMModelKwargs],
     ) -> None: ...
 
+    # End of the generated constructor overloads.
+
     @schema_args(AIMModelArgsDict)
     def __init__(
         self,
@@ -138,6 +141,7 @@ class AIMClusterModel(_ModelComponent[api.AIMClusterModel]):
 
     _KIND_CLASS = api.AIMClusterModel
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -168,6 +172,8 @@ class AIMClusterModel(_ModelComponent[api.AIMClusterModel]):
         catalog: Catalog | None = None,
         **kwargs: Unpack[AIMClusterModelKwargs],
     ) -> None: ...
+
+    # End of the generated constructor overloads.
 
     @schema_args(AIMClusterModelArgsDict)
     def __init__(

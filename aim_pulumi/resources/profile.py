@@ -88,6 +88,7 @@ class AIMProfile(_ProfileComponent[api.AIMProfile]):
 
     _KIND_CLASS = api.AIMProfile
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -119,6 +120,8 @@ class AIMProfile(_ProfileComponent[api.AIMProfile]):
         **kwargs: Unpack[AIMProfileKwargs],
     ) -> None: ...
 
+    # End of the generated constructor overloads.
+
     @schema_args(AIMProfileArgsDict)
     def __init__(
         self,
@@ -139,6 +142,7 @@ class AIMClusterProfile(_ProfileComponent[api.AIMClusterProfile]):
 
     _KIND_CLASS = api.AIMClusterProfile
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -169,6 +173,8 @@ class AIMClusterProfile(_ProfileComponent[api.AIMClusterProfile]):
         catalog: Catalog | None = None,
         **kwargs: Unpack[AIMClusterProfileKwargs],
     ) -> None: ...
+
+    # End of the generated constructor overloads.
 
     @schema_args(AIMClusterProfileArgsDict)
     def __init__(

@@ -75,6 +75,7 @@ class AIMRuntimeConfig(_RuntimeConfigComponent[api.AIMRuntimeConfig]):
 
     _KIND_CLASS = api.AIMRuntimeConfig
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -106,6 +107,8 @@ class AIMRuntimeConfig(_RuntimeConfigComponent[api.AIMRuntimeConfig]):
         **kwargs: Unpack[AIMRuntimeConfigKwargs],
     ) -> None: ...
 
+    # End of the generated constructor overloads.
+
     @schema_args(AIMRuntimeConfigArgsDict)
     def __init__(
         self,
@@ -126,6 +129,7 @@ class AIMClusterRuntimeConfig(_RuntimeConfigComponent[api.AIMClusterRuntimeConfi
 
     _KIND_CLASS = api.AIMClusterRuntimeConfig
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -156,6 +160,8 @@ class AIMClusterRuntimeConfig(_RuntimeConfigComponent[api.AIMClusterRuntimeConfi
         catalog: Catalog | None = None,
         **kwargs: Unpack[AIMClusterRuntimeConfigKwargs],
     ) -> None: ...
+
+    # End of the generated constructor overloads.
 
     @schema_args(AIMClusterRuntimeConfigArgsDict)
     def __init__(

@@ -35,12 +35,11 @@ from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
-from aim_pulumi.resources import inputs
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
 from aim_pulumi.resources.catalog_component import default_resource_name, object_manifest
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.constructors import plain_args, schema_args
-from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict
+from aim_pulumi.resources.inputs import AIMServiceArgs, AIMServiceArgsDict, AIMServiceKwargs
 from aim_pulumi.resources.outputs import gathered, is_output_like, settled_output
 from aim_pulumi.resources.program import Deferred, claim_name, declaration_site, enlist, known_namespace
 from aim_pulumi.resources.registry import current_registry, in_component_provider
@@ -219,6 +218,7 @@ class AIMService(pulumi.ComponentResource):
 
     _aim_is_service = True
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -247,8 +247,10 @@ class AIMService(pulumi.ComponentResource):
         *,
         opts: pulumi.ResourceOptions | None = None,
         catalog: Catalog | None = None,
-        **kwargs: Unpack[inputs.AIMServiceKwargs],
+        **kwargs: Unpack[AIMServiceKwargs],
     ) -> None: ...
+
+    # End of the generated constructor overloads.
 
     @schema_args(AIMServiceArgsDict)
     def __init__(

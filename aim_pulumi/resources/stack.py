@@ -151,6 +151,7 @@ class AIMStack(pulumi.ComponentResource):
     objects: pulumi.Output[list[str]]
     """Every object declared, as `Kind/namespace/name` (or `Kind/name`), in declaration order."""
 
+    # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
     def __init__(
         self,
@@ -180,6 +181,8 @@ class AIMStack(pulumi.ComponentResource):
         catalog: Catalog | None = None,
         **kwargs: Unpack[AIMStackKwargs],
     ) -> None: ...
+
+    # End of the generated constructor overloads.
 
     @schema_args(AIMStackArgsDict)
     def __init__(
