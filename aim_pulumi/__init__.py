@@ -9,8 +9,34 @@ a change touches. Typed AIM objects and YAML I/O live in `aim_pulumi.api`; the p
 from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-# The components load Pulumi; they are imported on first use so that the pure layers
-# (`aim_pulumi.api`, `aim_pulumi.resolve`, `aim-pulumi validate`) never pay for it.
+# The components load Pulumi, so they are imported on first use: the pure layers (`aim_pulumi.api`,
+# `aim_pulumi.resolve`, `aim-pulumi validate`) never pay for it. The pure layers' names are imported
+# on first use too: `aim-pulumi --version` and shell completion start in a fraction of the time when
+# importing the package does not build every model.
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PURE:
+        import importlib
+
+        return getattr(importlib.import_module(_PURE[name]), name)
+    if name in _COMPONENTS:
+        from aim_pulumi import resources
+
+        return getattr(resources, name)
+    if name == "inputs":  # the typed `spec` objects (`aim_pulumi.inputs.GatewayRefArgsDict`, ...)
+        from aim_pulumi.resources import inputs
+
+        return inputs
+    raise AttributeError(f"module 'aim_pulumi' has no attribute {name!r}")
+
+
+try:
+    __version__ = version("aim-pulumi")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0.0.0"
+
+# Public names, written by scripts/generate_types.py from its one list: run it after changing one.
 _COMPONENTS = frozenset(
     {
         "AIMClusterModel",
@@ -39,10 +65,6 @@ _COMPONENTS = frozenset(
         "AIMStackArgsDict",
     }
 )
-
-
-# The pure layers' names, also imported on first use: `aim-pulumi --version` and shell completion
-# start in a fraction of the time when importing the package does not build every model.
 _PURE = {
     "AIMError": "aim_pulumi.api",
     "AIMValidationError": "aim_pulumi.api",
@@ -53,27 +75,20 @@ _PURE = {
     "embedded_fallbacks": "aim_pulumi.resolve.catalog.embedded",
 }
 
-
-def __getattr__(name: str) -> Any:
-    if name in _PURE:
-        import importlib
-
-        return getattr(importlib.import_module(_PURE[name]), name)
-    if name in _COMPONENTS:
-        from aim_pulumi import resources
-
-        return getattr(resources, name)
-    if name == "inputs":  # the typed `spec` objects (`aim_pulumi.inputs.GatewayRefArgsDict`, ...)
-        from aim_pulumi.resources import inputs
-
-        return inputs
-    raise AttributeError(f"module 'aim_pulumi' has no attribute {name!r}")
-
-
 if TYPE_CHECKING:
-    from aim_pulumi.api import AIMError, AIMValidationError, load_manifests, parse, to_manifest
-    from aim_pulumi.resolve import AIMResolutionError
-    from aim_pulumi.resolve.catalog.embedded import embedded_fallbacks
+    from aim_pulumi.api import (
+        AIMError,
+        AIMValidationError,
+        load_manifests,
+        parse,
+        to_manifest,
+    )
+    from aim_pulumi.resolve import (
+        AIMResolutionError,
+    )
+    from aim_pulumi.resolve.catalog.embedded import (
+        embedded_fallbacks,
+    )
     from aim_pulumi.resources import (
         AIMClusterModel,
         AIMClusterModelArgs,
@@ -101,11 +116,6 @@ if TYPE_CHECKING:
         AIMStackArgsDict,
         inputs,
     )
-
-try:
-    __version__ = version("aim-pulumi")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
 
 __all__ = [
     "AIMClusterModel",
@@ -142,3 +152,4 @@ __all__ = [
     "parse",
     "to_manifest",
 ]
+# End of the generated public names.

@@ -16,6 +16,8 @@ models and writes:
   constraints, and the AIM documentation section that defines it.
 - the constructor overloads of each component class (`aim_pulumi/resources/profile.py`, ...), between
   the markers in its class body: three shapes per kind, typed by the inputs above;
+- the public names of `aim_pulumi/__init__.py` (what it loads lazily, names for type checkers and
+  lists in `__all__`), from one list;
 - `schema.json`: the component provider's package schema (what `pulumi package get-schema` prints),
   committed so a change to what other languages see shows in review.
 
@@ -1051,7 +1053,68 @@ def render_component_module(path: Path) -> str:
     return "".join(out)
 
 
+# The package's public names, listed here once: `aim_pulumi/__init__.py` loads each on first use (the
+# components load Pulumi, the pure layers' models take a while to build), names it for type checkers
+# and lists it in `__all__`, three views this writes from the one table.
+PACKAGE_INIT_PATH = ROOT / "aim_pulumi" / "__init__.py"
+NAMES_BEGIN = (
+    "# Public names, written by scripts/generate_types.py from its one list: run it after changing one."
+)
+NAMES_END = "# End of the generated public names."
+PURE_NAMES: dict[str, str] = {
+    "AIMError": "aim_pulumi.api",
+    "AIMValidationError": "aim_pulumi.api",
+    "load_manifests": "aim_pulumi.api",
+    "parse": "aim_pulumi.api",
+    "to_manifest": "aim_pulumi.api",
+    "AIMResolutionError": "aim_pulumi.resolve",
+    "embedded_fallbacks": "aim_pulumi.resolve.catalog.embedded",
+}
+
+
+def component_names() -> list[str]:
+    """Each component of `aim_pulumi.resources.COMPONENTS` with its Args class and ArgsDict, sorted."""
+    from aim_pulumi.resources import COMPONENTS
+
+    return sorted(
+        name
+        for cls in COMPONENTS
+        for name in (cls.__name__, f"{cls.__name__}Args", f"{cls.__name__}ArgsDict")
+    )
+
+
+def render_public_names() -> str:
+    components = component_names()
+    lines = [NAMES_BEGIN, "_COMPONENTS = frozenset(", "    {"]
+    lines += [f'        "{name}",' for name in components]
+    lines += ["    }", ")", "_PURE = {"]
+    lines += [f'    "{name}": "{module}",' for name, module in PURE_NAMES.items()]
+    lines += ["}", "", "if TYPE_CHECKING:"]
+    by_module: dict[str, list[str]] = {}
+    for name, module in PURE_NAMES.items():
+        by_module.setdefault(module, []).append(name)
+    by_module["aim_pulumi.resources"] = [*components, "inputs"]
+    for module, names in sorted(by_module.items()):
+        lines.append(f"    from {module} import (")
+        lines += [f"        {name}," for name in sorted(names)]
+        lines.append("    )")
+    lines += ["", "__all__ = ["]
+    lines += [f'    "{name}",' for name in sorted([*components, *PURE_NAMES, "__version__", "inputs"])]
+    lines += ["]", NAMES_END]
+    return "\n".join(lines) + "\n"
+
+
+def render_package_init() -> str:
+    """`aim_pulumi/__init__.py` with its region of public names written anew."""
+    head, begin, rest = PACKAGE_INIT_PATH.read_text().partition(NAMES_BEGIN + "\n")
+    _, end, tail = rest.partition(NAMES_END + "\n")
+    if not begin or not end:
+        raise SystemExit("aim_pulumi/__init__.py: the markers of the public names are missing")
+    return head + render_public_names() + tail
+
+
 OUTPUTS: dict[Path, Callable[[], str]] = {
+    PACKAGE_INIT_PATH: render_package_init,
     INPUTS_PATH: lambda: formatted(render_inputs()),
     REFERENCE_PATH: render_reference,
     SCHEMA_PATH: render_schema,

@@ -25,6 +25,7 @@ def generator() -> ModuleType:
 @pytest.mark.parametrize(
     "relative",
     [
+        "aim_pulumi/__init__.py",
         "aim_pulumi/resources/inputs.py",
         "docs/reference.md",
         "schema.json",
@@ -106,3 +107,13 @@ def test_a_hand_edited_overload_is_found_stale(generator: ModuleType, tmp_path: 
         assert generator.render_component_module(copy) == path.read_text()
     finally:
         del generator.COMPONENT_MODULES[copy]
+
+
+def test_every_public_name_is_there_for_each_view(generator: ModuleType) -> None:
+    """The one list reaches all three views: loaded on use, named for type checkers, in `__all__`."""
+    import aim_pulumi
+
+    names = {*generator.component_names(), *generator.PURE_NAMES, "inputs"}
+    assert set(aim_pulumi.__all__) == names | {"__version__"}
+    assert {name for name in names if getattr(aim_pulumi, name, None) is None} == set()
+    assert "AIMService" in generator.render_public_names().split("if TYPE_CHECKING:")[1]
