@@ -18,18 +18,13 @@ from aim_pulumi.resolve.children.caching import (
     CacheSettings,
     SizeOf,
     cache_mode,
-    cache_runtime_config,
     caching_enabled,
     plan_caches,
-    shared_cache_plans,
     shrink_guard,
 )
 from aim_pulumi.resolve.children.container import (
     build_container_plan,
     build_profile_config_plan,
-    is_direct_vllm,
-    profile_config_content,
-    profile_hash,
     served_model_id,
 )
 from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
@@ -52,13 +47,11 @@ from aim_pulumi.resolve.legacy.templates import (
     select_template,
 )
 from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key, object_ref
+from aim_pulumi.resolve.plan.context import PlanningContext
 from aim_pulumi.resolve.plan.result import ServicePlan
-from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
+from aim_pulumi.resolve.runtime_config.lookup import runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
-    Layer,
     inline_runtime_config_layer,
-    merge_layers_with_provenance,
-    plain_copy,
 )
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
@@ -139,19 +132,19 @@ def _plan(
     pipeline, dispatch_diagnostics = choose_pipeline(service)
     diagnostics.extend(dispatch_diagnostics)
 
+    context = PlanningContext.of(catalog)
     rc_name = service_spec.get("runtimeConfigName") or None
-    shared_runtime_config = _runtime_config(catalog, namespace, rc_name)
-    runtime_config = _own_copy(shared_runtime_config)
+    runtime_config = context.own_copy(context.runtime_config(namespace, rc_name))
     rc_condition = runtime_config_condition(runtime_config)
     if runtime_config is None:
         diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
     inline = inline_runtime_config_layer(service_spec)
-    rc_spec = _service_runtime_config_spec(catalog, namespace, rc_name, shared_runtime_config, inline)
+    rc_spec = context.service_runtime_config(namespace, rc_name, inline)
     # Without an inline block or its own routing, a service routes as its namespace's config says.
     shared_routing: Mapping[str, Any] | None = None
     if inline.spec is None and service_spec.get("routing") is None:
-        shared_routing = catalog.memoised(
-            ("service-routing", namespace, rc_name or ""), lambda: effective_routing(service_spec, rc_spec)
+        shared_routing = context.namespace_routing(
+            namespace, rc_name, lambda: effective_routing(service_spec, rc_spec)
         )
 
     # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
@@ -197,8 +190,12 @@ def _plan(
         )
     # A catalog profile renders alike for every service deploying it; an overlay is the service's own.
     shared_profile = selection is not None and effective is selection.profile
-    profile_spec, profile_status, spec_hash, config_content = _profile_facts(
-        catalog, effective, shared=shared_profile
+    facts = context.profile_facts(effective, shared=shared_profile)
+    profile_spec, profile_status, spec_hash, config_content = (
+        facts.spec,
+        facts.status,
+        facts.spec_hash,
+        facts.config_content,
     )
     profile_name = effective.metadata.name
 
@@ -353,75 +350,6 @@ def _plan(
     )
 
 
-def _runtime_config(catalog: Catalog, namespace: str, name: str | None) -> ResolvedRuntimeConfig | None:
-    """`resolve_runtime_config`, once per catalog generation: every service of a namespace shares it.
-
-    The value is shared: read it, or `_own_copy` it into a plan.
-    """
-    return catalog.memoised(
-        ("runtime-config", namespace, name or ""), lambda: resolve_runtime_config(catalog, namespace, name)
-    )
-
-
-def _own_copy(resolved: ResolvedRuntimeConfig | None) -> ResolvedRuntimeConfig | None:
-    """A plan's own copy of a shared resolution, so that changing one plan changes no other."""
-    if resolved is None:
-        return None
-    return ResolvedRuntimeConfig(
-        ref=resolved.ref, spec=plain_copy(resolved.spec), contributions=dict(resolved.contributions)
-    )
-
-
-def _service_runtime_config_spec(
-    catalog: Catalog,
-    namespace: str,
-    name: str | None,
-    resolved: ResolvedRuntimeConfig | None,
-    inline: Layer,
-) -> Mapping[str, Any]:
-    """The runtime config the service's children read: the resolved one under its inline block.
-
-    Without an inline block it depends on the catalog alone, so it is merged once per namespace and
-    name and shared read-only (nothing a plan holds refers into it: every consumer copies).
-    """
-
-    def merge() -> dict[str, Any]:
-        merged, _ = merge_layers_with_provenance(
-            [("RuntimeConfig", resolved.spec if resolved else None), inline]
-        )
-        return merged
-
-    if inline.spec is not None:
-        return merge()
-    return catalog.memoised(("service-runtime-config", namespace, name or ""), merge)
-
-
-def _profile_facts(
-    catalog: Catalog, profile: AIMKind, *, shared: bool
-) -> tuple[dict[str, Any], Any, str, str | None]:
-    """The effective profile's spec and status (the plan's own copies), its content hash and its
-    profile-file content (None when it is rendered with the plan).
-
-    `shared` says the profile is a catalog object: its rendering is then remembered per catalog
-    generation (and checked to be of this very object), and the plan gets copies of it.
-    """
-
-    def render() -> tuple[AIMKind, dict[str, Any], Any, str, str | None]:
-        manifest = to_manifest(profile)
-        spec: dict[str, Any] = dict(manifest.get("spec") or {})
-        content = None if is_direct_vllm(spec) else profile_config_content(spec)
-        return profile, spec, manifest.get("status"), profile_hash(spec), content
-
-    if shared:
-        rendered = catalog.memoised(("profile", *object_key(profile)), render)
-        if rendered[0] is profile:
-            _, spec, status, spec_hash, content = rendered
-            return plain_copy(spec), plain_copy(status), spec_hash, content
-    manifest = to_manifest(profile)
-    spec = dict(manifest.get("spec") or {})
-    return spec, manifest.get("status"), profile_hash(spec), None
-
-
 def _route_skipped(route_conditions: list[Condition]) -> str | None:
     """The degradation that kept an enabled route from being created, if any."""
     for condition in route_conditions:
@@ -480,9 +408,10 @@ def _plan_caches(
     if not caching_enabled(profile_kind, profile_spec, service_spec):
         return []
     mode = cache_mode(service_spec)
+    context = PlanningContext.of(catalog)
     if mode == "Shared":
         try:
-            cache_rc = _runtime_config(catalog, namespace, profile_spec.get("runtimeConfigName") or None)
+            cache_rc = context.runtime_config(namespace, profile_spec.get("runtimeConfigName") or None)
         except AIMResolutionError as error:
             # The reference is the profile's (an overlay inherits it), so name the object to fix.
             raise AIMResolutionError(
@@ -495,9 +424,8 @@ def _plan_caches(
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
         cache_match = label_propagation_match(cache_rc_spec)
         # A Shared cache ignores the service's storage, so what it reads depends on the catalog alone.
-        effective_rc: Mapping[str, Any] | None = catalog.memoised(
-            ("cache-runtime-config", namespace, profile_spec.get("runtimeConfigName") or ""),
-            lambda: cache_runtime_config(cache_rc_spec),
+        effective_rc = context.cache_runtime_config(
+            namespace, profile_spec.get("runtimeConfigName") or None, cache_rc_spec
         )
     else:
         cache_rc_spec, cache_match, effective_rc = rc_spec, match, None
@@ -513,20 +441,16 @@ def _plan_caches(
     ):
         # Sized from the sources alone, a catalog profile's Shared caches are the same for every
         # service on it until the catalog changes; each service gets its own copy with its labels.
-        def plan_shared() -> tuple[AIMKind, list[CachePlan]]:
-            return shared_profile, shared_cache_plans(
-                namespace=namespace,
-                profile_name=profile_name,
-                profile_spec=plain_copy(profile_spec),  # not this plan's own: the memo outlives it
-                rc_spec=cache_rc_spec,
-                profile_kind=profile_kind,
-                settings=cache_settings,
-                effective_rc=effective_rc,
-            )
-
-        key = ("shared-caches", namespace, *object_key(shared_profile), cache_settings)
-        remembered, plans_of_profile = catalog.memoised(key, plan_shared)
-        shared_plans = plans_of_profile if remembered is shared_profile else None
+        shared_plans = context.shared_cache_plans(
+            shared_profile,
+            namespace=namespace,
+            profile_name=profile_name,
+            profile_spec=profile_spec,
+            rc_spec=cache_rc_spec,
+            profile_kind=profile_kind,
+            settings=cache_settings,
+            effective_rc=effective_rc,
+        )
     plans, cache_diagnostics = plan_caches(
         mode=mode,
         namespace=namespace,

@@ -276,7 +276,7 @@ class _Prepared:
     previous_ref: Mapping[str, Any] | None
     previous_entry: ProfileEntry | None
     previous_key: Key | None = None
-    memo_key: tuple[Any, ...] | None = None
+    memo_key: _EvaluationKey | None = None
 
 
 def _previous(
@@ -320,9 +320,29 @@ def _prepare(req: Request, catalog: CatalogView) -> _Prepared:
     return _Prepared(req, model, evaluation, previous_ref, previous_entry, previous_key, memo_key)
 
 
+@dataclass(frozen=True)
+class _EvaluationKey:
+    """What an evaluation depends on besides the catalog (the selector's fields as JSON, in order)."""
+
+    namespace: str
+    fields: str
+    extra: tuple[Key, ...]
+
+
+# The results remembered per evaluation: one key type each, so two never share a key.
+@dataclass(frozen=True)
+class _RankedKey:
+    evaluation: _EvaluationKey
+
+
+@dataclass(frozen=True)
+class _QualifyingKey:
+    evaluation: _EvaluationKey
+
+
 def _evaluation_key(
     selector: EffectiveSelector, namespace: str, extra: tuple[ProfileEntry, ...]
-) -> tuple[Any, ...] | None:
+) -> _EvaluationKey | None:
     """What an evaluation depends on besides the catalog; None when the selector is not plain JSON.
 
     Every service of a namespace asking for the same model with the same selector shares one
@@ -332,7 +352,7 @@ def _evaluation_key(
         fields = json.dumps(selector.fields, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         return None
-    return ("selection", namespace, fields, tuple(entry.key for entry in extra))
+    return _EvaluationKey(namespace, fields, tuple(entry.key for entry in extra))
 
 
 def _ranked(evaluation: Evaluation) -> tuple[ProfileEntry, tuple[str, ...]] | None:
@@ -383,7 +403,7 @@ def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelectio
     ranked = (
         _ranked(evaluation)
         if prepared.memo_key is None
-        else catalog.memoised(("ranked", *prepared.memo_key), lambda: _ranked(evaluation))
+        else catalog.memoised(_RankedKey(prepared.memo_key), lambda: _ranked(evaluation))
     )
     if ranked is None:
         _not_found(req, catalog, evaluation, model)
@@ -429,4 +449,4 @@ def qualifying_profile_refs(service: AIMService, catalog: CatalogView) -> tuple[
     # The plan's selection already evaluated this selector, so the set comes from the same memo.
     if prepared.memo_key is None:
         return qualifying()
-    return catalog.memoised(("qualifying", *prepared.memo_key), qualifying)
+    return catalog.memoised(_QualifyingKey(prepared.memo_key), qualifying)

@@ -1,0 +1,190 @@
+"""What every service planned on one catalog state shares: each remembered result behind a named method.
+
+Many services of a namespace read the same runtime config, deploy the same catalog profile and share
+its caches; each of those results depends on the catalog alone (and the arguments named here), so it
+is computed once per catalog state and every plan gets its own copy of what it may change. The keys,
+the identity checks (a remembered rendering is of this very object, not of an equal one declared
+later) and the copies live here, so the planning sequence reads decisions only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from aim_pulumi.api import AIMKind, to_manifest
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.children.caching import CacheSettings, cache_runtime_config, shared_cache_plans
+from aim_pulumi.resolve.children.container import is_direct_vllm, profile_config_content, profile_hash
+from aim_pulumi.resolve.objects import Key, object_key
+from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
+from aim_pulumi.resolve.runtime_config.merge import Layer, merge_layers_with_provenance, plain_copy
+from aim_pulumi.resolve.types import CachePlan, ResolvedRuntimeConfig
+
+__all__ = ["PlanningContext", "ProfileFacts"]
+
+
+# One key type per remembered result: two results never share a key, whatever their arguments.
+@dataclass(frozen=True)
+class _Context:
+    pass
+
+
+@dataclass(frozen=True)
+class _RuntimeConfigKey:
+    namespace: str
+    name: str
+
+
+@dataclass(frozen=True)
+class _ServiceRuntimeConfigKey:
+    namespace: str
+    name: str
+
+
+@dataclass(frozen=True)
+class _RoutingKey:
+    namespace: str
+    runtime_config: str
+
+
+@dataclass(frozen=True)
+class _ProfileKey:
+    profile: Key
+
+
+@dataclass(frozen=True)
+class _CacheRuntimeConfigKey:
+    namespace: str
+    runtime_config: str
+
+
+@dataclass(frozen=True)
+class _SharedCachesKey:
+    namespace: str
+    profile: Key
+    settings: CacheSettings
+
+
+@dataclass(frozen=True)
+class ProfileFacts:
+    """The effective profile as a plan reads it: its spec and status (the plan's own copies), the
+    hash of its spec, and its profile-file content (None when the plan renders it itself)."""
+
+    spec: dict[str, Any]
+    status: Any
+    spec_hash: str
+    config_content: str | None
+
+
+class PlanningContext:
+    """The remembered results of one catalog state; `PlanningContext.of(catalog)` is the only way in."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+
+    @staticmethod
+    def of(catalog: Catalog) -> PlanningContext:
+        """The context of the catalog's current state: a new one once an object is added."""
+        return catalog.memoised(_Context(), lambda: PlanningContext(catalog))
+
+    def runtime_config(self, namespace: str, name: str | None) -> ResolvedRuntimeConfig | None:
+        """The runtime config `name` resolves to from `namespace`, shared: read it, or `own_copy` it."""
+        return self._catalog.memoised(
+            _RuntimeConfigKey(namespace, name or ""),
+            lambda: resolve_runtime_config(self._catalog, namespace, name),
+        )
+
+    @staticmethod
+    def own_copy(resolved: ResolvedRuntimeConfig | None) -> ResolvedRuntimeConfig | None:
+        """A plan's own copy of a shared resolution, so that changing one plan changes no other."""
+        if resolved is None:
+            return None
+        return ResolvedRuntimeConfig(
+            ref=resolved.ref, spec=plain_copy(resolved.spec), contributions=dict(resolved.contributions)
+        )
+
+    def service_runtime_config(self, namespace: str, name: str | None, inline: Layer) -> Mapping[str, Any]:
+        """The runtime config a service's children read: the resolved one under its inline block.
+
+        Without an inline block it depends on the catalog alone, so it is merged once per namespace
+        and name and shared read-only (nothing a plan holds refers into it: every consumer copies).
+        """
+        resolved = self.runtime_config(namespace, name)
+
+        def merge() -> dict[str, Any]:
+            merged, _ = merge_layers_with_provenance(
+                [("RuntimeConfig", resolved.spec if resolved else None), inline]
+            )
+            return merged
+
+        if inline.spec is not None:
+            return merge()
+        return self._catalog.memoised(_ServiceRuntimeConfigKey(namespace, name or ""), merge)
+
+    def namespace_routing(
+        self, namespace: str, runtime_config: str | None, compute: Callable[[], Mapping[str, Any] | None]
+    ) -> Mapping[str, Any] | None:
+        """The routing of a service with no inline block and no routing of its own: its runtime
+        config's, the same for every such service of the namespace."""
+        return self._catalog.memoised(_RoutingKey(namespace, runtime_config or ""), compute)
+
+    def profile_facts(self, profile: AIMKind, *, shared: bool) -> ProfileFacts:
+        """The facts of the effective profile, rendered once per catalog state when `shared` (it is a
+        catalog object, checked to be this very object) and copied for the plan."""
+
+        def render() -> tuple[AIMKind, ProfileFacts]:
+            manifest = to_manifest(profile)
+            spec: dict[str, Any] = dict(manifest.get("spec") or {})
+            content = None if is_direct_vllm(spec) else profile_config_content(spec)
+            return profile, ProfileFacts(spec, manifest.get("status"), profile_hash(spec), content)
+
+        if shared:
+            rendered, facts = self._catalog.memoised(_ProfileKey(object_key(profile)), render)
+            if rendered is profile:
+                return ProfileFacts(
+                    plain_copy(facts.spec), plain_copy(facts.status), facts.spec_hash, facts.config_content
+                )
+        manifest = to_manifest(profile)
+        spec = dict(manifest.get("spec") or {})
+        return ProfileFacts(spec, manifest.get("status"), profile_hash(spec), None)
+
+    def cache_runtime_config(
+        self, namespace: str, runtime_config: str | None, cache_rc_spec: Mapping[str, Any]
+    ) -> Mapping[str, Any] | None:
+        """What a Shared cache reads of its profile's runtime config (it ignores the service's storage)."""
+        return self._catalog.memoised(
+            _CacheRuntimeConfigKey(namespace, runtime_config or ""),
+            lambda: cache_runtime_config(cache_rc_spec),
+        )
+
+    def shared_cache_plans(
+        self,
+        profile: AIMKind,
+        *,
+        namespace: str,
+        profile_name: str,
+        profile_spec: Mapping[str, Any],
+        rc_spec: Mapping[str, Any] | None,
+        profile_kind: str,
+        settings: CacheSettings,
+        effective_rc: Mapping[str, Any] | None,
+    ) -> list[CachePlan] | None:
+        """The Shared caches of a catalog profile sized from its sources alone, planned once for every
+        service on it; None when the remembered plans are of another object of the same name."""
+
+        def plan_shared() -> tuple[AIMKind, list[CachePlan]]:
+            return profile, shared_cache_plans(
+                namespace=namespace,
+                profile_name=profile_name,
+                profile_spec=plain_copy(profile_spec),  # not this plan's own: the memo outlives it
+                rc_spec=rc_spec,
+                profile_kind=profile_kind,
+                settings=settings,
+                effective_rc=effective_rc,
+            )
+
+        key = _SharedCachesKey(namespace, object_key(profile), settings)
+        remembered, plans = self._catalog.memoised(key, plan_shared)
+        return plans if remembered is profile else None
