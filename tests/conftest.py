@@ -6,10 +6,17 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from aim_pulumi.cli.engine import run_program
 from aim_pulumi.cli.recording import PlanRecording
 from aim_pulumi.resources.registry import reset_registry
+
+# Property tests check what holds, never how fast: no per-example deadline or slow-generation check,
+# which a loaded machine (CI runs the cluster lanes beside the unit tests) turns into failures that
+# mean nothing.
+settings.register_profile("aim", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("aim")
 
 
 class Recorder(Protocol):
