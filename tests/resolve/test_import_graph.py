@@ -114,7 +114,8 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_is_read_from_every_module() -> None:
     edges = graph()
     assert "aim_pulumi.resolve.plan.service" in edges
-    assert "aim_pulumi.resolve.selection.select" in edges["aim_pulumi.resolve.plan.service"]
+    assert "aim_pulumi.resolve.plan.pipelines" in edges["aim_pulumi.resolve.plan.service"]
+    assert "aim_pulumi.resolve.selection.select" in edges["aim_pulumi.resolve.plan.pipelines"]
     # `from aim_pulumi.resolve.legacy import yaml_edits` names the module, not the package.
     assert "aim_pulumi.resolve.legacy.yaml_edits" in edges["aim_pulumi.resolve.legacy.migration"]
 

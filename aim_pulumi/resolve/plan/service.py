@@ -40,21 +40,14 @@ from aim_pulumi.resolve.legacy.template_profile import (
     template_default_resources_for,
     template_runtime_profile_id,
 )
-from aim_pulumi.resolve.legacy.templates import (
-    TemplateSelection,
-    effective_template_profile,
-    resolve_model,
-    select_template,
-)
-from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key, object_ref
+from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
+from aim_pulumi.resolve.plan.pipelines import PIPELINES
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
     inline_runtime_config_layer,
 )
-from aim_pulumi.resolve.selection.overlays import build_overlay
-from aim_pulumi.resolve.selection.select import ProfileSelection, select_profile
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import (
     AwaitPlan,
@@ -147,50 +140,11 @@ def _plan(
             namespace, rc_name, lambda: effective_routing(service_spec, rc_spec)
         )
 
-    # Profile: by the profile pipeline's selection, or the template pipeline's converted template.
-    selection: ProfileSelection | None = None
-    seed: AIMKind  # the declared object whose fields configure the effective profile
-    template_selection: TemplateSelection | None = None
-    profile_conditions: list[Condition] = []
-    overlay_name: str | None = None
-    if pipeline == "profile":
-        selection = select_profile(service, catalog)
-        diagnostics.extend(selection.diagnostics())
-        overlay = build_overlay(selection.profile, service)
-        effective = overlay if overlay is not None else selection.profile
-        seed = selection.profile
-        declared: AIMKind = selection.profile
-        overlay_name = overlay.metadata.name if overlay is not None else None
-        profile_conditions.append(
-            Condition(
-                "ProfileReady",
-                "True",
-                "ProfileResolved",
-                f"resolved {selection.profile.kind} {selection.profile.metadata.name} ({selection.shape})",
-            )
-        )
-    else:
-        model = resolve_model(service, catalog)
-        template_selection = select_template(service, model, catalog)
-        converted = effective_template_profile(service, template_selection)
-        effective = converted.effective
-        seed = template_selection.template
-        declared = converted.seed
-        overlay_name = converted.overlay_name
-        profile_conditions.append(
-            Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}")
-        )
-        profile_conditions.append(
-            Condition(
-                "TemplateReady",
-                "True",
-                "Resolved",
-                f"resolved {template_selection.template.kind} {template_selection.template.metadata.name}",
-            )
-        )
-    # A catalog profile renders alike for every service deploying it; an overlay is the service's own.
-    shared_profile = selection is not None and effective is selection.profile
-    facts = context.profile_facts(effective, shared=shared_profile)
+    # Profile: the profile pipeline's selection, or the template pipeline's converted template.
+    chosen = PIPELINES[pipeline](service, catalog)
+    diagnostics.extend(chosen.diagnostics)
+    effective, declared = chosen.effective, chosen.declared
+    facts = context.profile_facts(effective, shared=chosen.shared)
     profile_spec, profile_status, spec_hash, config_content = (
         facts.spec,
         facts.status,
@@ -227,7 +181,7 @@ def _plan(
         profile_kind=effective.kind,
         profile_name=profile_name,
         profile_spec=profile_spec,
-        declared_profile=_where(object_key(seed)),
+        declared_profile=_where(object_key(chosen.seed)),
         rc_spec=rc_spec,
         catalog=catalog,
         settings=settings,
@@ -236,21 +190,16 @@ def _plan(
         previous_cache_sizes=previous_cache_sizes,
         size_of=size_of,
         diagnostics=diagnostics,
-        shared_profile=effective if shared_profile else None,
+        shared_profile=effective if chosen.shared else None,
     )
 
-    # A legacy service's `spec.overrides.env` is its final env layer, as `profileOverrides.containerEnv`
-    # is once migrated (behaviour §10.3: overrides win over `spec.env`).
-    legacy_overrides: Mapping[str, Any] = (
-        (service_spec.get("overrides") or {}) if pipeline == "template" else {}
-    )
     container = build_container_plan(
         service_spec,
         profile_spec,
         rc_spec=rc_spec,
         profile_status=profile_status,
         cache_mount=_served_model_mount(profile_spec, caches),
-        override_env=legacy_overrides.get("env"),
+        override_env=chosen.legacy_overrides.get("env"),
         base_env=template_base_env(declared.metadata.labels),
         default_resources=template_default_resources_for(
             declared.metadata.labels, profile_spec.get("acceleratorCount")
@@ -292,21 +241,18 @@ def _plan(
     )
     conditions = _conditions(
         rc_condition=rc_condition,
-        profile_conditions=profile_conditions,
+        profile_conditions=list(chosen.conditions),
         scaling_conditions=scaling_conditions,
         route_conditions=route_conditions,
         caches=caches,
         pipeline=pipeline,
     )
-    resolved_profile = selection.ref if selection is not None else None
-    resolved_template = template_selection.ref if template_selection is not None else None
-    resolved_model = _model_ref(template_selection)
     status = _status(
         pipeline=pipeline,
-        resolved_profile=resolved_profile,
-        overlay_name=overlay_name,
-        resolved_model=resolved_model,
-        resolved_template=resolved_template,
+        resolved_profile=chosen.resolved_profile,
+        overlay_name=chosen.overlay_name,
+        resolved_model=chosen.resolved_model,
+        resolved_template=chosen.resolved_template,
         runtime_config=runtime_config,
         route_path=route.path if route is not None else None,
         caches=caches,
@@ -338,15 +284,15 @@ def _plan(
         profile_config=profile_config,
         route=route,
         caches=tuple(caches),
-        resolved_profile=resolved_profile,
-        profile_overlay=overlay_name,
-        resolved_model=resolved_model,
-        resolved_template=resolved_template,
+        resolved_profile=chosen.resolved_profile,
+        profile_overlay=chosen.overlay_name,
+        resolved_model=chosen.resolved_model,
+        resolved_template=chosen.resolved_template,
         runtime_config=runtime_config,
         conditions=tuple(conditions),
         diagnostics=tuple(diagnostics),
         status=status,
-        selection=selection,
+        selection=chosen.selection,
     )
 
 
@@ -372,12 +318,6 @@ def _where(key: Key) -> str:
     """`Kind/namespace/name`, or `Kind/name` for a cluster object, as errors name objects."""
     kind, namespace, name = key
     return f"{kind}/{namespace}/{name}" if kind in NAMESPACED_KINDS else f"{kind}/{name}"
-
-
-def _model_ref(selection: TemplateSelection | None) -> ObjectRef | None:
-    if selection is None:
-        return None
-    return object_ref(selection.model)
 
 
 def _plan_caches(
