@@ -3,10 +3,13 @@
 # language host, the YAML language host (for programs of another language, which reach the components
 # through the component provider) and the Kubernetes provider, from the Go module proxy at the
 # versions pinned in scripts/real-engine/*/go.mod, plus the Python SDK's own exec and dynamic-provider
-# scripts.
+# scripts; then the Node.js and Go language hosts (scripts/real-engine/language-nodejs, -go), which
+# run TypeScript and Go programs and generate their SDKs.
 #
-# The result goes to a cache directory outside the checkout and is reused while its stamp (versions and
-# the wrapper modules' hash) matches, so a warm run takes a second. Prints the directory on its last line.
+# The result goes to a cache directory outside the checkout and is reused while its stamps match, so a
+# warm run takes a second: `.stamp` (versions and the engine wrapper modules' hash, which names the
+# directory) for the engine, `.stamp-hosts` (the Node.js and Go host modules' hash) for the two hosts,
+# which are rebuilt on their own when only they change. Prints the directory on its last line.
 #
 #   scripts/real-engine-toolchain.sh          build if needed, print the directory
 #   scripts/real-engine-toolchain.sh --check  print the directory if it is built and current, else exit 1
@@ -26,15 +29,31 @@ kubernetes_version="v4.0.0-20260115033456-f47bc2d6f199"
 # pulumi-yaml builds only against the Pulumi SDK it pins (v3.206.0); it talks to the CLI over gRPC.
 yaml_version="v1.25.0"
 
-wrappers_hash="$(cd "$wrappers" && cat ./*/go.mod ./*/go.sum ./*/*.go | sha256sum | cut -c1-12)"
+engine_wrappers=(cli kubernetes language-python language-yaml)
+host_wrappers=(language-nodejs language-go)
+# The hash of some wrapper modules: their go.mod files, then go.sum files, then Go sources.
+hash_of() (
+  cd "$wrappers"
+  shopt -s nullglob
+  files=()
+  for w in "$@"; do files+=("$w/go.mod"); done
+  for w in "$@"; do files+=("$w/go.sum"); done
+  for w in "$@"; do files+=("$w"/*.go); done
+  cat "${files[@]}" | sha256sum | cut -c1-12
+)
+wrappers_hash="$(hash_of "${engine_wrappers[@]}")"
+hosts_hash="$(hash_of "${host_wrappers[@]}")"
 stamp_text="pulumi=$pulumi_version python-sdk=$python_sdk_version kubernetes=$kubernetes_version yaml=$yaml_version wrappers=$wrappers_hash"
+hosts_stamp_text="pulumi=$pulumi_version hosts=$hosts_hash"
 dir="${AIM_PULUMI_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/aim-pulumi/toolchain/pulumi-$pulumi_version-k8s-${kubernetes_version##*-}-$wrappers_hash}"
 stamp="$dir/.stamp"
+hosts_stamp="$dir/.stamp-hosts"
 
 current() { [[ -f "$stamp" && "$(cat "$stamp")" == "$stamp_text" ]]; }
+hosts_current() { [[ -f "$hosts_stamp" && "$(cat "$hosts_stamp")" == "$hosts_stamp_text" ]]; }
 
 if [[ "${1:-}" == "--check" ]]; then
-  if current; then
+  if current && hosts_current; then
     echo "$dir"
     exit 0
   fi
@@ -42,8 +61,8 @@ if [[ "${1:-}" == "--check" ]]; then
   exit 1
 fi
 
-if current; then
-  echo "real-engine toolchain is current ($stamp_text)"
+if current && hosts_current; then
+  echo "real-engine toolchain is current ($stamp_text $hosts_stamp_text)"
   echo "$dir"
   exit 0
 fi
@@ -51,8 +70,6 @@ fi
 command -v go >/dev/null || { echo "go is required to build the real-engine toolchain" >&2; exit 1; }
 export GOFLAGS="-mod=readonly -trimpath"
 ldflags_common="-s -w"
-rm -rf "$dir"
-mkdir -p "$dir/build"
 total_start=$SECONDS
 
 timed() {
@@ -65,6 +82,10 @@ timed() {
 }
 
 module_dir() { (cd "$1" && go mod download -json "$2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])'); }
+
+build_engine() {
+rm -rf "$dir"
+mkdir -p "$dir/build"
 
 # 1. The Pulumi CLI, straight from its main package.
 (cd "$wrappers/cli" && timed "pulumi $pulumi_version" go build \
@@ -110,5 +131,28 @@ echo "copied pulumi-language-python-exec and pulumi-resource-pulumi-python from 
 
 rm -rf "$dir/build"
 echo "$stamp_text" >"$stamp"
-echo "real-engine toolchain built in $((SECONDS - total_start)) s ($stamp_text)"
+}
+
+# 6. The Node.js and Go language hosts (see their main.go for why they are ours), on the CLI's pkg/v3 for
+#    the SDK generators: their go.mod keeps the CLI's versions, so a warm Go build cache shares its
+#    packages. Each is built beside its final name and moved into place, so a run using the directory
+#    never sees half a binary.
+build_hosts() {
+  rm -f "$hosts_stamp"
+  local host
+  for host in "${host_wrappers[@]}"; do
+    (cd "$wrappers/$host" && timed "pulumi-$host (sdk $pulumi_version)" go build \
+      -ldflags "$ldflags_common -X main.version=$pulumi_version" -o "$dir/.pulumi-$host.new" .)
+    mv -f "$dir/.pulumi-$host.new" "$dir/pulumi-$host"
+  done
+  echo "$hosts_stamp_text" >"$hosts_stamp"
+}
+
+if ! current; then
+  build_engine
+fi
+if ! hosts_current; then
+  build_hosts
+fi
+echo "real-engine toolchain built in $((SECONDS - total_start)) s ($stamp_text $hosts_stamp_text)"
 echo "$dir"

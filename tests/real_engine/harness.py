@@ -302,3 +302,44 @@ def examples() -> Iterator[Path]:
 
 def names(paths: Sequence[Path]) -> list[str]:
     return [p.name for p in paths]
+
+
+# The one resource whose type differs by language: a Python program's binding is a dynamic resource,
+# a program of another language's is the component provider's.
+PYTHON_BINDING, PROVIDER_BINDING = "pulumi-python:dynamic/aim:Binding", "aim:index:Binding"
+
+
+def program_resources(urns: Mapping[str, str | None]) -> set[tuple[str, str, str | None]]:
+    """(type, name, parent type) of every program resource, the binding under its provider type, from
+    URN -> parent URN (None for a child of the stack)."""
+
+    def kind(urn: str) -> str:
+        found = urn_type(urn)
+        return PROVIDER_BINDING if found == PYTHON_BINDING else found
+
+    return {
+        (kind(urn), urn_name(urn), kind(parent) if parent else None)
+        for urn, parent in urns.items()
+        if not urn_type(urn).startswith(_INFRA_TYPES)
+    }
+
+
+def preview_parents(preview: Mapping[str, Any]) -> dict[str, str | None]:
+    """URN -> parent URN of every step of a preview (None for a child of the stack)."""
+    found: dict[str, str | None] = {}
+    for step in preview.get("steps", []):
+        parent = (step.get("newState") or {}).get("parent")
+        found[step["urn"]] = None if parent is None or urn_type(parent) == "pulumi:pulumi:Stack" else parent
+    return found
+
+
+def twin_offline_plan(
+    stack: RealStack, twin: Path, workdir: Path
+) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:
+    """The offline plan of a Python program (the twin of a program of another language) under the
+    stack's own stack config: what the stack must deploy."""
+    copy = workdir / twin.name
+    shutil.copytree(twin, copy)
+    config = f"Pulumi.{stack.stack}.yaml"
+    shutil.copy(stack.dir / config, copy / config)
+    return offline_plan(copy, stack.stack, workdir)
