@@ -24,7 +24,8 @@ TemplatePrecision = Literal["auto", "fp4", "fp8", "fp16", "fp32", "bf16", "int4"
 
 
 class TemplateModelSource(AIMBase):
-    """A template's static model source; the template keeps its own `sourceURI` spelling."""
+    """A template's static model source, written as the documentation writes it (`name`, `sourceURI`);
+    the CRD's spelling (`modelId`, `sourceUri`), which the operator itself writes, is read too."""
 
     name: str | None = None
     source_uri: str | None = Field(default=None, alias="sourceURI")
@@ -32,7 +33,7 @@ class TemplateModelSource(AIMBase):
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
-        return rename_alias(data, "sourceUri", "sourceURI")
+        return rename_alias(rename_alias(data, "sourceUri", "sourceURI"), "modelId", "name")
 
 
 class StatusModelSource(TemplateModelSource):

@@ -32,16 +32,29 @@ from typing import IO, Any
 import yaml
 
 from aim_pulumi.api.io import read_documents
-from aim_pulumi.cli.live_diff import Change, crd_schema, diff_manifest
+from aim_pulumi.cli.live_diff import (
+    REPLACING_FIELDS,
+    Change,
+    crd_schema,
+    defaulted,
+    diff_manifest,
+    same,
+    same_scalar,
+    schema_at,
+)
 
 __all__ = [
     "Adoption",
     "Dump",
     "ServiceReport",
     "adopt",
+    "adoption_records",
     "aim_yaml",
     "clean_aim",
+    "clean_documents",
     "import_document",
+    "owner_patch",
+    "owner_patch_ops",
     "read_dump",
     "removal_steps",
     "split_dump",
@@ -170,8 +183,22 @@ def split_dump(objects: Sequence[Mapping[str, Any]]) -> Dump:
     return dump
 
 
+TEMPLATE_KINDS = ("AIMServiceTemplate", "AIMClusterServiceTemplate")
+# What the operator's discovery recorded on a template: the sources (when the template declares
+# none, a legacy service cannot plan without them, and no deploy-time run can discover them) and
+# the engine, type and primary the v1alpha1 ranking reads.
+TEMPLATE_DISCOVERY = ("modelSources", "profile")
+
+
 def keep_for_identity(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """The server-set fields of an AIM object the plan reads as identity (see the module docstring)."""
+    """The server-set fields of an AIM object the plan reads (see the module docstring).
+
+    A template keeps what the operator's discovery wrote in its status (`TEMPLATE_DISCOVERY`).
+    """
+    if obj.get("kind") in TEMPLATE_KINDS:
+        status = obj.get("status") or {}
+        found = {k: copy.deepcopy(status[k]) for k in TEMPLATE_DISCOVERY if status.get(k)}
+        return {"status": found} if found else {}
     if obj.get("kind") != "AIMService":
         return {}
     kept: dict[str, Any] = {}
@@ -218,9 +245,31 @@ def without_crd_defaults(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+LEGACY_SERVICE_VERSION = f"{AIM_GROUP}/v1alpha1"
+
+
+def declared_version(obj: Mapping[str, Any]) -> dict[str, Any]:
+    """The object in the version it was declared in, where the version read cannot hold it.
+
+    The AIMService CRD serves v1alpha1 and v1alpha2 with no conversion, so a legacy service (one
+    pinned to a template, `spec.template`) reads as v1alpha2 in the group's preferred version, as
+    `kubectl get` and `--kubeconfig` list it; v1alpha2 does not accept `spec.template`, so such a
+    service is written back as the v1alpha1 object it is.
+    """
+    out = dict(obj)
+    if (
+        out.get("kind") == "AIMService"
+        and out.get("apiVersion") != LEGACY_SERVICE_VERSION
+        and isinstance(out.get("spec"), Mapping)
+        and out["spec"].get("template")
+    ):
+        out["apiVersion"] = LEGACY_SERVICE_VERSION
+    return out
+
+
 def clean_aim(obj: Mapping[str, Any]) -> dict[str, Any]:
     """An AIM object as a user would have declared it, plus `keep_for_identity`."""
-    out = without_crd_defaults(obj)
+    out = without_crd_defaults(declared_version(obj))
     kept = keep_for_identity(obj)
     metadata = dict(out.get("metadata") or {})
     for key in SERVER_METADATA:
@@ -238,14 +287,52 @@ def clean_aim(obj: Mapping[str, Any]) -> dict[str, Any]:
     out.pop("status", None)
     if "resolvedProfile" in kept:
         out["status"] = {"resolvedProfile": kept["resolvedProfile"]}
+    if "status" in kept:
+        out["status"] = kept["status"]
     return out
 
 
-def aim_yaml(objects: Sequence[Mapping[str, Any]]) -> str:
-    """Multi-document YAML of the cleaned AIM objects, catalog first and services last."""
+def with_record(obj: dict[str, Any], record: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A cleaned AIMService with its adoption record (`aim.eai.amd.com/adopted`), when it has one."""
+    if not record:
+        return obj
+    from aim_pulumi.manifests.adopted import ADOPTED_ANNOTATION
+
+    metadata = dict(obj.get("metadata") or {})
+    annotations = dict(metadata.get("annotations") or {})
+    annotations[ADOPTED_ANNOTATION] = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    metadata["annotations"] = annotations
+    return {**obj, "metadata": metadata}
+
+
+def service_key(obj: Mapping[str, Any]) -> str:
+    """`namespace/name` of an AIM object, as the report and the adoption records name services."""
+    _, _, namespace, name = object_key(obj)
+    return f"{namespace or 'default'}/{name}"
+
+
+def aim_yaml(
+    objects: Sequence[Mapping[str, Any]], records: Mapping[str, Mapping[str, Any]] | None = None
+) -> str:
+    """Multi-document YAML of the cleaned AIM objects, catalog first and services last.
+
+    `records` are the adoption records of the services, by `namespace/name` (`adoption_records`).
+    """
+    return yaml.safe_dump_all(clean_documents(objects, records), sort_keys=False, width=4096)
+
+
+def clean_documents(
+    objects: Sequence[Mapping[str, Any]], records: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """The cleaned AIM objects with their services' adoption records, catalog first, services last."""
     order = {"AIMClusterRuntimeConfig": 0, "AIMRuntimeConfig": 1, "AIMService": 9}
     ordered = sorted(objects, key=lambda o: (order.get(str(o.get("kind")), 5), object_key(o)))
-    return yaml.safe_dump_all([clean_aim(o) for o in ordered], sort_keys=False, width=4096)
+    return [
+        with_record(
+            clean_aim(o), (records or {}).get(service_key(o)) if o.get("kind") == "AIMService" else None
+        )
+        for o in ordered
+    ]
 
 
 # --------------------------------------------------------------------------------------------------
@@ -264,6 +351,10 @@ class Child:
     resource: Mapping[str, Any]
     live: Mapping[str, Any] | None = None
     changes: list[Change] = field(default_factory=list)
+    # The differences the adoption record keeps at the live value (so the first `up` leaves them),
+    # and the name the plan would give the object had the operator not named it.
+    kept: list[Change] = field(default_factory=list)
+    planned_name: str | None = None
 
     @property
     def manifest(self) -> Mapping[str, Any]:
@@ -296,6 +387,10 @@ class Child:
                 {**c.to_json(), **({"live": "[secret]", "planned": "[secret]"} if secret else {})}
                 for c in self.changes
             ]
+            if self.kept:
+                entry["kept"] = [c.to_json() for c in self.kept]
+            if self.planned_name:
+                entry["operatorName"] = {"planned": self.planned_name, "kept": name}
             entry["rollsPods"] = "rolls-pods" in self.effects()
             entry["replaced"] = "replaces" in self.effects()
             entry["refused"] = "refused" in self.effects()
@@ -521,11 +616,16 @@ def _namespace_flag(obj: Mapping[str, Any]) -> str:
     return f"-n {shlex.quote(namespace)} " if namespace else ""
 
 
-def owner_patch(obj: Mapping[str, Any]) -> str | None:
-    """The `kubectl patch` that removes an object's ownerReferences to AIM objects, or None.
+def owner_patch_ops(obj: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The JSON patch that removes an object's ownerReferences to AIM objects, or None.
 
-    A JSON patch, each removal guarded by a `test` of the reference's uid, highest index first: a
-    reference list that changed since the dump makes the patch fail rather than remove another.
+    Each removal is guarded by a `test` of the reference's uid, highest index first: a reference
+    list that changed since the dump makes the patch fail rather than remove another.
+    It also clears the object's field ownership (`managedFields` set to `[{}]`, which the API server
+    reads as "strip them all"): the operator's field manager would otherwise keep owning what it
+    set, and Pulumi's server-side apply of a child it does not force (a Shared cache, an adopted
+    InferenceService that keeps the operator's values) would fail on the first field it changes
+    with a conflict against a manager that no longer runs.
     """
     refs = (obj.get("metadata") or {}).get("ownerReferences") or []
     indexes = [i for i, r in enumerate(refs) if group_of(str(r.get("apiVersion") or "")) == AIM_GROUP]
@@ -535,6 +635,15 @@ def owner_patch(obj: Mapping[str, Any]) -> str | None:
     for i in reversed(indexes):
         ops.append({"op": "test", "path": f"/metadata/ownerReferences/{i}/uid", "value": refs[i].get("uid")})
         ops.append({"op": "remove", "path": f"/metadata/ownerReferences/{i}"})
+    ops.append({"op": "replace", "path": "/metadata/managedFields", "value": [{}]})
+    return ops
+
+
+def owner_patch(obj: Mapping[str, Any]) -> str | None:
+    """The `kubectl patch` of `owner_patch_ops`, or None when the object has no AIM owner."""
+    ops = owner_patch_ops(obj)
+    if ops is None:
+        return None
     patch = json.dumps(ops, separators=(",", ":"))
     return f"kubectl {_namespace_flag(obj)}patch {_resource_arg(obj)} --type=json -p {shlex.quote(patch)}"
 
@@ -569,3 +678,232 @@ def removal_steps(
         ("remove the children's ownerReferences to AIM objects", patches),
         ("delete the AIM custom resources, orphaning their children", deletes),
     ]
+
+
+# --------------------------------------------------------------------------------------------------
+# What an adopted service keeps of the operator's objects (aim_pulumi.manifests.adopted)
+
+# Annotation prefixes that steer nothing in KServe: the project's and Pulumi's bookkeeping.
+_BOOKKEEPING_ANNOTATIONS = ("pulumi.com/", f"{AIM_GROUP}/")
+_PREDICTOR_ANNOTATIONS = ".spec.predictor.annotations."
+
+
+def _covers(live: Any, planned: Any) -> bool:
+    """Whether `live` holds every field of `planned` with the same value (and maybe more)."""
+    if isinstance(planned, Mapping):
+        return isinstance(live, Mapping) and all(
+            k in live and _covers(live[k], v) for k, v in planned.items()
+        )
+    if isinstance(planned, list):
+        return (
+            isinstance(live, list)
+            and len(live) == len(planned)
+            and all(_covers(q, p) for p, q in zip(planned, live, strict=True))
+        )
+    return same_scalar(planned, live)
+
+
+def keepable(change: Change) -> bool:
+    """A pod-rolling difference that only the project's bookkeeping or the server's defaults make.
+
+    Keeping the live value leaves the model running as the operator deployed it: a label (labels
+    steer no serving), a Pulumi or AIM annotation, the predictor's profile-hash annotation, or an
+    atomic list of the predictor whose live value holds every planned field and more (defaults
+    KServe or the API server filled in). Any other difference changes what runs.
+    """
+    path = "." + change.path
+    if path.startswith(".metadata.labels."):
+        return True
+    if path.startswith(".metadata.annotations."):
+        return path[len(".metadata.annotations.") :].startswith(_BOOKKEEPING_ANNOTATIONS)
+    if path.startswith(_PREDICTOR_ANNOTATIONS):
+        return path[len(_PREDICTOR_ANNOTATIONS) :].startswith(f"{AIM_GROUP}/")
+    if path.startswith(".spec.predictor.") and isinstance(change.planned, list):
+        schema = schema_at(crd_schema("serving.kserve.io/v1beta1", "InferenceService"), path)
+        return _covers(change.live, defaulted(change.planned, schema))
+    return False
+
+
+def _claims(pod_spec: Mapping[str, Any], container: Mapping[str, Any] | None) -> dict[str, str]:
+    """mountPath (or, with no container, the volume name) -> PVC claim name, of a pod spec."""
+    claims = {
+        str(v.get("name")): str((v.get("persistentVolumeClaim") or {}).get("claimName"))
+        for v in pod_spec.get("volumes") or []
+        if isinstance(v, Mapping) and isinstance(v.get("persistentVolumeClaim"), Mapping)
+    }
+    if container is None:
+        return claims
+    return {
+        str(m.get("mountPath")): claims[str(m.get("name"))]
+        for m in container.get("volumeMounts") or []
+        if isinstance(m, Mapping) and str(m.get("name")) in claims
+    }
+
+
+def _predictor_claims(isvc: Mapping[str, Any]) -> dict[str, str]:
+    predictor = (isvc.get("spec") or {}).get("predictor") or {}
+    containers = predictor.get("containers") or []
+    container = containers[0] if containers and isinstance(containers[0], Mapping) else {}
+    return _claims(predictor, container)
+
+
+def _job_claims(job: Mapping[str, Any]) -> set[str]:
+    pod = ((job.get("spec") or {}).get("template") or {}).get("spec") or {}
+    return set(_claims(pod, None).values())
+
+
+def cache_names(plan: Mapping[str, Any], dump: Dump) -> dict[str, dict[str, str]]:
+    """Per service (`namespace/name`): planned cache PVC and Job name -> the operator's name.
+
+    The planned and the live InferenceService mount each cache at the same path (the model id's);
+    where the live one mounts a PVC of another name that exists, that PVC is the cache, and the
+    operator's Job that mounts it is its download Job.
+    """
+    live_by_key = {object_key(o): o for o in dump.live}
+    resources = [r for r in plan.get("resources") or [] if r.get("custom")]
+    planned_jobs: dict[str, str] = {}
+    for r in resources:
+        manifest = r.get("inputs") or {}
+        if manifest.get("kind") == "Job":
+            for claim in _job_claims(manifest):
+                planned_jobs[claim] = str((manifest.get("metadata") or {}).get("name"))
+    live_jobs: dict[tuple[str, str], str] = {}
+    for obj in sorted(dump.live, key=object_key):
+        if obj.get("kind") == "Job":
+            for claim in _job_claims(obj):
+                live_jobs.setdefault((object_key(obj)[2], claim), object_key(obj)[3])
+    names: dict[str, dict[str, str]] = {}
+    for r in resources:
+        manifest = r.get("inputs") or {}
+        if manifest.get("kind") != "InferenceService":
+            continue
+        namespace = object_key(manifest)[2]
+        service = ((manifest.get("metadata") or {}).get("labels") or {}).get(SERVICE_LABEL)
+        live = live_by_key.get(object_key(manifest))
+        if live is None or not service:
+            continue
+        live_claims = _predictor_claims(live)
+        mapping: dict[str, str] = {}
+        for mount, planned in _predictor_claims(manifest).items():
+            operator = live_claims.get(mount)
+            if (
+                not operator
+                or operator == planned
+                or ("", "PersistentVolumeClaim", namespace, operator) not in (live_by_key)
+            ):
+                continue
+            mapping[planned] = operator
+            job = live_jobs.get((namespace, operator))
+            if planned in planned_jobs and job and job != planned_jobs[planned]:
+                mapping[planned_jobs[planned]] = job
+        if mapping:
+            names[f"{namespace}/{service}"] = mapping
+    return names
+
+
+def _value_at(obj: Mapping[str, Any], path: str) -> Any:
+    value: Any = obj
+    for part in path.strip(".").split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _kept_cache_fields(
+    plan: Mapping[str, Any],
+    live_by_key: Mapping[tuple[str, str, str, str], Mapping[str, Any]],
+    names: Mapping[str, str],
+) -> list[tuple[str, str, dict[str, Any]]]:
+    """(service, `Kind/name`, kept) for each adopted cache PVC and Job: the replacing fields to keep.
+
+    A replacing field (`REPLACING_FIELDS`) the plan leaves out, or sets to a part of what the live
+    object holds there (the API server's defaults around it), keeps the live value; one the plan
+    sets otherwise is a replacement, reported as such. Each service that mounts the cache carries
+    the entry (a Shared cache's: every one of them).
+    """
+    from aim_pulumi.manifests.adopted import fields_digest, rename_caches
+
+    resources = [r for r in plan.get("resources") or [] if r.get("custom")]
+    mounted_by: dict[tuple[str, str], set[str]] = {}
+    for r in resources:
+        manifest = rename_caches(r.get("inputs") or {}, names)
+        service = ((manifest.get("metadata") or {}).get("labels") or {}).get(SERVICE_LABEL)
+        if manifest.get("kind") == "InferenceService" and service:
+            namespace = object_key(manifest)[2]
+            for claim in _predictor_claims(manifest).values():
+                mounted_by.setdefault((namespace, claim), set()).add(f"{namespace}/{service}")
+    out: list[tuple[str, str, dict[str, Any]]] = []
+    for r in resources:
+        manifest = rename_caches(r.get("inputs") or {}, names)
+        kind = str(manifest.get("kind") or "")
+        if kind not in ("PersistentVolumeClaim", "Job"):
+            continue
+        live = live_by_key.get(object_key(manifest))
+        if live is None:
+            continue
+        fields: dict[str, Any] = {}
+        for path in REPLACING_FIELDS[kind]:
+            planned, held = _value_at(manifest, path), _value_at(live, path)
+            if held is None or (planned is not None and (same(planned, held) or not _covers(held, planned))):
+                continue
+            fields[path.strip(".")] = copy.deepcopy(held)
+        if not fields:
+            continue
+        namespace, name = object_key(manifest)[2], object_key(manifest)[3]
+        claims = [name] if kind == "PersistentVolumeClaim" else sorted(_job_claims(manifest))
+        services = {s for claim in claims for s in mounted_by.get((namespace, claim), set())}
+        kept = {"plan": fields_digest(manifest, fields), "fields": dict(sorted(fields.items()))}
+        out.extend((service, f"{kind}/{name}", kept) for service in sorted(services))
+    return out
+
+
+def adoption_records(plan: Mapping[str, Any], dump: Dump) -> dict[str, dict[str, Any]]:
+    """Per service (`namespace/name`): the `aim.eai.amd.com/adopted` record its AIM YAML carries.
+
+    `plan` is the plan of the AIM YAML without records. A service gets `caches` when the operator
+    named a cache differently, and `inferenceService` when every pod-rolling difference between
+    its planned and its live InferenceService is `keepable`: then the first `up` changes nothing
+    the pods see. A service whose predictor differs in anything else rolls its pods on the first
+    `up` whatever is kept, so it keeps nothing and the report says so.
+    """
+    from aim_pulumi.manifests.adopted import material_digest, rename_caches
+
+    records: dict[str, dict[str, Any]] = {}
+    live_by_key = {object_key(o): o for o in dump.live}
+    for service, mapping in cache_names(plan, dump).items():
+        records.setdefault(service, {})["caches"] = dict(sorted(mapping.items()))
+    renamed = {str(k): str(v) for r in records.values() for k, v in (r.get("caches") or {}).items()}
+    for service, key, fields in _kept_cache_fields(plan, live_by_key, renamed):
+        records.setdefault(service, {}).setdefault("objects", {})[key] = fields
+    for r in plan.get("resources") or []:
+        manifest = r.get("inputs") or {}
+        if not r.get("custom") or manifest.get("kind") != "InferenceService":
+            continue
+        live = live_by_key.get(object_key(manifest))
+        labels = (manifest.get("metadata") or {}).get("labels") or {}
+        if live is None or not labels.get(SERVICE_LABEL):
+            continue
+        key = f"{object_key(manifest)[2]}/{labels[SERVICE_LABEL]}"
+        planned = rename_caches(manifest, (records.get(key) or {}).get("caches") or {})
+        rolling = [c for c in diff_manifest(planned, live) if c.effect == "rolls-pods"]
+        if not rolling or not all(keepable(c) for c in rolling):
+            continue
+        live_meta = live.get("metadata") or {}
+        kept: dict[str, Any] = {"plan": material_digest(planned)}
+        for field_name in ("labels", "annotations"):
+            prefix = f"metadata.{field_name}."
+            values = {
+                c.path[len(prefix) :]: (live_meta.get(field_name) or {}).get(c.path[len(prefix) :])
+                for c in rolling
+                if c.path.startswith(prefix)
+            }
+            if values:
+                kept[field_name] = dict(sorted(values.items()))
+        kept["predictor"] = {
+            k: copy.deepcopy(v)
+            for k, v in ((live.get("spec") or {}).get("predictor") or {}).items()
+            if k not in ("minReplicas", "maxReplicas")  # always the plan's: they roll nothing
+        }
+        records.setdefault(key, {})["inferenceService"] = kept
+    return dict(sorted(records.items()))

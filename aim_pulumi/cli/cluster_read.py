@@ -29,7 +29,7 @@ from typing import Any
 
 from aim_pulumi.cli.adoption import AIM_GROUP, group_of
 
-__all__ = ["CHILD_KINDS", "ClusterRead", "ClusterReadError", "read_cluster"]
+__all__ = ["CHILD_KINDS", "ClusterRead", "ClusterReadError", "aim_kinds", "read_cluster"]
 
 # (apiVersion, kind, plural) of the listed children.
 CHILD_KINDS: tuple[tuple[str, str, str], ...] = (
@@ -83,7 +83,7 @@ def _pages(
             return
 
 
-def _aim_kinds(api: Any) -> list[tuple[str, str, str, bool]]:
+def aim_kinds(api: Any) -> list[tuple[str, str, str, bool]]:
     """(apiVersion, kind, plural, namespaced) of every listable AIM kind, in its preferred version."""
     from kubernetes import client
 
@@ -212,12 +212,12 @@ def read_cluster(kubeconfig: str, context: str | None, namespace: str | None) ->
     try:
         objects: list[dict[str, Any]] = []
         try:
-            aim_kinds = _aim_kinds(api)
+            aim_kinds_found = aim_kinds(api)
         except client.ApiException as exc:
             raise ClusterReadError(
                 f"discovering the {AIM_GROUP} kinds: HTTP {exc.status} {exc.reason}"
             ) from None
-        for api_version, kind, plural, namespaced in aim_kinds:
+        for api_version, kind, plural, namespaced in aim_kinds_found:
             objects.extend(_list(api, api_version, kind, plural, namespace if namespaced else None))
         for api_version, kind, plural in CHILD_KINDS:
             objects.extend(_list(api, api_version, kind, plural, namespace))

@@ -24,7 +24,17 @@ from typing import Any, Literal
 
 from aim_pulumi.schemas.quantity import quantity_value
 
-__all__ = ["Change", "Effect", "crd_schema", "defaulted", "diff_manifest"]
+__all__ = [
+    "REPLACING_FIELDS",
+    "Change",
+    "Effect",
+    "crd_schema",
+    "defaulted",
+    "diff_manifest",
+    "same",
+    "same_scalar",
+    "schema_at",
+]
 
 Effect = Literal["update", "rolls-pods", "replaces", "refused"]
 
@@ -73,7 +83,7 @@ class Change:
 _MISSING = object()
 
 
-def _same_scalar(planned: Any, live: Any) -> bool:
+def same_scalar(planned: Any, live: Any) -> bool:
     if planned == live and type(planned) is type(live):
         return True
     if isinstance(planned, bool) or isinstance(live, bool):
@@ -125,6 +135,15 @@ def _items(schema: Schema) -> Schema:
     return items if isinstance(items, Mapping) else None
 
 
+def schema_at(schema: Schema, path: str) -> Schema:
+    """The schema of the field at a report path (`.spec.predictor.containers`, selectors skipped)."""
+    for part in _SELECTOR.sub("", path).strip(".").split("."):
+        if schema is not None and schema.get("type") == "array":
+            schema = _items(schema)
+        schema = _field(schema, part)
+    return schema
+
+
 def defaulted(value: Any, schema: Schema) -> Any:
     """`value` with the defaults its schema gives, as the API server fills them on write."""
     if schema is None:
@@ -140,12 +159,13 @@ def defaulted(value: Any, schema: Schema) -> Any:
     return value
 
 
-def _same(planned: Any, live: Any) -> bool:
+def same(planned: Any, live: Any) -> bool:
+    """Whole values equal (quantities by value)."""
     if isinstance(planned, Mapping) and isinstance(live, Mapping):
-        return planned.keys() == live.keys() and all(_same(planned[k], live[k]) for k in planned)
+        return planned.keys() == live.keys() and all(same(planned[k], live[k]) for k in planned)
     if isinstance(planned, list) and isinstance(live, list):
-        return len(planned) == len(live) and all(_same(p, q) for p, q in zip(planned, live, strict=True))
-    return _same_scalar(planned, live)
+        return len(planned) == len(live) and all(same(p, q) for p, q in zip(planned, live, strict=True))
+    return same_scalar(planned, live)
 
 
 def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], schema: Schema = None) -> None:
@@ -164,7 +184,7 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
             or (isinstance(planned, Mapping) and schema.get("x-kubernetes-map-type") == "atomic")
         )
     ):
-        if not _same(defaulted(planned, schema), live):
+        if not same(defaulted(planned, schema), live):
             out.append((path, live, planned))
         return
     if isinstance(planned, Mapping):
@@ -194,7 +214,7 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
                 _walk(item, by_name.get(item["name"], _MISSING), f"{path}[name={item['name']}]", out)
             return
         if len(planned) != len(live) or any(
-            not isinstance(p, Mapping) and not _same_scalar(p, q) for p, q in zip(planned, live, strict=False)
+            not isinstance(p, Mapping) and not same_scalar(p, q) for p, q in zip(planned, live, strict=False)
         ):
             out.append((path, live, planned))
             return
@@ -202,8 +222,16 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
             if isinstance(p, Mapping):
                 _walk(p, q, f"{path}[{index}]", out)
         return
-    if live is _MISSING or not _same_scalar(planned, live):
+    if live is _MISSING or not same_scalar(planned, live):
         out.append((path, None if live is _MISSING else live, planned))
+
+
+def _value_at(obj: Any, path: str) -> Any:
+    for part in path.strip(".").split("."):
+        if not isinstance(obj, Mapping) or part not in obj:
+            return _MISSING
+        obj = obj[part]
+    return obj
 
 
 def _under(path: str, prefixes: Sequence[str]) -> str | None:
@@ -249,6 +277,24 @@ def diff_manifest(planned: Mapping[str, Any], live: Mapping[str, Any]) -> list[C
     body = {k: v for k, v in planned.items() if k not in ("apiVersion", "kind", "status")}
     kind = str(planned.get("kind") or "")
     _walk(body, live, "", raw, crd_schema(str(planned.get("apiVersion") or ""), kind))
+    # A replacing field is compared whole: pulumi-kubernetes compares it with what `pulumi import`
+    # read, so a value the live object holds there and the plan does not (the API server's defaults
+    # inside a Job's template, a PVC's default StorageClass or bound volume) replaces the object too.
+    for path in REPLACING_FIELDS.get(kind, ()):
+        planned_value, live_value = _value_at(body, path), _value_at(live, path)
+        if planned_value is _MISSING and live_value is _MISSING:
+            continue
+        if planned_value is not _MISSING and live_value is not _MISSING and same(planned_value, live_value):
+            continue
+        if any(p == path or p.startswith(path + ".") or p.startswith(path + "[") for p, _, _ in raw):
+            continue
+        raw.append(
+            (
+                path,
+                None if live_value is _MISSING else live_value,
+                None if planned_value is _MISSING else planned_value,
+            )
+        )
     changes = []
     # By path: the plan's key order is not stable from one run to the next (annotations merged
     # from several sources), and the report must not change with it.

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from aim_pulumi.manifests._common import TIMEOUT_SECONDS, metadata, plain, sorted_map
+from aim_pulumi.manifests.adopted import keep_fields
 from aim_pulumi.resolve.children.caching import CA_MOUNT_PATH, DOWNLOAD_MOUNT_PATH
 from aim_pulumi.resolve.types import CachePlan
 
@@ -49,7 +50,7 @@ def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
     }
     if plan.storage_class_name:
         spec["storageClassName"] = plan.storage_class_name
-    return {
+    pvc = {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
         "metadata": metadata(
@@ -57,6 +58,7 @@ def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
         ),
         "spec": spec,
     }
+    return keep_fields(pvc, plan.adopted.get("PersistentVolumeClaim"))
 
 
 def _ca_volume(ca_bundle: Any) -> dict[str, Any]:
@@ -99,7 +101,7 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
         pod_spec["serviceAccountName"] = plan.service_account_name
     pod_spec["containers"] = [container]
     pod_spec["volumes"] = volumes
-    return {
+    job = {
         "apiVersion": "batch/v1",
         "kind": "Job",
         "metadata": metadata(
@@ -115,3 +117,4 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
             "template": {"metadata": {"labels": sorted_map(plan.job_labels)}, "spec": pod_spec},
         },
     }
+    return keep_fields(job, plan.adopted.get("Job"))

@@ -154,6 +154,9 @@ class CachePlan:
     ca_bundle: Mapping[str, Any] | None = None  # {"kind": ConfigMap|Secret, "name", "key"}
     timeout_seconds: int = 3600
     skip_await: bool = False
+    # A cache adopted from the operator: the live values its PVC and Job keep, by kind
+    # (`aim_pulumi.manifests.adopted.keep_fields`); empty for every other cache.
+    adopted: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
 
     @property
     def key(self) -> tuple[str, ...]:

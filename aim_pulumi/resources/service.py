@@ -26,6 +26,7 @@ import pulumi
 from aim_pulumi import api
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests._common import plain
+from aim_pulumi.manifests.adopted import adopt_plan, adopted_record, keep_adopted, planned_cache_names
 from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog.store import Catalog
@@ -379,11 +380,19 @@ class AIMService(pulumi.ComponentResource):
     def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> _Built:
         service = api.parse(document)
         assert isinstance(service, api.AIMService)
-        plan = observed_plan(
-            service, self._aim_catalog, self._aim_settings, previous_cache_sizes=previous_sizes
+        # A service adopted from the operator keeps its cache names and running predictor (adopted.py).
+        adopted = adopted_record(service.metadata.annotations)
+        if previous_sizes is not None and adopted:
+            planned = planned_cache_names(adopted)
+            previous_sizes = {planned.get(k, k): v for k, v in previous_sizes.items()}
+        plan = adopt_plan(
+            observed_plan(
+                service, self._aim_catalog, self._aim_settings, previous_cache_sizes=previous_sizes
+            ),
+            adopted,
         )
         caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
-        manifests = tuple(build_service_manifests(plan))
+        manifests = tuple(keep_adopted(build_service_manifests(plan), adopted))
         check_children(
             [*manifests, *(m for _, pvc, job in caches for m in (pvc, job))],
             service.object_ref,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import load_manifests, parse, to_manifest
+from aim_pulumi.api import AIMValidationError, load_manifests, parse, to_manifest
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 
@@ -69,3 +69,21 @@ def test_seed_values_are_typed() -> None:
     assert tpl.kind == "AIMServiceTemplate"
     assert tpl.spec.model_sources[0].source_uri == "hf://Qwen/Qwen3-32B"
     assert to_manifest(tpl)["spec"]["modelSources"][0]["sourceURI"] == "hf://Qwen/Qwen3-32B"
+
+
+def test_a_template_source_in_the_crd_spelling_reads_as_the_documented_one() -> None:
+    """The operator writes `modelId`/`sourceUri` (its CRD); the documentation `name`/`sourceURI`."""
+    documented = {"name": "Qwen/Qwen3-32B", "sourceURI": "hf://Qwen/Qwen3-32B", "size": "16Gi"}
+    crd = {"modelId": "Qwen/Qwen3-32B", "sourceUri": "hf://Qwen/Qwen3-32B", "size": "16Gi"}
+
+    def template(source: dict[str, str]) -> dict[str, object]:
+        return {
+            "apiVersion": "aim.eai.amd.com/v1alpha1",
+            "kind": "AIMServiceTemplate",
+            "metadata": {"name": "qwen", "namespace": "team"},
+            "spec": {"modelName": "qwen3-32b", "modelSources": [source]},
+        }
+
+    assert to_manifest(parse(template(crd))) == to_manifest(parse(template(documented)))
+    with pytest.raises(AIMValidationError, match="modelId"):
+        parse(template({**documented, "modelId": "Other/Model"}))

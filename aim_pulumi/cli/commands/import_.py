@@ -14,9 +14,17 @@ Nothing is ever replaced silently: when the first `pulumi up` would replace an a
 InferenceService (a model restart that can take many minutes) or PVC (downloaded weights lost),
 or shrink a PVC, `import` exits 1 and writes no `import.json` unless `--allow-replace` is given.
 
+Each AIMService carries an adoption record (`aim_pulumi.manifests.adopted`): the operator's cache
+names and what its InferenceService, PVCs and Jobs keep of the live objects, so the first `up`
+replaces nothing and restarts no model. `--format python` writes the same objects as a Python
+program (`aim_pulumi.cli.import_program`) instead of `aim/`. `--apply` makes the removal steps that
+are API calls once the files are written (`aim_pulumi.cli.cluster_apply`): the operator scaled to
+zero, the ownerReferences removed, and with `--delete-aim-objects` the AIM objects deleted,
+orphaning their children.
+
 Exit status: 0 written, 1 a replacement was found (without `--allow-replace`), the dump (or the
-namespace) holds no AIMService, the cluster could not be read, or the plan of the written YAML
-failed, 2 usage error.
+namespace) holds no AIMService, the cluster could not be read, the plan of the written YAML
+failed, or an `--apply` call was refused, 2 usage error.
 """
 
 from __future__ import annotations
@@ -38,7 +46,9 @@ from aim_pulumi.cli.adoption import (
     Dump,
     ServiceReport,
     adopt,
+    adoption_records,
     aim_yaml,
+    clean_documents,
     describe,
     import_document,
     object_key,
@@ -50,6 +60,7 @@ from aim_pulumi.cli.adoption import (
 from aim_pulumi.cli.cluster_read import ClusterReadError
 from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError, format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, write_files
+from aim_pulumi.cli.import_program import PROGRAM_FILE, python_program
 
 __all__ = ["register", "run"]
 
@@ -63,11 +74,11 @@ def register(subparsers: Any) -> None:
         "import",
         help="move a running AIM operator deployment under Pulumi (from a kubectl dump or the cluster)",
         description="Read the AIM objects and their children from a `kubectl get -o yaml` dump (--from) "
-        "or, read-only, from a cluster (--kubeconfig), write the "
-        "AIM YAML, a `pulumi import --file` document for every child that exists, and a report of what "
-        "the first `pulumi up` would change. Exit 0 written, 1 an InferenceService or PVC would be "
-        "replaced (without --allow-replace), the cluster could not be read or the plan failed, 2 usage "
-        "error.",
+        "or from a cluster (--kubeconfig; read-only unless --apply), write the "
+        "AIM YAML (or, --format python, a program), a `pulumi import --file` document for every child "
+        "that exists, and a report of what the first `pulumi up` would change. Exit 0 written, 1 an "
+        "InferenceService or PVC would be replaced (without --allow-replace), the cluster could not be "
+        "read, the plan failed or an --apply call was refused, 2 usage error.",
     )
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument(
@@ -95,6 +106,13 @@ def register(subparsers: Any) -> None:
         help="where to write aim/, import.json, report.json",
     )
     parser.add_argument(
+        "--format",
+        choices=("yaml", "python"),
+        default="yaml",
+        help="yaml (default): the AIM objects as aim/*.yaml, for AIMStack or `aim-pulumi plan`; python: "
+        "the same objects declared by a Python program, DIR/__main__.py (import.json names its resources)",
+    )
+    parser.add_argument(
         "--allow-replace",
         action="store_true",
         help="write import.json and exit 0 even when an InferenceService or PVC would be replaced",
@@ -114,6 +132,17 @@ def register(subparsers: Any) -> None:
         "--operator-deployment",
         default=DEFAULT_OPERATOR_DEPLOYMENT,
         help=f"the operator's Deployment (default: {DEFAULT_OPERATOR_DEPLOYMENT})",
+    )
+    parser.add_argument(
+        "--apply",
+        action="store_true",
+        help="with --kubeconfig: once the files are written, scale the operator to zero and remove the "
+        "children's ownerReferences to AIM objects (the printed steps 1 and 2), as API calls",
+    )
+    parser.add_argument(
+        "--delete-aim-objects",
+        action="store_true",
+        help="with --apply: then delete the AIM objects with propagationPolicy Orphan (every child stays)",
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of a failed plan")
     parser.set_defaults(func=run)
@@ -142,9 +171,13 @@ class _Source:
 
 def _read_source(args: argparse.Namespace, stdin: TextIO) -> _Source:
     """The objects of `--from` or of the cluster; raises UsageError, ClusterReadError."""
+    if args.delete_aim_objects and not args.apply:
+        raise UsageError("--delete-aim-objects is a step of --apply: give both")
     if args.kubeconfig is None:
-        if args.namespace is not None or args.all_namespaces or args.context is not None:
-            raise UsageError("-n, --all-namespaces and --context read a cluster: they need --kubeconfig")
+        if args.namespace is not None or args.all_namespaces or args.context is not None or args.apply:
+            raise UsageError(
+                "-n, --all-namespaces, --context and --apply act on a cluster: they need --kubeconfig"
+            )
         return _Source(_read(args.source, stdin), [], escape(args.source))
     if args.namespace is None and not args.all_namespaces:
         raise UsageError("--kubeconfig needs -n NS or --all-namespaces")
@@ -170,13 +203,41 @@ def _planned_keys(plan: Mapping[str, Any]) -> set[tuple[str, str, str, str]]:
     }
 
 
-def _aim_files(dump: Dump) -> dict[str, str]:
+def _aim_files(dump: Dump, records: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
     """One file per AIM object, `aim/<namespace or cluster>/<kind>-<name>.yaml`, relative to DIR."""
     files: dict[str, str] = {}
     for obj in dump.aim:
         _, kind, namespace, name = object_key(obj)
-        files[f"aim/{namespace or 'cluster'}/{kind.lower()}-{name}.yaml"] = aim_yaml([obj])
+        files[f"aim/{namespace or 'cluster'}/{kind.lower()}-{name}.yaml"] = aim_yaml([obj], records)
     return files
+
+
+def _renamed(plan: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
+    """The plan's manifests with the operator's cache names: what is kept is then only what else differs."""
+    from aim_pulumi.manifests.adopted import rename_caches
+
+    names = {str(k): str(v) for r in records.values() for k, v in (r.get("caches") or {}).items()}
+    resources = [
+        {**r, "inputs": rename_caches(r.get("inputs") or {}, names)} for r in plan.get("resources") or []
+    ]
+    return {**plan, "resources": resources}
+
+
+def _note_kept(adoption: Adoption, fresh: Adoption, records: Mapping[str, Mapping[str, Any]]) -> None:
+    """Mark on each adopted child what its service's record keeps, against the plan without records."""
+    # By identity: a renamed cache has another Pulumi name (its suffix hashes the PVC name).
+    fresh_changes = {planned_key(c.resource): c.changes for c in fresh.adopted}
+    planned_names = {
+        operator: planned
+        for record in records.values()
+        for planned, operator in (record.get("caches") or {}).items()
+    }
+    for child in adoption.adopted:
+        now = {c.path for c in child.changes}
+        child.kept = [c for c in fresh_changes.get(planned_key(child.resource), []) if c.path not in now]
+        name = planned_key(child.resource)[3]
+        if name in planned_names:
+            child.planned_name = planned_names[name]
 
 
 def _check_output(out_dir: Path, files: Mapping[str, str]) -> None:
@@ -204,7 +265,8 @@ def _plan(files: Mapping[str, str], name: str, debug: bool, err: TextIO) -> Mapp
     from aim_pulumi.cli.project import load_program
 
     with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
-        root = Path(scratch) / "aim"
+        # A Python program (`--format python`) is planned from its own directory, YAML from aim/.
+        root = Path(scratch) if PROGRAM_FILE in files else Path(scratch) / "aim"
         for relative, text in files.items():
             target = Path(scratch) / relative
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -245,8 +307,31 @@ def _child_lines(child: Child) -> list[str]:
         if child.changes
         else "unchanged"
     )
+    if child.kept and verdict == "unchanged":
+        verdict = "unchanged: the operator's values are kept, so its pods stay as they run"
     lines = [f"  adopt   {label}  ({pulumi_name}): {verdict}"]
+    if child.planned_name:
+        lines.append(
+            f"      = metadata.name: kept as the operator named it (the plan's own: {child.planned_name})"
+        )
     secret = kind == "Secret"
+    for change in child.kept:
+        if isinstance(change.live, list | Mapping) and change.planned is not None:
+            extras = ", ".join(sorted(set(_extra_fields(change.live, change.planned, ""))))
+            lines.append(
+                f"      = {escape(change.path)}: the live value kept, with fields the plan does not set: "
+                f"{escape(extras)}"
+            )
+            continue
+        live = "(absent)" if change.live is None else "[secret]" if secret else _value(change.live)
+        planned = (
+            "does not set it"
+            if change.planned is None
+            else "sets [secret]"
+            if secret
+            else f"sets {_value(change.planned)}"
+        )
+        lines.append(f"      = {escape(change.path)}: {live} kept (the plan alone {planned})")
     explained: set[str] = set()
     for change in child.changes:
         live = "[secret]" if secret else _value(change.live)
@@ -262,6 +347,28 @@ def _child_lines(child: Child) -> list[str]:
             explained.add(change.reason)
         lines.append(f"      ~ {escape(change.path)}: {live} -> {planned}{note}")
     return lines
+
+
+def _extra_fields(live: Any, planned: Any, path: str) -> list[str]:
+    """The paths (items by index) of the fields `live` holds and `planned` does not set."""
+    if isinstance(live, Mapping):
+        other = planned if isinstance(planned, Mapping) else {}
+        return [
+            p
+            for key, value in live.items()
+            for p in (
+                [f"{path}.{key}".lstrip(".")]
+                if key not in other
+                else _extra_fields(value, other[key], f"{path}.{key}")
+            )
+        ]
+    if isinstance(live, list) and isinstance(planned, list):
+        return [
+            p
+            for i, (q, r) in enumerate(zip(live, planned, strict=False))
+            for p in _extra_fields(q, r, f"{path}[{i}]")
+        ]
+    return []
 
 
 def _profile_line(report: ServiceReport) -> str | None:
@@ -345,15 +452,37 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     except UsageError as exc:
         print(f"aim-pulumi import: error: {exc}", file=err)
         return EXIT_USAGE
-    plan = _plan(files, args.name, args.debug, err)
-    if plan is None:
+    fresh_plan = _plan(files, args.name, args.debug, err)
+    if fresh_plan is None:
         print("aim-pulumi import: error: the AIM YAML of the dump does not plan; nothing written", file=err)
         return EXIT_FAILED
     # A listed object tied to no AIM object is adopted only where the plan names it: it exists, so
     # the first `up` must not try to create it.
-    planned = _planned_keys(plan)
+    planned = _planned_keys(fresh_plan)
     dump.live.extend(o for o in source.others if object_key(o) in planned)
+    # Planned again with what each service keeps of the operator's objects (cache names, the
+    # running predictor), so the first `up` leaves the pods alone; the report says what was kept.
+    records = adoption_records(fresh_plan, dump)
+    plan: Mapping[str, Any] = fresh_plan
+    if records:
+        files = _aim_files(dump, records)
+        adopted_plan = _plan(files, args.name, args.debug, err)
+        if adopted_plan is None:
+            print("aim-pulumi import: error: the adopted AIM YAML does not plan; nothing written", file=err)
+            return EXIT_FAILED
+        plan = adopted_plan
+        dump.live.extend(o for o in source.others if object_key(o) in _planned_keys(plan) - planned)
+    if args.format == "python":
+        # The same objects as a program; its plan names the resources import.json lists.
+        files = python_program(clean_documents(dump.aim, records))
+        program_plan = _plan(files, args.name, args.debug, err)
+        if program_plan is None:
+            print("aim-pulumi import: error: the Python program does not plan; nothing written", file=err)
+            return EXIT_FAILED
+        plan = program_plan
     adoption = adopt(dump, plan)
+    if records:
+        _note_kept(adoption, adopt(dump, _renamed(fresh_plan, records)), records)
     blocking = adoption.blocking()
     blocked = bool(blocking) and not args.allow_replace
     steps = removal_steps(
@@ -383,22 +512,40 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     for line in _report_lines(adoption):
         print(line, file=out)
     print("", file=out)
-    _print_next_steps(out, out_dir, args.name, steps, blocked)
+    _print_next_steps(out, out_dir, args.name if args.format == "yaml" else None, steps, blocked)
     if blocked:
         for child in blocking:
             _, kind, namespace, name = planned_key(child.resource)
             fields = ", ".join(c.path for c in child.changes if c.effect in ("replaces", "refused"))
             print(
                 f"error: the first `pulumi up` would replace {kind} {namespace}/{name} ({escape(fields)}); "
-                "no import.json written (--allow-replace writes it anyway)",
+                "no import.json written (--allow-replace writes it anyway)"
+                + ("; nothing applied" if args.apply else ""),
                 file=err,
             )
         return EXIT_FAILED
+    if args.apply:
+        from aim_pulumi.cli.cluster_apply import apply_removal
+
+        print("", file=out)
+        try:
+            apply_removal(
+                args.kubeconfig,
+                args.context,
+                dump,
+                operator_namespace=args.operator_namespace,
+                operator_deployment=args.operator_deployment,
+                delete=args.delete_aim_objects,
+                say=lambda line: print(escape(line), file=out),
+            )
+        except ClusterReadError as exc:
+            print(f"aim-pulumi import: error: --apply stopped: {escape(exc)}", file=err)
+            return EXIT_FAILED
     return EXIT_OK
 
 
 def _print_next_steps(
-    out: TextIO, out_dir: Path, name: str, steps: list[tuple[str, list[str]]], blocked: bool
+    out: TextIO, out_dir: Path, name: str | None, steps: list[tuple[str, list[str]]], blocked: bool
 ) -> None:
     """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last."""
     print("Next, in this order:", file=out)
@@ -408,8 +555,11 @@ def _print_next_steps(
         for command in commands or ["(nothing to do)"]:
             print(f"   {command}", file=out)
         number += 1
-    program = f'aim.AIMStack("{name}", {{"path": "{out_dir / "aim"}"}})'
-    print(f"{number}. in the Pulumi project whose program declares {program}:", file=out)
+    if name is None:
+        print(f"{number}. in the Pulumi project whose program is {out_dir / PROGRAM_FILE}:", file=out)
+    else:
+        program = f'aim.AIMStack("{name}", {{"path": "{out_dir / "aim"}"}})'
+        print(f"{number}. in the Pulumi project whose program declares {program}:", file=out)
     if blocked:
         print("   (no import.json: resolve the replacements above, or rerun with --allow-replace)", file=out)
     else:

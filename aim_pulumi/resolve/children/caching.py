@@ -229,6 +229,7 @@ def _own_plan(
         pvc_labels=_with_parents(plan.pvc_labels, parents, match),
         job_labels=_with_parents(plan.job_labels, parents, match),
         ca_bundle=plain_copy(plan.ca_bundle),
+        adopted=plain_copy(plan.adopted),
     )
 
 

@@ -27,6 +27,7 @@ from aim_pulumi.cli.adoption import owner_patch, read_dump, split_dump
 from aim_pulumi.cli.cluster_read import ClusterRead, tied_to_aim
 from aim_pulumi.cli.commands import import_, plan
 from aim_pulumi.cli.live_diff import diff_manifest
+from aim_pulumi.manifests.adopted import ADOPTED_ANNOTATION
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
 OPERATOR_DUMP = FIXTURES / "operator-dump.yaml"
@@ -86,12 +87,28 @@ def test_the_aim_yaml_drops_what_the_server_set_and_keeps_uid_and_binding(
         "aim/ml-team/aimservice-chat-by-name.yaml",
     ]  # the AIMArtifact is the operator's own: not written
     svc = yaml.safe_load((out_dir / "aim/ml-team/aimservice-chat-by-model.yaml").read_text())
+    record = json.loads(svc["metadata"]["annotations"].pop(ADOPTED_ANNOTATION))
     assert svc["metadata"] == {
         "name": "chat-by-model",
         "namespace": "ml-team",
         "annotations": {"aim.eai.amd.com/reconciler-pipeline": "profile"},
         "uid": "6a2d8f0c-2b0e-4a7e-8f55-3c1f9d0e7b02",
     }
+    # The adoption record: the live values of what the plan sets differently, the live predictor
+    # (without the replica bounds, which stay the plan's), and the digest of the plan it is for.
+    kept = record["inferenceService"]
+    assert set(record) == {"inferenceService"}  # no cache: nothing renamed
+    assert kept["labels"] == {"app.kubernetes.io/managed-by": "aim-engine"}
+    assert kept["annotations"] == {
+        "pulumi.com/patchForce": None,
+        "pulumi.com/timeoutSeconds": None,
+        "pulumi.com/waitFor": None,
+    }
+    live = next(o for o in read_dump(OPERATOR_DUMP) if o["metadata"]["name"] == "chat-by-model-4d4fe7db")[
+        "spec"
+    ]["predictor"]
+    assert kept["predictor"] == {k: v for k, v in live.items() if k not in ("minReplicas", "maxReplicas")}
+    assert len(kept["plan"]) == 16
     assert svc["status"] == {
         "resolvedProfile": {
             "kind": "AIMProfile",
@@ -179,16 +196,16 @@ def test_live_objects_the_plan_does_not_manage_are_listed_with_why(
         "toCreate": 1,
         "replaced": 0,
         "refused": 0,
-        "rollsPods": 2,
-        "changed": 5,
+        "rollsPods": 0,
+        "changed": 3,
         "notManaged": 3,
     }
 
 
-def test_changes_are_the_planned_fields_only_and_predictor_changes_roll_pods(
+def test_changes_are_the_planned_fields_only_and_the_predictor_keeps_what_would_roll_pods(
     imported: tuple[Path, int, str, dict[str, Any]],
 ) -> None:
-    _, _, _, report = imported
+    _, _, out, report = imported
     adopted = by_kind(service(report, "ml-team/chat-by-name")["adopted"])
     # The live route has the API server's `weight: 1` and the gateway's status: neither is a change.
     route = {c["path"]: (c["live"], c["planned"], c["effect"]) for c in adopted["HTTPRoute"]["changes"]}
@@ -196,20 +213,112 @@ def test_changes_are_the_planned_fields_only_and_predictor_changes_roll_pods(
         "metadata.labels.app.kubernetes.io/managed-by": ("aim-engine", "aim-pulumi", "update"),
         "metadata.annotations.pulumi.com/patchForce": (None, "true", "update"),
     }
-    isvc = {c["path"]: c["effect"] for c in adopted["InferenceService"]["changes"]}
-    assert isvc["spec.predictor.annotations.aim.eai.amd.com/profile-hash"] == "rolls-pods"
-    assert isvc["metadata.labels.app.kubernetes.io/managed-by"] == "rolls-pods"
-    # KServe's CRD leaves `containers` a plain (atomic) list: the apply replaces it whole, so the
-    # live container's terminationMessagePath/Policy, which the plan does not set, go: a change.
-    # `env` inside it is a list-map keyed by name, but the list around it is replaced all the same.
-    change = next(
-        c for c in adopted["InferenceService"]["changes"] if c["path"] == "spec.predictor.containers"
+    # What the plan alone would change on the InferenceService all rolls pods, and all of it is
+    # bookkeeping or server defaults: the adopted plan keeps the live values, so nothing changes.
+    isvc = adopted["InferenceService"]
+    assert isvc["changes"] == [] and not isvc["rollsPods"] and not isvc["replaced"]
+    kept = {c["path"]: c for c in isvc["kept"]}
+    assert set(kept) == {
+        "metadata.annotations.pulumi.com/patchForce",
+        "metadata.annotations.pulumi.com/timeoutSeconds",
+        "metadata.annotations.pulumi.com/waitFor",
+        "metadata.labels.app.kubernetes.io/managed-by",
+        "spec.predictor.annotations.aim.eai.amd.com/profile-hash",
+        "spec.predictor.containers",
+    }
+    assert {c["effect"] for c in kept.values()} == {"rolls-pods"}
+    # KServe's CRD leaves `containers` a plain (atomic) list: applied whole, the plan's container
+    # would drop the live terminationMessagePath/Policy, which the plan does not set.
+    containers = kept["spec.predictor.containers"]
+    assert containers["live"][0]["terminationMessagePath"] == "/dev/termination-log"
+    assert "terminationMessagePath" not in containers["planned"][0]
+    assert report["summary"]["rollsPods"] == 0
+    assert (
+        "      = metadata.labels.app.kubernetes.io/managed-by: aim-engine kept "
+        "(the plan alone sets aim-pulumi)" in out
     )
-    assert change["effect"] == "rolls-pods"
-    assert change["live"][0]["terminationMessagePath"] == "/dev/termination-log"
-    assert "terminationMessagePath" not in change["planned"][0]
-    assert [p for p in isvc if ".containers" in p] == ["spec.predictor.containers"]
-    assert adopted["InferenceService"]["rollsPods"] and not adopted["InferenceService"]["replaced"]
+    assert (
+        "      = spec.predictor.containers: the live value kept, with fields the plan does not set: "
+        "[0].terminationMessagePath, [0].terminationMessagePolicy"
+    ) in out
+
+
+def _dump_with(tmp_path: Path, edit: Any) -> Path:
+    objects = read_dump(OPERATOR_DUMP)
+    for obj in objects:
+        edit(obj)
+    path = tmp_path / "dump.yaml"
+    path.write_text(yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": objects}))
+    return path
+
+
+def test_a_predictor_that_differs_in_what_runs_keeps_nothing_and_the_report_says_it_rolls_pods(
+    tmp_path: Path,
+) -> None:
+    def older_image(obj: dict[str, Any]) -> None:
+        if obj["metadata"]["name"] == "chat-by-name-4b72e406":
+            obj["spec"]["predictor"]["containers"][0]["image"] = "amdenterpriseai/aim-qwen-qwen3-32b:0.8.0"
+
+    code, out, _ = run("--from", str(_dump_with(tmp_path, older_image)), "-o", str(tmp_path / "out"))
+    assert code == 0  # rolling pods is reported, not refused
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    isvc = by_kind(service(report, "ml-team/chat-by-name")["adopted"])["InferenceService"]
+    assert isvc["rollsPods"] and "kept" not in isvc
+    paths = {c["path"] for c in isvc["changes"]}
+    assert {"spec.predictor.containers", "metadata.labels.app.kubernetes.io/managed-by"} <= paths
+    assert (
+        "InferenceService ml-team/chat-by-name-4b72e406  "
+        "(aim-aimservice-ml-team-chat-by-name-isvc): rolls pods" in out
+    )
+    svc = yaml.safe_load((tmp_path / "out/aim/ml-team/aimservice-chat-by-name.yaml").read_text())
+    assert ADOPTED_ANNOTATION not in (svc["metadata"].get("annotations") or {})
+    # The other service, which runs what its plan says, still keeps its pods.
+    other = by_kind(service(report, "ml-team/chat-by-model")["adopted"])["InferenceService"]
+    assert not other["rollsPods"] and other["kept"]
+
+
+def test_the_plan_keeps_the_live_predictor_until_the_service_plans_another(
+    imported: tuple[Path, int, str, dict[str, Any]], tmp_path: Path
+) -> None:
+    out_dir, _, _, _ = imported
+    live = next(o for o in read_dump(OPERATOR_DUMP) if o["metadata"]["name"] == "chat-by-name-4b72e406")
+
+    def isvc_of(directory: Path) -> dict[str, Any]:
+        planned = plan_json(directory, tmp_path)
+        return next(
+            r["inputs"]
+            for r in planned["resources"]
+            if r["name"] == "aim-aimservice-ml-team-chat-by-name-isvc"
+        )
+
+    kept = isvc_of(out_dir / "aim")
+    assert kept["spec"]["predictor"] == live["spec"]["predictor"]
+    assert kept["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "aim-engine"
+    assert not [k for k in kept["metadata"]["annotations"] if k.startswith("pulumi.com/")]
+    assert diff_manifest(kept, live) == []
+
+    def edited(change: Any, name: str) -> Path:
+        target = tmp_path / name / "aim"
+        target.mkdir(parents=True)
+        for path in (out_dir / "aim" / "ml-team").glob("*.yaml"):
+            doc = yaml.safe_load(path.read_text())
+            if doc["kind"] == "AIMService" and doc["metadata"]["name"] == "chat-by-name":
+                change(doc)
+            (target / path.name).write_text(yaml.safe_dump(doc))
+        return target
+
+    # More replicas roll nothing: still the live predictor, with the planned bounds.
+    bounds = isvc_of(edited(lambda d: d["spec"].update(replicas=2), "bounds"))
+    assert bounds["spec"]["predictor"]["minReplicas"] == 2
+    assert bounds["spec"]["predictor"]["containers"] == live["spec"]["predictor"]["containers"]
+    assert bounds["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "aim-engine"
+    # A change of what runs rolls the pods anyway: the plan's own InferenceService, whole.
+    env = isvc_of(
+        edited(lambda d: d["spec"].update(env=[{"name": "VLLM_LOGGING_LEVEL", "value": "DEBUG"}]), "env")
+    )
+    assert env["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "aim-pulumi"
+    assert "aim.eai.amd.com/profile-hash" in env["spec"]["predictor"]["annotations"]
+    assert env["metadata"]["annotations"]["pulumi.com/waitFor"] == "condition=Ready"
 
 
 def test_a_pvc_replacement_exits_1_without_import_json_unless_allowed(tmp_path: Path) -> None:
@@ -315,7 +424,8 @@ def test_the_operator_removal_steps_are_in_order_with_exact_commands(
     assert (
         "kubectl -n ml-team patch inferenceservice.serving.kserve.io/chat-by-name-4b72e406 --type=json -p "
         '\'[{"op":"test","path":"/metadata/ownerReferences/0/uid","value":"0b7f1c1e-5d1a-4c53-9a53-6f0f5f1f0a01"},'
-        '{"op":"remove","path":"/metadata/ownerReferences/0"}]\''
+        '{"op":"remove","path":"/metadata/ownerReferences/0"},'
+        '{"op":"replace","path":"/metadata/managedFields","value":[{}]}]\''
     ) in steps[1]["commands"]
     # KServe's predictor Services are owned by their InferenceService, not by an AIM object.
     assert not [c for c in steps[1]["commands"] if "service/" in c and "predictor" in c]
@@ -361,6 +471,7 @@ def test_owner_patch_removes_only_aim_references_highest_index_first() -> None:
         {"op": "remove", "path": "/metadata/ownerReferences/2"},
         {"op": "test", "path": "/metadata/ownerReferences/0/uid", "value": "u0"},
         {"op": "remove", "path": "/metadata/ownerReferences/0"},
+        {"op": "replace", "path": "/metadata/managedFields", "value": [{}]},
     ]
     assert owner_patch({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}}) is None
 
@@ -612,3 +723,162 @@ def test_an_unreachable_api_server_is_an_error_not_an_empty_namespace(tmp_path: 
         "--kubeconfig", str(kubeconfig), "--context", "nope", "-n", "a", "-o", str(tmp_path / "out")
     )
     assert code == 2 and "nope" in err
+
+
+# --------------------------------------------------------------------------------------------------
+# Every kind of service, as the operator leaves it (tests/fixtures/import/moving.yaml)
+
+
+MOVING = FIXTURES / "moving.yaml"
+
+
+@pytest.fixture(scope="module")
+def moving(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[list[dict[str, Any]], Path, str, dict[str, Any]]:
+    from operator_made import as_list, operator_deployment
+
+    work = tmp_path_factory.mktemp("moving")
+    objects = operator_deployment(list(yaml.safe_load_all(MOVING.read_text())), work / "operator")
+    dump = work / "dump.yaml"
+    dump.write_text(yaml.safe_dump(as_list(objects), sort_keys=False))
+    code, out, err = run("--from", str(dump), "-o", str(work / "out"))
+    assert code == 0 and err == "", err
+    return objects, work / "out", out, json.loads((work / "out" / "report.json").read_text())
+
+
+def test_operator_cache_names_are_kept_so_caches_are_adopted_never_made_again(
+    moving: tuple[list[dict[str, Any]], Path, str, dict[str, Any]], tmp_path: Path
+) -> None:
+    from operator_made import operator_cache_name
+
+    objects, out_dir, out, report = moving
+    live = {(o["kind"], o["metadata"]["name"]) for o in objects}
+    # Dedicated: the service's own PVC and Job, under the operator's names.
+    dedicated = by_kind(service(report, "moving/dedicated")["adopted"])
+    for kind in ("PersistentVolumeClaim", "Job"):
+        entry = dedicated[kind]
+        assert (kind, entry["name"]) in live
+        assert entry["operatorName"] == {"planned": entry["operatorName"]["planned"], "kept": entry["name"]}
+        assert entry["name"] == operator_cache_name(entry["operatorName"]["planned"])
+        assert not entry["replaced"]
+    # Shared: one PVC and Job for the two services, adopted once, under the operator's names.
+    shared = by_kind(service(report, "shared caches")["adopted"])
+    assert set(shared) == {"PersistentVolumeClaim", "Job"}
+    claim = shared["PersistentVolumeClaim"]["name"]
+    records = {}
+    for name in ("shared-a", "shared-b", "dedicated"):
+        doc = yaml.safe_load((out_dir / f"aim/moving/aimservice-{name}.yaml").read_text())
+        records[name] = json.loads(doc["metadata"]["annotations"][ADOPTED_ANNOTATION])
+    assert records["shared-a"]["caches"] == records["shared-b"]["caches"]
+    assert claim in records["shared-a"]["caches"].values()
+    assert "      = metadata.name: kept as the operator named it (the plan's own: " in out
+    # Nothing is made again and no pod restarts: every child exists and every predictor is kept.
+    assert report["summary"] == {
+        "adopted": 20,
+        "toCreate": 0,
+        "replaced": 0,
+        "refused": 0,
+        "rollsPods": 0,
+        "changed": 13,
+        "notManaged": 7,
+    }
+    # The plan of the written YAML mounts the operator's PVCs and names the caches as it did.
+    planned = plan_json(out_dir / "aim", tmp_path)
+    names = {
+        r["inputs"]["metadata"]["name"] for r in planned["resources"] if r["type"].startswith("kubernetes:")
+    }
+    assert claim in names and dedicated["PersistentVolumeClaim"]["name"] in names
+    isvcs = [r["inputs"] for r in planned["resources"] if r["type"].endswith(":InferenceService")]
+    by_name = {o["metadata"]["name"]: o for o in objects if o["kind"] == "InferenceService"}
+    assert len(isvcs) == 7
+    for isvc in isvcs:
+        assert isvc["spec"]["predictor"] == by_name[isvc["metadata"]["name"]]["spec"]["predictor"]
+    document = json.loads((out_dir / "import.json").read_text())
+    ids = {e["id"] for e in document["resources"] if "id" in e}
+    assert f"moving/{claim}" in ids
+
+
+def test_every_kind_of_service_is_adopted_with_its_children(
+    moving: tuple[list[dict[str, Any]], Path, str, dict[str, Any]],
+) -> None:
+    _, _, _, report = moving
+    kinds = {s["service"]: sorted(c["kind"] for c in s["adopted"]) for s in report["services"]}
+    assert kinds == {
+        "moving/autoscaled": ["ConfigMap", "InferenceService", "ScaledObject"],
+        "moving/chat-by-model": ["ConfigMap", "InferenceService"],
+        "moving/chat-by-name": ["ConfigMap", "HTTPRoute", "InferenceService"],
+        "moving/dedicated": ["ConfigMap", "InferenceService", "Job", "PersistentVolumeClaim"],
+        "moving/legacy": ["ConfigMap", "InferenceService"],
+        "moving/shared-a": ["ConfigMap", "InferenceService"],
+        "moving/shared-b": ["ConfigMap", "InferenceService"],
+        "shared caches": ["Job", "PersistentVolumeClaim"],
+    }
+    by_model = service(report, "moving/chat-by-model")
+    assert by_model["profile"]["name"] == by_model["operatorProfile"]["name"] == "qwen3-32b-mi300x-fp16"
+
+
+def test_format_python_writes_a_program_that_plans_the_same_children_and_names_them_in_import_json(
+    moving: tuple[list[dict[str, Any]], Path, str, dict[str, Any]], tmp_path: Path
+) -> None:
+    _, yaml_dir, _, yaml_report = moving
+    code, out, err = run(
+        "--from", str(yaml_dir.parent / "dump.yaml"), "-o", str(tmp_path / "py"), "--format", "python"
+    )
+    assert code == 0, err
+    program = tmp_path / "py"
+    assert sorted(p.name for p in program.iterdir()) == [
+        "__main__.py",
+        "import.json",
+        "report.json",
+        "templates.yaml",
+    ]
+    assert f"in the Pulumi project whose program is {program / '__main__.py'}" in out
+    by_program = plan_json(program, tmp_path)
+    by_yaml = plan_json(yaml_dir / "aim", tmp_path)
+
+    def children(plan: dict[str, Any]) -> dict[tuple[str, str], Any]:
+        return {
+            (r["inputs"]["kind"], r["inputs"]["metadata"]["name"]): r["inputs"]
+            for r in plan["resources"]
+            if r["type"].startswith("kubernetes:")
+        }
+
+    # The very children of the YAML, field for field (what each service keeps included).
+    assert children(by_program) == children(by_yaml)
+    # import.json names the program's resources: its types, names and parents.
+    resources = {r["name"]: r for r in by_program["resources"]}
+    document = json.loads((program / "import.json").read_text())
+    for entry in document["resources"]:
+        assert resources[entry["name"]]["type"] == entry["type"]
+        assert resources[entry["name"]].get("parent") == entry.get("parent")
+    report = json.loads((program / "report.json").read_text())
+    assert report["summary"] == yaml_report["summary"]
+
+
+def test_apply_acts_on_a_cluster_only(tmp_path: Path) -> None:
+    code, _, err = run("--from", str(OPERATOR_DUMP), "-o", str(tmp_path / "a"), "--apply")
+    assert code == 2 and "--apply act on a cluster: they need --kubeconfig" in err
+    code, _, err = run("--from", str(OPERATOR_DUMP), "-o", str(tmp_path / "b"), "--delete-aim-objects")
+    assert code == 2 and "--delete-aim-objects is a step of --apply" in err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_kept_fields_apply_only_while_the_plan_asks_for_what_it_asked_at_import() -> None:
+    from aim_pulumi.manifests.adopted import fields_digest, keep_fields
+
+    planned = {"kind": "PersistentVolumeClaim", "spec": {"accessModes": ["ReadWriteOnce"]}}
+    fields = {"spec.storageClassName": "standard", "spec.volumeName": "pvc-1"}
+    kept = {"plan": fields_digest(planned, fields), "fields": fields}
+    assert keep_fields(planned, kept)["spec"] == {
+        "accessModes": ["ReadWriteOnce"],
+        "storageClassName": "standard",
+        "volumeName": "pvc-1",
+    }
+    # The plan now names a StorageClass of its own: its values apply, nothing is kept.
+    changed = {
+        "kind": "PersistentVolumeClaim",
+        "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast"},
+    }
+    assert keep_fields(changed, kept) == changed
+    assert keep_fields(planned, None) is planned
