@@ -15,11 +15,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
+import quickstart_lifecycle
 from harness import (
     REPO,
     RealStack,
     component_provider_program,
-    manifest_key,
     offline_plan,
     toolchain_dir,
     urn_name,
@@ -112,22 +112,8 @@ def test_the_provider_serves_the_sticky_binding(stack: RealStack) -> None:
     assert binding["id"] == "ml-team/qwen-chat"
 
 
-def test_second_preview_expects_no_changes(stack: RealStack) -> None:
-    stack.ensure_up()
-    stack.pulumi("preview", "--expect-no-changes")
-
-
-def test_destroy_keeps_only_what_the_offline_plan_retains(
-    stack: RealStack, python_plan: tuple[dict[str, Any], Any]
-) -> None:
-    stack.ensure_up()
-    retained = {
-        manifest_key(r["inputs"]) for r in python_plan[0]["resources"] if r["options"]["retainOnDelete"]
-    }
-    # The Shared cache (its PVC and download Job) outlives its users.
-    assert sorted(key[1] for key in retained) == ["Job", "PersistentVolumeClaim"]
-
-    stack.destroy()
-
-    assert not [r for r in stack.state_resources() if not r["type"].startswith("pulumi:")]
-    assert set(stack.rendered()) == retained
+# The lifecycle every language shares (quickstart_lifecycle.py), on this language's stack, in order.
+test_second_preview_expects_no_changes = quickstart_lifecycle.test_second_preview_expects_no_changes
+test_destroy_keeps_only_what_the_offline_plan_retains = (
+    quickstart_lifecycle.test_destroy_keeps_only_what_the_offline_plan_retains
+)
