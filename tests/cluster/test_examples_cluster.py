@@ -1,6 +1,8 @@
 """Every example applied to a real API server by the real Pulumi CLI and Kubernetes provider.
 
-One stack per example (the Python ones, and the YAML quickstart through the component provider),
+One stack per example (the Python ones, and the YAML and TypeScript quickstarts through the
+component provider, the TypeScript one installed as a user installs it: `pulumi install` generates
+the SDK, `npm ci` installs the committed lock file),
 taken through the steps a user takes, in order: `pulumi up` (the status writer plays KServe and the
 Job controller, so the provider's awaits end), every live object against the offline plan, a
 preview and a refresh that must find nothing to change, and `pulumi destroy`.
@@ -9,6 +11,7 @@ preview and a refresh that must find nothing to change, and `pulumi destroy`.
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +33,18 @@ from status_writer import StatusWriter
 
 pytestmark = pytest.mark.cluster
 
-PROGRAMS = [*examples(), REPO / "examples" / "quickstart-yaml"]
+TYPESCRIPT = REPO / "examples" / "quickstart-ts"
+PROGRAMS = [
+    *(pytest.param(p, id=p.name) for p in [*examples(), REPO / "examples" / "quickstart-yaml"]),
+    pytest.param(
+        TYPESCRIPT,
+        id=TYPESCRIPT.name,
+        marks=pytest.mark.skipif(
+            shutil.which("node") is None or shutil.which("npm") is None,
+            reason="Node.js and npm run TypeScript programs and are not on PATH",
+        ),
+    ),
+]
 
 
 class ClusterExample:
@@ -40,19 +54,27 @@ class ClusterExample:
         self.manifests = manifests
 
 
-@pytest.fixture(scope="module", params=PROGRAMS, ids=[p.name for p in PROGRAMS])
+@pytest.fixture(scope="module", params=PROGRAMS)
 def example(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster
 ) -> Iterator[ClusterExample]:
     program: Path = request.param
     workdir = tmp_path_factory.mktemp(program.name)
-    yaml_program = not (program / "__main__.py").is_file()
-    if yaml_program:
+    through_provider = not (program / "__main__.py").is_file()
+    if through_provider:
         program = component_provider_program(program, workdir)
     stack = RealStack(program, workdir, toolchain_dir(), kubeconfig=cluster.kubeconfig)
-    if yaml_program:
+    if (stack.dir / "package.json").is_file():
+        stack.pulumi("install", "--no-dependencies")
+        subprocess.run(
+            ["npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=stack.dir,
+            check=True,
+            capture_output=True,
+        )
+    if through_provider:
         # The offline plan of the same components, declared by the Python quickstart, with the
-        # YAML stack's config.
+        # YAML or TypeScript stack's config.
         twin = workdir / "quickstart"
         shutil.copytree(REPO / "examples" / "quickstart", twin)
         shutil.copy(stack.dir / "Pulumi.dev.yaml", twin / "Pulumi.dev.yaml")
