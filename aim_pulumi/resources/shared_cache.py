@@ -23,7 +23,7 @@ from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
 
-__all__ = ["AIMSharedCache", "shared_cache_name", "with_users_labels"]
+__all__ = ["AIMSharedCache", "shared_cache_name", "shared_plan", "with_users_labels"]
 
 
 def shared_cache_name(cache: CachePlan) -> str:
@@ -59,6 +59,19 @@ def with_users_labels(
     relabelled = mask_outputs(labels)
     plan = dataclasses.replace(cache, pvc_labels=relabelled.value["pvc"], job_labels=relabelled.value["job"])
     return plan, relabelled
+
+
+def shared_plan(users: Mapping[tuple[str, str], tuple[CachePlan, MaskedArgs]]) -> CachePlan:
+    """The plan the cache is built from, whichever service happens to declare it first.
+
+    Every user plans the same cache but for its labels (merged by `with_users_labels`) and, for a
+    service adopted from the operator, what the live PVC and Job keep: the first user in
+    (namespace, name) order gives the plan, and the first that adopted the cache what it keeps, so
+    the cache never depends on the order in which the services' registrations run.
+    """
+    plans = [users[user][0] for user in sorted(users)]
+    adopted = next((plan.adopted for plan in plans if plan.adopted), plans[0].adopted)
+    return dataclasses.replace(plans[0], adopted=adopted)
 
 
 class AIMSharedCache(pulumi.ComponentResource):
@@ -135,7 +148,7 @@ class AIMSharedCache(pulumi.ComponentResource):
         users = registry.shared_cache_users.get(cache.key) or {
             (cache.namespace, ""): (cache, masked if masked is not None else mask_outputs({}))
         }
-        labelled, label_outputs = with_users_labels(cache, users)
+        labelled, label_outputs = with_users_labels(shared_plan(users), users)
         created = cls(shared_cache_name(cache), labelled, opts, masked=label_outputs)
         registry.shared_caches[cache.key] = created
         return created
