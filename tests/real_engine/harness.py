@@ -103,11 +103,10 @@ class RealStack:
             tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]] | None
         ) = None
 
-    def pulumi(
-        self, *args: str, check: bool = True, timeout: float = 600
-    ) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, check: bool = True, timeout: float = 900) -> subprocess.CompletedProcess[str]:
+        """A command in the stack's directory with its environment (the toolchain first on PATH)."""
         done = subprocess.run(
-            ["pulumi", *args, "--non-interactive"],
+            list(args),
             cwd=self.dir,
             env=self.env,
             capture_output=True,
@@ -118,9 +117,14 @@ class RealStack:
         if check and done.returncode != 0:
             command = " ".join(args)
             raise AssertionError(
-                f"pulumi {command} exited {done.returncode}\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
+                f"{command} exited {done.returncode}\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
             )
         return done
+
+    def pulumi(
+        self, *args: str, check: bool = True, timeout: float = 600
+    ) -> subprocess.CompletedProcess[str]:
+        return self.run("pulumi", *args, "--non-interactive", check=check, timeout=timeout)
 
     def config(self, key: str, value: str) -> None:
         self.pulumi("config", "set", key, value)

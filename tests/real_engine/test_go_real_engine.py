@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -54,17 +53,6 @@ func main() {
 \t})
 }
 """
-
-
-def run(args: list[str], stack: RealStack, *, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        args, cwd=stack.dir, env=stack.env, capture_output=True, text=True, check=False, timeout=1200
-    )
-    if check and done.returncode != 0:
-        command = " ".join(args)
-        output = f"{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
-        raise AssertionError(f"{command} exited {done.returncode}\n{output}")
-    return done
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +113,7 @@ def test_the_program_vets_and_a_misspelt_key_does_not_compile(stack: RealStack) 
     bad.mkdir()
     (bad / "main.go").write_text(_MISSPELT)
     try:
-        done = run(["go", "vet", ".", "./misspelt"], stack, check=False)
+        done = stack.run("go", "vet", ".", "./misspelt", check=False, timeout=1200)
     finally:
         shutil.rmtree(bad)
     problems = [line for line in done.stderr.splitlines() if line and not line.startswith("#")]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,17 +52,6 @@ new aim.AIMService("s", {
 """
 
 
-def run(args: list[str], stack: RealStack, *, check: bool = True) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
-        args, cwd=stack.dir, env=stack.env, capture_output=True, text=True, check=False, timeout=900
-    )
-    if check and done.returncode != 0:
-        raise AssertionError(
-            f"{' '.join(args)} exited {done.returncode}\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
-        )
-    return done
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealStack]:
     workdir = tmp_path_factory.mktemp("quickstart-ts")
@@ -75,7 +63,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealStack]:
     # As a user after cloning: the SDK is generated from the provider Pulumi.yaml names and linked into
     # package.json; then the lock file is installed as it is (the npm cache lives in the user's home).
     stack.pulumi("install", "--no-dependencies")
-    run(["npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], stack)
+    stack.run("npm", "ci", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
     yield stack
 
 
@@ -114,8 +102,8 @@ def test_tsc_accepts_the_quickstart_and_rejects_a_misspelt_key_and_a_wrong_enum(
         json.dumps({"extends": "./tsconfig.json", "files": ["index.ts", "misspelt.ts", "wrong-enum.ts"]})
     )
     try:
-        done = run(
-            ["npx", "tsc", "--noEmit", "--pretty", "false", "-p", "tsconfig.check.json"], stack, check=False
+        done = stack.run(
+            "npx", "tsc", "--noEmit", "--pretty", "false", "-p", "tsconfig.check.json", check=False
         )
     finally:
         for name in ("misspelt.ts", "wrong-enum.ts", "tsconfig.check.json"):
