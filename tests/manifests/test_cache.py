@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
-from aim_pulumi.resolve.children.caching import CacheSettings, plan_caches
+from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, CacheSettings, plan_caches
 from aim_pulumi.resolve.children.source_size import declared_size_bytes
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.schemas import validate_manifest
@@ -38,15 +38,15 @@ def planned(
     service_name: str = "qwen-chat",
 ) -> CachePlan:
     plans, _ = plan_caches(
-        mode=mode,  # type: ignore[arg-type]
-        namespace=NS,
-        service_name=service_name,
-        service_uid="6f1c0e3a-1d2b-5c4d-8e9f-0a1b2c3d4e5f",
-        profile_name=PROFILE,
-        profile_spec={"modelSources": [source], **(profile_extra or {})},
+        mode,  # type: ignore[arg-type]
+        CacheProfile(NS, PROFILE, {"modelSources": [source], **(profile_extra or {})}),
+        CacheConsumer(
+            name=service_name,
+            uid="6f1c0e3a-1d2b-5c4d-8e9f-0a1b2c3d4e5f",
+            labels=[{"org.example/team": "nlp", "aim.eai.amd.com/tier": "gold"}],
+            label_match=["org.example/*"],
+        ),
         rc_spec=rc_spec,
-        parent_labels=[{"org.example/team": "nlp", "aim.eai.amd.com/tier": "gold"}],
-        label_match=["org.example/*"],
         settings=settings,
         size_of=declared,
     )

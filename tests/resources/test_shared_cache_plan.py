@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
-from aim_pulumi.resolve.children.caching import shared_cache_plans
+from aim_pulumi.resolve.children.caching import CacheProfile, shared_cache_plans
 from aim_pulumi.resources.secrets import mask_outputs
 from aim_pulumi.resources.shared_cache import shared_plan, with_users_labels
 
@@ -13,9 +13,7 @@ SOURCES = [{"modelId": "org/m", "sourceUri": "hf://org/m", "size": "10Gi"}]
 
 
 def test_the_cache_plan_does_not_depend_on_which_service_declares_it() -> None:
-    (plan,) = shared_cache_plans(
-        namespace="ml", profile_name="p", profile_spec={"modelSources": SOURCES}, rc_spec=None
-    )
+    (plan,) = shared_cache_plans(CacheProfile("ml", "p", {"modelSources": SOURCES}), rc_spec=None)
     kept = {"Job": {"fields": {"spec.completions": 1}, "plan": "digest"}}
     per_service = {
         ("ml", "chat"): dataclasses.replace(plan, pvc_labels={**plan.pvc_labels, "team": "a"}),

@@ -75,6 +75,45 @@ class SizeOf(Protocol):
     ) -> int: ...
 
 
+@dataclass(frozen=True)
+class CacheProfile:
+    """The effective profile whose model sources the caches hold, and where they live.
+
+    A Shared cache is a function of this (and its runtime config) alone, which is what lets one
+    plan serve every service on the profile.
+    """
+
+    namespace: str
+    name: str
+    spec: Mapping[str, Any]
+    kind: str = "AIMProfile"
+
+
+@dataclass(frozen=True)
+class CacheConsumer:
+    """The service a cache is planned for: a Dedicated cache's owner, or one user of a Shared one.
+
+    `storage`, `env` and `caching` are the service's `spec.storage`, `spec.env` and
+    `spec.caching`: a Dedicated cache belongs to the service and honours them; a Shared one serves
+    every service on the profile, so one service's wishes cannot shape it and they are ignored
+    with a warning. `labels` are the labels of the services the cache serves, in (namespace, name)
+    order (one for Dedicated), the first value of a key winning; `label_match` the propagation
+    patterns of the cache's runtime config (None when propagation is off).
+    """
+
+    name: str = ""
+    uid: str = ""
+    storage: Mapping[str, Any] | None = None
+    env: Sequence[Mapping[str, Any]] | None = None
+    caching: Mapping[str, Any] | None = None
+    labels: Sequence[Mapping[str, str]] = ()
+    label_match: Sequence[str] | None = None
+
+
+NO_CONSUMER = CacheConsumer()
+"""A Shared cache before any service's labels: the plan every user copies."""
+
+
 # ----------------------------------------------------------------------------------- when / mode
 
 
@@ -113,20 +152,11 @@ def cache_mode(service_spec: Mapping[str, Any]) -> CacheMode:
 
 
 def plan_caches(
-    *,
     mode: CacheMode,
-    namespace: str,
-    service_name: str,
-    service_uid: str,
-    profile_name: str,
-    profile_spec: Mapping[str, Any],
+    profile: CacheProfile,
+    consumer: CacheConsumer,
+    *,
     rc_spec: Mapping[str, Any] | None,
-    profile_kind: str = "AIMProfile",
-    service_storage: Mapping[str, Any] | None = None,
-    service_env: Sequence[Mapping[str, Any]] | None = None,
-    service_caching: Mapping[str, Any] | None = None,
-    parent_labels: Sequence[Mapping[str, str]] = (),
-    label_match: Sequence[str] | None = None,
     settings: CacheSettings | None = None,
     size_of: SizeOf = source_size_bytes,
     effective_rc: Mapping[str, Any] | None = None,
@@ -135,14 +165,7 @@ def plan_caches(
     """One `CachePlan` per model source of the effective profile, plus the diagnostics to log.
 
     `rc_spec` is the merged runtime config of the cache: the profile's (resolved in the cache
-    namespace) for Shared, the service's for Dedicated. `service_storage`, `service_env` and
-    `service_caching` are the service's `spec.storage`, `spec.env` and `spec.caching`: a Dedicated
-    cache belongs to the service and honours them; a Shared one serves every service on the profile,
-    so one service's wishes cannot shape it and they are ignored with a warning.
-
-    `parent_labels` are the labels of the services the cache serves, in (namespace, name) order (one
-    for Dedicated); the first value of a key wins. `label_match` are the propagation patterns of the
-    cache's runtime config (None when propagation is off).
+    namespace) for Shared, the service's for Dedicated.
 
     `effective_rc`, when given, is `cache_runtime_config` of the same inputs computed once for
     many services (a Shared cache's depends on its runtime config alone); it is only read.
@@ -150,47 +173,21 @@ def plan_caches(
     """
     settings = settings or CacheSettings()
     if mode == "Dedicated":
-        plans = _plan_sources(
-            mode=mode,
-            namespace=namespace,
-            profile_name=profile_name,
-            profile_spec=profile_spec,
-            profile_kind=profile_kind,
-            effective_rc=(
-                effective_rc if effective_rc is not None else cache_runtime_config(rc_spec, service_storage)
-            ),
-            service_name=service_name,
-            service_uid=service_uid,
-            service_env=service_env,
-            service_caching=service_caching,
-            parent_labels=parent_labels,
-            label_match=label_match,
-            settings=settings,
-            size_of=size_of,
-        )
-        return plans, []
-    diagnostics = _ignored_inputs(service_name, service_storage, service_env, service_caching)
+        if effective_rc is None:
+            effective_rc = cache_runtime_config(rc_spec, consumer.storage)
+        return _plan_sources(mode, profile, consumer, effective_rc, settings, size_of), []
+    diagnostics = _ignored_inputs(consumer.name, consumer.storage, consumer.env, consumer.caching)
     if shared_plans is None:
         shared_plans = shared_cache_plans(
-            namespace=namespace,
-            profile_name=profile_name,
-            profile_spec=profile_spec,
-            rc_spec=rc_spec,
-            profile_kind=profile_kind,
-            settings=settings,
-            size_of=size_of,
-            effective_rc=effective_rc,
+            profile, rc_spec=rc_spec, settings=settings, size_of=size_of, effective_rc=effective_rc
         )
-    return [_own_plan(plan, parent_labels, label_match) for plan in shared_plans], diagnostics
+    return [_own_plan(plan, consumer.labels, consumer.label_match) for plan in shared_plans], diagnostics
 
 
 def shared_cache_plans(
+    profile: CacheProfile,
     *,
-    namespace: str,
-    profile_name: str,
-    profile_spec: Mapping[str, Any],
     rc_spec: Mapping[str, Any] | None,
-    profile_kind: str = "AIMProfile",
     settings: CacheSettings | None = None,
     size_of: SizeOf = source_size_bytes,
     effective_rc: Mapping[str, Any] | None = None,
@@ -200,22 +197,9 @@ def shared_cache_plans(
     `plan_caches` gives each service its own copy with its labels propagated; a caller may compute
     these once for many services (sized by a function of the source alone) and pass them along.
     """
-    return _plan_sources(
-        mode="Shared",
-        namespace=namespace,
-        profile_name=profile_name,
-        profile_spec=profile_spec,
-        profile_kind=profile_kind,
-        effective_rc=effective_rc if effective_rc is not None else cache_runtime_config(rc_spec),
-        service_name="",
-        service_uid="",
-        service_env=None,
-        service_caching=None,
-        parent_labels=(),
-        label_match=None,
-        settings=settings or CacheSettings(),
-        size_of=size_of,
-    )
+    if effective_rc is None:
+        effective_rc = cache_runtime_config(rc_spec)
+    return _plan_sources("Shared", profile, NO_CONSUMER, effective_rc, settings or CacheSettings(), size_of)
 
 
 def _own_plan(
@@ -234,23 +218,16 @@ def _own_plan(
 
 
 def _plan_sources(
-    *,
     mode: CacheMode,
-    namespace: str,
-    profile_name: str,
-    profile_spec: Mapping[str, Any],
-    profile_kind: str,
+    profile: CacheProfile,
+    consumer: CacheConsumer,
     effective_rc: Mapping[str, Any],
-    service_name: str,
-    service_uid: str,
-    service_env: Sequence[Mapping[str, Any]] | None,
-    service_caching: Mapping[str, Any] | None,
-    parent_labels: Sequence[Mapping[str, str]],
-    label_match: Sequence[str] | None,
     settings: CacheSettings,
     size_of: SizeOf,
 ) -> list[CachePlan]:
-    """One plan per model source; the service inputs are a Dedicated service's (None for Shared)."""
+    """One plan per model source; the consumer is a Dedicated service's (`NO_CONSUMER` for Shared)."""
+    namespace, profile_name, profile_spec = profile.namespace, profile.name, profile.spec
+    service_name, parent_labels, label_match = consumer.name, consumer.labels, consumer.label_match
     storage: Mapping[str, Any] = effective_rc.get("storage") or {}
     artifact: Mapping[str, Any] = effective_rc.get("artifact") or {}
     s3_settings: Mapping[str, Any] = artifact.get("s3") or {}
@@ -259,15 +236,15 @@ def _plan_sources(
     storage_class = _storage_class(profile_spec, storage)
     image = str(artifact.get("modelDownloadImage") or settings.download_image or DEFAULT_DOWNLOAD_IMAGE)
     profile_env = _profile_download_env(profile_spec)
-    service_layers = [_env_list(service_env), _env_list((service_caching or {}).get("env"))]
-    object_ref = _object_ref(profile_kind, namespace, profile_name)
+    service_layers = [_env_list(consumer.env), _env_list((consumer.caching or {}).get("env"))]
+    object_ref = _object_ref(profile.kind, namespace, profile_name)
     pull_secrets = _secret_names(profile_spec.get("imagePullSecrets"))
     account = str(profile_spec.get("serviceAccountName") or "") or None
 
     plans: list[CachePlan] = []
     first_of_uri: dict[str, str] = {}
     first_of_mount: dict[str, str] = {}
-    owner = {"service": service_name, "service_uid": service_uid} if mode == "Dedicated" else {}
+    owner = {"service": service_name, "service_uid": consumer.uid} if mode == "Dedicated" else {}
     for index, source in enumerate(_sources(profile_spec)):
         field = f"spec.modelSources[{index}]"
         scheme = _check_source(source, field, object_ref)

@@ -9,13 +9,19 @@ later) and the copies live here, so the planning sequence reads decisions only.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.api import AIMKind, to_manifest
 from aim_pulumi.resolve.catalog.store import Catalog
-from aim_pulumi.resolve.children.caching import CacheSettings, cache_runtime_config, shared_cache_plans
+from aim_pulumi.resolve.children.caching import (
+    CacheProfile,
+    CacheSettings,
+    cache_runtime_config,
+    shared_cache_plans,
+)
 from aim_pulumi.resolve.children.container import is_direct_vllm, profile_config_content, profile_hash
 from aim_pulumi.resolve.objects import Key, object_key
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
@@ -161,13 +167,10 @@ class PlanningContext:
 
     def shared_cache_plans(
         self,
-        profile: AIMKind,
+        catalog_profile: AIMKind,
+        profile: CacheProfile,
         *,
-        namespace: str,
-        profile_name: str,
-        profile_spec: Mapping[str, Any],
         rc_spec: Mapping[str, Any] | None,
-        profile_kind: str,
         settings: CacheSettings,
         effective_rc: Mapping[str, Any] | None,
     ) -> list[CachePlan] | None:
@@ -175,16 +178,12 @@ class PlanningContext:
         service on it; None when the remembered plans are of another object of the same name."""
 
         def plan_shared() -> tuple[AIMKind, list[CachePlan]]:
-            return profile, shared_cache_plans(
-                namespace=namespace,
-                profile_name=profile_name,
-                profile_spec=plain_copy(profile_spec),  # not this plan's own: the memo outlives it
-                rc_spec=rc_spec,
-                profile_kind=profile_kind,
-                settings=settings,
-                effective_rc=effective_rc,
+            # Not this plan's own spec: the memo outlives it.
+            own = dataclasses.replace(profile, spec=plain_copy(profile.spec))
+            return catalog_profile, shared_cache_plans(
+                own, rc_spec=rc_spec, settings=settings, effective_rc=effective_rc
             )
 
-        key = _SharedCachesKey(namespace, object_key(profile), settings)
+        key = _SharedCachesKey(profile.namespace, object_key(catalog_profile), settings)
         remembered, plans = self._catalog.memoised(key, plan_shared)
-        return plans if remembered is profile else None
+        return plans if remembered is catalog_profile else None

@@ -15,6 +15,8 @@ from aim_pulumi.api import AIMKind, AIMService, to_manifest
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
 from aim_pulumi.resolve.children.caching import (
+    CacheConsumer,
+    CacheProfile,
     CacheSettings,
     SizeOf,
     cache_mode,
@@ -370,6 +372,7 @@ def _plan_caches(
     else:
         cache_rc_spec, cache_match, effective_rc = rc_spec, match, None
     cache_settings = CacheSettings.from_settings(settings)
+    cache_profile = CacheProfile(namespace, profile_name, profile_spec, profile_kind)
     shared_plans: list[CachePlan] | None = None
     sources = profile_spec.get("modelSources")
     if (
@@ -383,28 +386,24 @@ def _plan_caches(
         # service on it until the catalog changes; each service gets its own copy with its labels.
         shared_plans = context.shared_cache_plans(
             shared_profile,
-            namespace=namespace,
-            profile_name=profile_name,
-            profile_spec=profile_spec,
+            cache_profile,
             rc_spec=cache_rc_spec,
-            profile_kind=profile_kind,
             settings=cache_settings,
             effective_rc=effective_rc,
         )
     plans, cache_diagnostics = plan_caches(
-        mode=mode,
-        namespace=namespace,
-        service_name=name,
-        service_uid=uid,
-        profile_name=profile_name,
-        profile_spec=profile_spec,
+        mode,
+        cache_profile,
+        CacheConsumer(
+            name=name,
+            uid=uid,
+            storage=service_spec.get("storage"),
+            env=service_spec.get("env"),
+            caching=service_spec.get("caching"),
+            labels=(parent_labels,),
+            label_match=cache_match,
+        ),
         rc_spec=cache_rc_spec,
-        profile_kind=profile_kind,
-        service_storage=service_spec.get("storage"),
-        service_env=service_spec.get("env"),
-        service_caching=service_spec.get("caching"),
-        parent_labels=(parent_labels,),
-        label_match=cache_match,
         settings=cache_settings,
         size_of=size_of or source_size_bytes,
         effective_rc=effective_rc,

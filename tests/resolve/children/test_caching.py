@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from aim_pulumi.resolve.children.caching import (
     DEFAULT_DOWNLOAD_IMAGE,
+    CacheConsumer,
+    CacheProfile,
     CacheSettings,
     cache_mode,
     caching_enabled,
@@ -65,7 +67,22 @@ def plan(**kwargs: Any) -> tuple[list[CachePlan], list[Diagnostic]]:
         "size_of": declared_size,
     }
     args.update(kwargs)
-    return plan_caches(**args)
+    cache_profile = CacheProfile(
+        args.pop("namespace"),
+        args.pop("profile_name"),
+        args.pop("profile_spec"),
+        args.pop("profile_kind", "AIMProfile"),
+    )
+    consumer = CacheConsumer(
+        name=args.pop("service_name"),
+        uid=args.pop("service_uid"),
+        storage=args.pop("service_storage", None),
+        env=args.pop("service_env", None),
+        caching=args.pop("service_caching", None),
+        labels=args.pop("parent_labels", ()),
+        label_match=args.pop("label_match", None),
+    )
+    return plan_caches(args.pop("mode"), cache_profile, consumer, **args)
 
 
 def one(**kwargs: Any) -> CachePlan:

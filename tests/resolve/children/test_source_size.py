@@ -13,7 +13,7 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from aim_pulumi.manifests.cache import build_cache_pvc, build_download_job
-from aim_pulumi.resolve.children.caching import plan_caches
+from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, plan_caches
 from aim_pulumi.resolve.children.source_size import passes_filter, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
 
@@ -289,12 +289,9 @@ def test_s3_source_sizes_the_pvc_with_headroom_and_rounding(
 ) -> None:
     storage = {"pvcHeadroomPercent": headroom} if headroom is not None else {}
     plans, _ = plan_caches(
-        mode="Shared",
-        namespace="ml-team",
-        service_name="chat",
-        service_uid="uid",
-        profile_name="llama",
-        profile_spec={"modelSources": [s3_source("s3://models/acme/llama")]},
+        "Shared",
+        CacheProfile("ml-team", "llama", {"modelSources": [s3_source("s3://models/acme/llama")]}),
+        CacheConsumer(name="chat", uid="uid"),
         rc_spec={"storage": storage, "artifact": {"s3": S3_SETTINGS}},
     )
     assert plans[0].size_gi == expected_gi
@@ -307,12 +304,9 @@ def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: None) -> Non
         "auth": {"mode": "static", "credentialsSecretRef": {"name": "s3-creds", "sessionTokenKey": "token"}},
     }
     plans, diagnostics = plan_caches(
-        mode="Dedicated",
-        namespace="ml-team",
-        service_name="chat",
-        service_uid="uid",
-        profile_name="llama",
-        profile_spec={"modelSources": [s3_source("s3://models/acme/llama")]},
+        "Dedicated",
+        CacheProfile("ml-team", "llama", {"modelSources": [s3_source("s3://models/acme/llama")]}),
+        CacheConsumer(name="chat", uid="uid"),
         rc_spec={"artifact": {"s3": s3}},
     )
     assert plans[0].size_gi == 1
