@@ -49,9 +49,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aim_pulumi import api  # noqa: E402
-from aim_pulumi.api import base, common, model, profile, runtime_config, service, template  # noqa: E402
+from aim_pulumi.api import base, common, model, profile, runtime_config, service  # noqa: E402
 from aim_pulumi.resolve.children import scaling  # noqa: E402
 from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
+from aim_pulumi.resolve.legacy import kinds as template  # noqa: E402  (v1alpha1 types: TemplatePrecision)
 
 INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"

@@ -8,7 +8,6 @@ __all__ = [
     "AIMClusterModel",
     "AIMClusterProfile",
     "AIMClusterRuntimeConfig",
-    "AIMClusterServiceTemplate",
     "AIMError",
     "AIMKind",
     "AIMModel",
@@ -16,7 +15,6 @@ __all__ = [
     "AIMProfile",
     "AIMRuntimeConfig",
     "AIMService",
-    "AIMServiceTemplate",
     "AIMValidationError",
     "ManifestDocument",
     "ObjectMeta",
@@ -35,14 +33,12 @@ _SOURCES = {
     "AIMClusterModel": "aim_pulumi.api.model",
     "AIMClusterProfile": "aim_pulumi.api.profile",
     "AIMClusterRuntimeConfig": "aim_pulumi.api.runtime_config",
-    "AIMClusterServiceTemplate": "aim_pulumi.api.template",
     "AIMKind": "aim_pulumi.api.base",
     "AIMModel": "aim_pulumi.api.model",
     "AIMObject": "aim_pulumi.api.io",
     "AIMProfile": "aim_pulumi.api.profile",
     "AIMRuntimeConfig": "aim_pulumi.api.runtime_config",
     "AIMService": "aim_pulumi.api.service",
-    "AIMServiceTemplate": "aim_pulumi.api.template",
     "AIMError": "aim_pulumi.api.errors",
     "AIMValidationError": "aim_pulumi.api.errors",
     "AIM_GROUP": "aim_pulumi.api.base",
@@ -61,10 +57,14 @@ _SOURCES = {
 
 def __getattr__(name: str) -> Any:
     module = _SOURCES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'aim_pulumi.api' has no attribute {name!r}")
     import importlib
 
+    if module is None:
+        # A kind a version's folder registers (`aim_pulumi.api.extensions`) is read by its name too.
+        kinds = importlib.import_module("aim_pulumi.api.io").KINDS if name.startswith("AIM") else {}
+        if name not in kinds:
+            raise AttributeError(f"module 'aim_pulumi.api' has no attribute {name!r}")
+        return kinds[name]
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
@@ -89,4 +89,3 @@ if TYPE_CHECKING:
     from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
     from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
     from aim_pulumi.api.service import AIMService
-    from aim_pulumi.api.template import AIMClusterServiceTemplate, AIMServiceTemplate

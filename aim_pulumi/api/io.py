@@ -17,6 +17,7 @@ from typing import IO, Any
 import yaml
 from pydantic import ValidationError
 
+from aim_pulumi.api import extensions
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
 from aim_pulumi.api.base import to_manifest as to_manifest  # the object's manifest form lives with the object
 from aim_pulumi.api.errors import AIMValidationError
@@ -25,8 +26,8 @@ from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.api.service import AIMService
-from aim_pulumi.api.template import AIMClusterServiceTemplate, AIMServiceTemplate
 
+# The core's AIM objects; `parse` returns a kind a version's folder registers as its own class.
 AIMObject = (
     AIMService
     | AIMProfile
@@ -35,24 +36,46 @@ AIMObject = (
     | AIMClusterModel
     | AIMRuntimeConfig
     | AIMClusterRuntimeConfig
-    | AIMServiceTemplate
-    | AIMClusterServiceTemplate
 )
 
-KINDS: dict[str, type[AIMKind]] = {
-    cls.KIND: cls
-    for cls in (
-        AIMService,
-        AIMProfile,
-        AIMClusterProfile,
-        AIMModel,
-        AIMClusterModel,
-        AIMRuntimeConfig,
-        AIMClusterRuntimeConfig,
-        AIMServiceTemplate,
-        AIMClusterServiceTemplate,
-    )
-}
+
+class KindRegistry(Mapping[str, type[AIMKind]]):
+    """The model class of each AIM kind: the core's, then those a version's folder registers.
+
+    Every read first loads the v1alpha1 folder through the one seam (`extensions.load`), so a
+    caller never sees the registry before it is complete, and sees the core alone when the folder
+    is gone.
+    """
+
+    def __init__(self, *core: type[AIMKind]) -> None:
+        self._kinds: dict[str, type[AIMKind]] = {cls.KIND: cls for cls in core}
+
+    def register(self, *classes: type[AIMKind]) -> None:
+        """Serve more kinds (called by the folder that owns them, when it is imported)."""
+        self._kinds.update((cls.KIND, cls) for cls in classes)
+
+    def __getitem__(self, kind: str) -> type[AIMKind]:
+        extensions.load()
+        return self._kinds[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        extensions.load()
+        return iter(self._kinds)
+
+    def __len__(self) -> int:
+        extensions.load()
+        return len(self._kinds)
+
+
+KINDS = KindRegistry(
+    AIMService,
+    AIMProfile,
+    AIMClusterProfile,
+    AIMModel,
+    AIMClusterModel,
+    AIMRuntimeConfig,
+    AIMClusterRuntimeConfig,
+)
 
 YAML_SUFFIXES = (".yaml", ".yml")
 ROOT = "(root)"

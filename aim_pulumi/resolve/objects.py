@@ -22,13 +22,11 @@ PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
 OVERLAY_SERVICE_ANNOTATION = f"{GROUP}/overlay-service"
 FORCE_REBIND_ANNOTATION = f"{GROUP}/force-rebind"
 
-NAMESPACED_KINDS = frozenset(
-    {"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig", "AIMServiceTemplate"}
-)
+# A version's folder adds its namespaced kinds when the seam loads it (`aim_pulumi.api.extensions`).
+NAMESPACED_KINDS: set[str] = {"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig"}
 PROFILE_KINDS = frozenset({"AIMProfile", "AIMClusterProfile"})
 MODEL_KINDS = frozenset({"AIMModel", "AIMClusterModel"})
 RUNTIME_CONFIG_KINDS = frozenset({"AIMRuntimeConfig", "AIMClusterRuntimeConfig"})
-TEMPLATE_KINDS = frozenset({"AIMServiceTemplate", "AIMClusterServiceTemplate"})
 
 Key = tuple[str, str, str]  # (kind, namespace or "", name)
 

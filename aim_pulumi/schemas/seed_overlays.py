@@ -4,7 +4,9 @@ The AIM CRD schemas are checked as vendored, with exactly these relaxations: eac
 shape a seed documents that the CRD lacks (or a rule the project decided against), so a manifest
 written from the documentation is not refused by the schema the documentation describes. Nothing is
 ever tightened here, and the typed models still check the shape of what an overlay admits. The
-README's "Where it differs from the operator" lists the same entries.
+README's "Where it differs from the operator" lists the same entries; a version's folder adds the
+relaxations of its own kinds (`register_overlays`) when the seam loads it, before any of its objects
+is read (the v1alpha1 templates': `aim_pulumi/resolve/legacy/register.py`).
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ from aim_pulumi.schemas.registry import GroupVersionKind
 _ANY: Mapping[str, Any] = {"x-kubernetes-preserve-unknown-fields": True}
 _V1 = "aim.eai.amd.com/v1alpha1"
 _V2 = "aim.eai.amd.com/v1alpha2"
-_MODEL_ID = "^[a-zA-Z0-9_-]+/[a-zA-Z0-9._-]+$"
-_SOURCE_URI = "^(hf|s3)://[^ \\t\\r\\n]+$"
 
 
 @dataclass(frozen=True)
@@ -54,19 +54,6 @@ OVERLAYS: tuple[SeedOverlay, ...] = (
         why="seed 002: spec.overrides carries env, engineArgs and gpuSelector",
     ),
     SeedOverlay(
-        kinds=((_V1, "AIMServiceTemplate"), (_V1, "AIMClusterServiceTemplate")),
-        path=("spec", "modelSources", "[]"),
-        add_properties={
-            "name": {"type": "string", "pattern": _MODEL_ID},
-            "sourceURI": {"type": "string", "pattern": _SOURCE_URI},
-        },
-        optional=("modelId", "sourceUri"),
-        why=(
-            "seed 003: template model sources are written {name, sourceURI, size}; the two spellings "
-            "keep the patterns of the CRD's modelId and sourceUri"
-        ),
-    ),
-    SeedOverlay(
         kinds=((_V2, "AIMProfile"), (_V2, "AIMClusterProfile")),
         path=("spec",),
         add_properties={"runtimeConfigName": {"type": "string"}, "storageClassName": {"type": "string"}},
@@ -90,6 +77,14 @@ OVERLAYS: tuple[SeedOverlay, ...] = (
 )
 
 
+_REGISTERED: list[SeedOverlay] = []
+
+
+def register_overlays(*overlays: SeedOverlay) -> None:
+    """Relax the schemas of a version's own kinds too (called by its folder, when it is imported)."""
+    _REGISTERED.extend(overlays)
+
+
 def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     node = schema
     for step in path:
@@ -99,7 +94,7 @@ def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
 
 def apply_overlays(schema: dict[str, Any], gvks: list[GroupVersionKind]) -> None:
     """Relax a prepared CRD schema of one of `gvks` in place, as `OVERLAYS` says."""
-    for overlay in OVERLAYS:
+    for overlay in (*OVERLAYS, *_REGISTERED):
         if not any(gvk in overlay.kinds for gvk in gvks):
             continue
         node = _node(schema, overlay.path)

@@ -51,7 +51,7 @@ def _service_spec(record: ServiceRecord) -> dict[str, Any]:
 
 
 def _pipeline(record: ServiceRecord) -> str:
-    from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
+    from aim_pulumi.resolve.catalog.pipelines import choose_pipeline
 
     return choose_pipeline(record.service)[0]
 

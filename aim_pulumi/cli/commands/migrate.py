@@ -37,7 +37,6 @@ from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
 from aim_pulumi.cli.common import format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, remove_leftovers, write_files
-from aim_pulumi.resolve.legacy.migration import migrate_objects
 
 EXIT_OK = 0
 EXIT_NOT_CONVERTIBLE = 1
@@ -231,6 +230,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         (file, number) for file in files for number, doc in enumerate(file.documents, 1) if doc is not None
     ]
     documents = [file.documents[number - 1] for file, number in located]
+    from aim_pulumi.resolve.legacy.migration import migrate_objects  # v1alpha1's own: loaded to migrate
+
     result = migrate_objects(documents, reading=_as_kubernetes_reads)
     for problem in result.problems:
         file, number = located[problem.index]

@@ -29,10 +29,12 @@ from aim_pulumi.api import (
     AIMModel,
     AIMObject,
     AIMProfile,
+    extensions,
     to_manifest,
 )
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
+from aim_pulumi.resolve.catalog.indexes import INDEXES, CatalogIndex
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import (
@@ -41,7 +43,6 @@ from aim_pulumi.resolve.objects import (
     PROFILE_KINDS,
     RUNTIME_CONFIG_KINDS,
     SOURCE_MODEL_LABEL,
-    TEMPLATE_KINDS,
     AnyModel,
     AnyProfile,
     Key,
@@ -79,6 +80,7 @@ class _Generated:
 LookupScope = Literal["Auto", "Namespace", "Cluster"]
 
 _T = TypeVar("_T")
+_I = TypeVar("_I")
 
 
 class Catalog:
@@ -105,7 +107,8 @@ class Catalog:
         self._profiles_by_namespace: dict[str, list[ProfileEntry]] = {}
         self._models_by_image: dict[str, dict[str, list[AnyModel]]] = {}
         self._id_models: dict[Key, AnyModel] = {}
-        self._templates_by_model: dict[str, dict[str, list[AIMObject]]] = {}
+        extensions.load()
+        self._indexes: tuple[CatalogIndex, ...] = tuple(factory(self) for factory in INDEXES)
         self._generated: _Generated | None = None
         self._pools: dict[tuple[str, str, str], tuple[ProfileEntry, ...]] = {}
         self.generation = 0
@@ -151,9 +154,10 @@ class Catalog:
             self._generated = None
         elif kind in RUNTIME_CONFIG_KINDS:
             self._generated = None
-        elif kind in TEMPLATE_KINDS:
-            model_name = text((to_manifest(obj).get("spec") or {}).get("modelName"))
-            self._templates_by_model.setdefault(model_name, {}).setdefault(key[1], []).append(obj)
+        else:
+            for index in self._indexes:
+                if kind in index.kinds:
+                    index.add(key, obj)
 
     def extend(self, objects: Iterable[AIMObject]) -> None:
         for obj in objects:
@@ -224,15 +228,12 @@ class Catalog:
         found = self.lookup("AIMModel", "AIMClusterModel", namespace, name)
         return found if isinstance(found, AIMModel | AIMClusterModel) else None
 
-    def template(self, namespace: str, name: str) -> AIMObject | None:
-        return self.lookup("AIMServiceTemplate", "AIMClusterServiceTemplate", namespace, name)
-
-    def templates_for_model(self, namespace: str, model_name: str) -> list[AIMObject]:
-        """Visible templates whose `spec.modelName` is the model: namespace ones first, by name."""
-        per_ns = self._templates_by_model.get(model_name, {})
-        local = sorted(per_ns.get(namespace, ()), key=lambda o: o.metadata.name)
-        cluster = sorted(per_ns.get("", ()), key=lambda o: o.metadata.name)
-        return local + cluster
+    def index(self, of: type[_I]) -> _I:
+        """This catalog's index of class `of`, one a version's folder added (`indexes.register_index`)."""
+        for index in self._indexes:
+            if isinstance(index, of):
+                return index
+        raise LookupError(f"no {of.__name__} was registered before this catalog was built")
 
     def models_with_image(self, namespace: str, image: str) -> tuple[list[AnyModel], list[AnyModel]]:
         """Models declaring `spec.image == image`: (namespace models, cluster models), by name."""

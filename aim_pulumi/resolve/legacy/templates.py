@@ -21,17 +21,17 @@ from pydantic import BaseModel
 from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
-    AIMClusterServiceTemplate,
     AIMModel,
     AIMProfile,
     AIMService,
-    AIMServiceTemplate,
     parse,
     to_manifest,
 )
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
+from aim_pulumi.resolve.legacy.index import template_index
+from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
 from aim_pulumi.resolve.legacy.migration import migrate_objects, profile_overrides_from_legacy
 from aim_pulumi.resolve.legacy.template_profile import (
     MODEL_WITHOUT_IMAGE,
@@ -323,7 +323,7 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
 
     name = text(template_ref.get("name"))
     if name:
-        found = catalog.template(namespace, name)
+        found = template_index(catalog).template(namespace, name)
         if not isinstance(found, AIMServiceTemplate | AIMClusterServiceTemplate):
             raise AIMResolutionError(
                 TEMPLATE_NOT_FOUND,
@@ -337,7 +337,7 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
 
     candidates = [
         _Candidate.of(t)
-        for t in catalog.templates_for_model(namespace, model.metadata.name)
+        for t in template_index(catalog).templates_for_model(namespace, model.metadata.name)
         if isinstance(t, AIMServiceTemplate | AIMClusterServiceTemplate)
     ]
     candidates = [c for c in candidates if text(c.status.get("status")) in ("", "Ready")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from aim_pulumi.resolve.selection.select import ProfileSelection
 from aim_pulumi.resolve.types import (
@@ -36,7 +36,7 @@ class ServicePlan:
     name: str
     namespace: str
     uid: str
-    pipeline: Literal["profile", "template"]
+    pipeline: str  # the pipeline that ran: "profile", or one a version's folder registers
     isvc_name: str
     route_name: str
     predictor_name: str

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMKind, AIMService, to_manifest
+from aim_pulumi.resolve.catalog.pipelines import choose_pipeline, container_defaults, pipeline
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
 from aim_pulumi.resolve.children.caching import (
@@ -35,16 +36,9 @@ from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
-from aim_pulumi.resolve.legacy.template_profile import (
-    TEMPLATE_LABEL,
-    template_base_env,
-    template_default_resources_for,
-    template_runtime_profile_id,
-)
 from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
-from aim_pulumi.resolve.plan.pipelines import PIPELINES
+from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
@@ -124,7 +118,7 @@ def _plan(
     service_spec: dict[str, Any] = document["spec"]
     diagnostics: list[Diagnostic] = []
 
-    pipeline, dispatch_diagnostics = choose_pipeline(service)
+    chosen_pipeline, dispatch_diagnostics = choose_pipeline(service)
     diagnostics.extend(dispatch_diagnostics)
 
     context = PlanningContext.of(catalog)
@@ -143,7 +137,7 @@ def _plan(
         )
 
     # Profile: the profile pipeline's selection, or the template pipeline's converted template.
-    chosen = PIPELINES[pipeline](service, catalog)
+    chosen: EffectiveProfile = pipeline(chosen_pipeline)(service, catalog)
     diagnostics.extend(chosen.diagnostics)
     effective, declared = chosen.effective, chosen.declared
     facts = context.profile_facts(effective, shared=chosen.shared)
@@ -154,6 +148,7 @@ def _plan(
         facts.config_content,
     )
     profile_name = effective.metadata.name
+    defaults = container_defaults(declared.metadata.labels, profile_spec)
 
     isvc = inference_service_name(name, namespace)
     route_name = http_route_name(name, namespace)
@@ -170,8 +165,7 @@ def _plan(
             PROFILE_LABEL: profile_name,
             METRIC_LABEL: profile_spec.get("metric"),
             PRECISION_LABEL: profile_spec.get("precision"),
-            # A profile converted from a template names it; the operator labels template services so.
-            TEMPLATE_LABEL: (declared.metadata.labels or {}).get(TEMPLATE_LABEL),
+            **defaults.isvc_labels,
         },
     )
 
@@ -202,11 +196,9 @@ def _plan(
         profile_status=profile_status,
         cache_mount=_served_model_mount(profile_spec, caches),
         override_env=chosen.legacy_overrides.get("env"),
-        base_env=template_base_env(declared.metadata.labels),
-        default_resources=template_default_resources_for(
-            declared.metadata.labels, profile_spec.get("acceleratorCount")
-        ),
-        runtime_profile_id=template_runtime_profile_id(declared.metadata.labels, profile_spec),
+        base_env=defaults.base_env,
+        default_resources=defaults.default_resources,
+        runtime_profile_id=defaults.runtime_profile_id,
     )
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content
@@ -247,10 +239,10 @@ def _plan(
         scaling_conditions=scaling_conditions,
         route_conditions=route_conditions,
         caches=caches,
-        pipeline=pipeline,
+        pipeline=chosen_pipeline,
     )
     status = _status(
-        pipeline=pipeline,
+        pipeline=chosen_pipeline,
         resolved_profile=chosen.resolved_profile,
         overlay_name=chosen.overlay_name,
         resolved_model=chosen.resolved_model,
@@ -268,7 +260,7 @@ def _plan(
         name=name,
         namespace=namespace,
         uid=uid,
-        pipeline=pipeline,
+        pipeline=chosen_pipeline,
         isvc_name=isvc,
         route_name=route_name,
         predictor_name=predictor,

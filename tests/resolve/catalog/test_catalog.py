@@ -127,6 +127,8 @@ def test_namespace_object_wins_by_name_and_is_invisible_elsewhere() -> None:
 
 
 def test_model_and_template_lookups_prefer_namespace() -> None:
+    from aim_pulumi.resolve.legacy.index import template_index  # v1alpha1's own: not imported without it
+
     catalog = Catalog(
         [
             model("m", image="img:1"),
@@ -139,14 +141,15 @@ def test_model_and_template_lookups_prefer_namespace() -> None:
     )
     assert catalog.model(NS, "m").kind == "AIMModel"  # type: ignore[union-attr]
     assert catalog.model("other", "m").kind == "AIMClusterModel"  # type: ignore[union-attr]
-    assert catalog.template(NS, "t").kind == "AIMServiceTemplate"  # type: ignore[union-attr]
-    assert catalog.template("other", "t").kind == "AIMClusterServiceTemplate"  # type: ignore[union-attr]
-    assert [(t.kind, t.metadata.name) for t in catalog.templates_for_model(NS, "m")] == [
+    templates = template_index(catalog)
+    assert templates.template(NS, "t").kind == "AIMServiceTemplate"  # type: ignore[union-attr]
+    assert templates.template("other", "t").kind == "AIMClusterServiceTemplate"  # type: ignore[union-attr]
+    assert [(t.kind, t.metadata.name) for t in templates.templates_for_model(NS, "m")] == [
         ("AIMServiceTemplate", "t"),
         ("AIMClusterServiceTemplate", "t"),
         ("AIMClusterServiceTemplate", "u"),
     ]
-    assert [t.metadata.name for t in catalog.templates_for_model("other", "m")] == ["t", "u"]
+    assert [t.metadata.name for t in templates.templates_for_model("other", "m")] == ["t", "u"]
 
 
 def test_models_with_image_are_split_by_scope() -> None:

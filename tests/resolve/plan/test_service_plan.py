@@ -10,7 +10,6 @@ import pytest
 from aim_pulumi.api import parse
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.resolve import AIMResolutionError, Catalog, Settings, plan_service
-from aim_pulumi.resolve.legacy.migration import migrate_objects
 from aim_pulumi.schemas import validate_manifest
 
 PROFILE_PIPELINE = {"aim.eai.amd.com/reconciler-pipeline": "profile"}
@@ -250,6 +249,8 @@ LEGACY_SERVICE = {
 
 
 def test_legacy_service_and_its_migration_plan_identical_children() -> None:
+    from aim_pulumi.resolve.legacy.migration import migrate_objects
+
     legacy = [copy.deepcopy(d) for d in (LEGACY_MODEL, LEGACY_TEMPLATE, LEGACY_SERVICE)]
     migrated = migrate_objects(legacy).objects
     before = plan_service(parse(legacy[2]), Catalog([parse(legacy[0]), parse(legacy[1])]))
@@ -261,6 +262,8 @@ def test_legacy_service_and_its_migration_plan_identical_children() -> None:
 
 def test_legacy_override_env_outranks_service_env_as_after_migration() -> None:
     """§10.3: `spec.overrides.env` wins over `spec.env`, as `profileOverrides.containerEnv` does."""
+    from aim_pulumi.resolve.legacy.migration import migrate_objects
+
     template = copy.deepcopy(LEGACY_TEMPLATE)
     template["spec"]["env"] = [{"name": "LEVEL", "value": "template"}]
     svc = copy.deepcopy(LEGACY_SERVICE)

@@ -1,4 +1,8 @@
-"""AIMServiceTemplate and AIMClusterServiceTemplate (v1alpha1): the legacy runtime description."""
+"""AIMServiceTemplate and AIMClusterServiceTemplate (v1alpha1): the legacy runtime description.
+
+The models live with v1alpha1 rather than in `aim_pulumi.api`, which serves them once `register.py`
+adds them to its kinds (`aim_pulumi.api.io.KINDS`), so deleting v1alpha1 deletes them too.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,9 @@ from aim_pulumi.api.common import (
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import INT32_MAX
 from aim_pulumi.api.profile import ProfileCaching
+
+#: The template kinds, which the catalog's template index is fed (`index.py`).
+TEMPLATE_KINDS = frozenset({"AIMServiceTemplate", "AIMClusterServiceTemplate"})
 
 TemplatePrecision = Literal["auto", "fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
 

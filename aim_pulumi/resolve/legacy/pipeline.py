@@ -1,0 +1,79 @@
+"""The template pipeline: a v1alpha1 service's model, the template selected for it, converted to a profile.
+
+It returns the same `EffectiveProfile` as the profile pipeline, so the plan after it is the
+operator's single sequence; `register.py` puts it at the pipeline seam
+(`aim_pulumi/resolve/catalog/pipelines.py`) with the chooser of `dispatch.py` and the defaults a
+template-converted profile carries in its labels (`template_profile.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.resolve.catalog.pipelines import ContainerDefaults, EffectiveProfile
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.legacy.template_profile import (
+    TEMPLATE_LABEL,
+    template_base_env,
+    template_default_resources_for,
+    template_runtime_profile_id,
+)
+from aim_pulumi.resolve.legacy.templates import (
+    TemplateSelection,
+    effective_template_profile,
+    resolve_model,
+    select_template,
+)
+from aim_pulumi.resolve.objects import object_ref
+from aim_pulumi.resolve.types import Condition
+
+__all__ = ["template_container_defaults", "template_pipeline"]
+
+
+def template_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile:
+    """The v1alpha1 pipeline: the model, the template selected for it, converted to a profile.
+
+    A legacy service's `spec.overrides` travel along: its `env` is the final env layer, as
+    `profileOverrides.containerEnv` is once migrated (behaviour §10.3: overrides win over `spec.env`).
+    """
+    model = resolve_model(service, catalog)
+    selection: TemplateSelection = select_template(service, model, catalog)
+    converted = effective_template_profile(service, selection)
+    template = selection.template
+    overrides = (to_manifest(service).get("spec") or {}).get("overrides")
+    return EffectiveProfile(
+        effective=converted.effective,
+        seed=template,
+        declared=converted.seed,
+        shared=False,
+        overlay_name=converted.overlay_name,
+        conditions=(
+            Condition("ModelReady", "True", "ModelResolved", f"resolved {model.kind} {model.metadata.name}"),
+            Condition(
+                "TemplateReady", "True", "Resolved", f"resolved {template.kind} {template.metadata.name}"
+            ),
+        ),
+        resolved_model=object_ref(selection.model),
+        resolved_template=selection.ref,
+        legacy_overrides=overrides if isinstance(overrides, Mapping) else {},
+    )
+
+
+def template_container_defaults(
+    labels: Mapping[str, str] | None, profile_spec: Mapping[str, Any]
+) -> ContainerDefaults:
+    """What a profile converted from a template (labelled with it) adds to its container.
+
+    The operator labels template services with their template, sets the template metrics env under
+    the runtime config's, a per-GPU default of resources, and the template's profile id; a migrated
+    profile carries all of it in its template label, so it plans as its legacy service did.
+    """
+    return ContainerDefaults(
+        # A profile converted from a template names it; the operator labels template services so.
+        isvc_labels={TEMPLATE_LABEL: (labels or {}).get(TEMPLATE_LABEL)},
+        base_env=template_base_env(labels),
+        default_resources=template_default_resources_for(labels, profile_spec.get("acceleratorCount")),
+        runtime_profile_id=template_runtime_profile_id(labels, profile_spec),
+    )

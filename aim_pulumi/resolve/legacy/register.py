@@ -1,0 +1,32 @@
+"""v1alpha1 plugged into the core: importing this module fills the core's registries with it.
+
+The seam (`aim_pulumi.api.extensions.load`) imports this module, and nothing else outside this
+folder does; each line below is one registry of the core learning one piece of v1alpha1. Deleting
+the folder empties them and leaves v1alpha2 whole: every service takes the profile pipeline, and
+the template kinds are unknown kinds.
+"""
+
+from __future__ import annotations
+
+from aim_pulumi.api.io import KINDS
+from aim_pulumi.resolve.catalog.indexes import register_index
+from aim_pulumi.resolve.catalog.pipelines import (
+    register_chooser,
+    register_container_defaults,
+    register_pipeline,
+)
+from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
+from aim_pulumi.resolve.legacy.index import TemplateIndex
+from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
+from aim_pulumi.resolve.legacy.overlays import TEMPLATE_OVERLAYS
+from aim_pulumi.resolve.legacy.pipeline import template_container_defaults, template_pipeline
+from aim_pulumi.resolve.objects import NAMESPACED_KINDS
+from aim_pulumi.schemas.seed_overlays import register_overlays
+
+KINDS.register(AIMServiceTemplate, AIMClusterServiceTemplate)
+NAMESPACED_KINDS.add(AIMServiceTemplate.KIND)
+register_overlays(*TEMPLATE_OVERLAYS)
+register_index(TemplateIndex)
+register_pipeline("template", template_pipeline)
+register_chooser(choose_pipeline)
+register_container_defaults(template_container_defaults)
