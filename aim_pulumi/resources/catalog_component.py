@@ -4,7 +4,7 @@ Their data joins the program's catalog (`registry.py`); the program's round (`pr
 settles their statuses once every object is known.
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import pulumi
@@ -14,18 +14,19 @@ from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.constructors import camel_case
 from aim_pulumi.resources.outputs import PLAIN_SCALARS, is_output_like, known_output
 from aim_pulumi.resources.program import (
-    Deferred,
     claim_name,
     declaration_site,
-    enlist,
-    known_namespace,
+    enlist_catalog_object,
     reject_late_catalog_object,
 )
 from aim_pulumi.resources.registry import current_registry
+from aim_pulumi.resources.round_member import Deferred, Enlisted, PendingNamespace
 from aim_pulumi.resources.secrets import CatalogOutputs
+from aim_pulumi.resources.sites import DeclarationSite
 
 __all__ = [
     "CatalogComponent",
+    "CatalogRecord",
     "default_resource_name",
     "object_manifest",
     "reject_outputs",
@@ -90,6 +91,58 @@ def default_resource_name(obj: AIMObject) -> str:
     return obj.metadata.name
 
 
+class CatalogRecord(Enlisted):
+    """A catalog object in the program round: its status is settled once the catalog is complete.
+
+    `status_of` is the kind's rule (`CatalogComponent._status`); `settled` is what it gave, kept
+    so that a catalog object constructed in a later round can be checked against it.
+    """
+
+    def __init__(
+        self,
+        declared: AIMObject,
+        target: Catalog,
+        *,
+        site: DeclarationSite | None,
+        namespace: PendingNamespace,
+        status_of: Callable[[AIMObject, Catalog], dict[str, Any]],
+    ) -> None:
+        self.status = Deferred()
+        super().__init__(site, namespace, [(self.status, dict)])
+        self.declared = declared
+        self.target = target
+        self.settled: dict[str, Any] | None = None
+        self._status_of = status_of
+
+    @property
+    def ref(self) -> str:
+        return self.declared.object_ref
+
+    def settle_status(self) -> None:
+        self.settled = self._status_of(self.declared, self.target)
+        self.status.resolve(_public(self.settled, current_registry().catalog_outputs))
+
+    def changed_by_later(self) -> bool:
+        if self.settled is None:
+            return False
+        try:
+            return bool(self._status_of(self.declared, self.target) != self.settled)
+        except Exception:
+            return True
+
+    async def await_outputs(self) -> None:
+        """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
+        value = await self.namespace.settle()
+        if value is None:
+            if self.namespace.output is not None and not self.namespace.known:
+                self.unknown(self.namespace.output)
+            return
+        manifest = to_manifest(self.declared)
+        manifest["metadata"] = {**manifest["metadata"], "namespace": value}
+        self.declared = parse(manifest)
+        self.target.add(self.declared)
+
+
 ObjectT = TypeVar("ObjectT", bound=AIMObject)
 """The typed object a catalog component declares: each public class fixes it to its own kind."""
 
@@ -141,52 +194,6 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         """The kind's deploy-time status, computed against the program's complete catalog."""
         raise NotImplementedError
 
-    # The program round (program.py) calls these.
-    _aim_is_service = False
-    _aim_declared: AIMObject
-    _aim_target: Catalog
-    _aim_status: Deferred
-
-    def _aim_settle_status(self) -> None:
-        self._aim_settled = self._status(self._aim_declared, self._aim_target)
-        self._aim_status.resolve(_public(self._aim_settled, current_registry().catalog_outputs))
-
-    def _aim_changed_by_later(self) -> bool:
-        if not hasattr(self, "_aim_settled"):
-            return False
-        try:
-            return bool(self._status(self._aim_declared, self._aim_target) != self._aim_settled)
-        except Exception:
-            return True
-
-    def _aim_waits_for_outputs(self) -> bool:
-        return self._aim_namespace_output is not None
-
-    def _aim_known(self) -> bool:
-        return self._aim_namespace_known
-
-    def _aim_unknown(self, output: pulumi.Output[Any]) -> None:
-        self._aim_status.resolve(output.apply(lambda _: {}))
-
-    async def _aim_await_outputs(self) -> None:
-        """Join the catalog once the namespace Output is known (validated already, with a stand-in)."""
-        output = self._aim_namespace_output
-        if output is None:
-            return
-        value = await known_namespace(output)
-        if value is None:
-            self._aim_namespace_known = False
-            self._aim_status.resolve(output.apply(lambda _: {}))
-            return
-        manifest = to_manifest(self._aim_declared)
-        manifest["metadata"] = {**manifest["metadata"], "namespace": value}
-        self._aim_declared = parse(manifest)
-        self._aim_ref = self._aim_declared.object_ref
-        self._aim_target.add(self._aim_declared)
-
-    def _aim_fail(self, error: BaseException) -> None:
-        self._aim_status.fail(error)
-
     def _setup(
         self,
         name: str,
@@ -195,27 +202,24 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         catalog: Catalog | None,
         obj: ObjectT | None,
     ) -> None:
-        self._aim_site = declaration_site()
-        self._aim_namespace_output: pulumi.Output[Any] | None = None
-        self._aim_namespace_known = True
-        if obj is None and is_output_like((args or {}).get("namespace")):
+        site = declaration_site()
+        namespace = PendingNamespace()
+        if obj is None:
             # `namespace: ns.metadata.name`: validated now, catalogued once the round knows the value.
-            args = dict(args)
-            self._aim_namespace_output = pulumi.Output.from_input(args.pop("namespace"))
-        declared, target = self._declare(name, args, opts, catalog=catalog, obj=obj)
+            args, namespace = PendingNamespace.split(args)
+        declared, target = self._declare(
+            name, args, opts, catalog=catalog, obj=obj, site=site, catalogued=namespace.output is None
+        )
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
-        self._aim_declared = declared
-        self._aim_target = target
-        self._aim_ref = declared.object_ref
-        self._aim_status = Deferred()
+        record = CatalogRecord(declared, target, site=site, namespace=namespace, status_of=self._status)
         setattr(self, self._NAME_OUTPUT, known_output(declared.metadata.name))
         shown = current_registry().catalog_outputs.restore(spec)
         self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)
-        self.status = self._aim_status.output
+        self.status = record.status.output
         self.register_outputs(
             {camel_case(self._NAME_OUTPUT): declared.metadata.name, "spec": shown, "status": self.status}
         )
-        enlist(self)
+        enlist_catalog_object(record)
 
     def _declare(
         self,
@@ -225,6 +229,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         *,
         catalog: Catalog | None,
         obj: AIMObject | None,
+        site: DeclarationSite | None,
+        catalogued: bool,
     ) -> tuple[AIMObject, Catalog]:
         """Validate and add to the catalog first, so a bad object fails before anything registers."""
         if obj is None:
@@ -244,8 +250,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
             )
         reject_late_catalog_object(parsed.object_ref)
         target = catalog if catalog is not None else current_registry().catalog
-        if self._aim_namespace_output is None:
+        if catalogued:
             target.add(parsed)  # first: a different object under the same name is a DuplicateObject
-        claim_name(f"aim:index:{type(self).__name__}", name, opts, self._aim_site)
+        claim_name(f"aim:index:{type(self).__name__}", name, opts, site)
         super().__init__(f"aim:index:{type(self).__name__}", name, None, opts)
         return parsed, target

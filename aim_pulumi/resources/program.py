@@ -53,9 +53,10 @@ from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import AIMError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
-from aim_pulumi.resources.outputs import gathered, settled_output
+from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
+from aim_pulumi.resources.round_member import CatalogMember, Deferred, RoundMember, ServiceMember
 from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
 
 __all__ = [
@@ -65,7 +66,8 @@ __all__ = [
     "ProgramRound",
     "claim_name",
     "declaration_site",
-    "enlist",
+    "enlist_catalog_object",
+    "enlist_service",
     "failure_lines",
     "locate",
     "reject_late_catalog_object",
@@ -105,42 +107,17 @@ def failure_lines(error: BaseException) -> list[str]:
     return lines
 
 
-class Deferred:
-    """An output the round resolves: a value, an Output (possibly unknown in a preview) or an error.
-
-    The Output is what `Output.from_input` would make of the value, as one Output: a status of
-    plain data is not rebuilt leaf by leaf (`outputs.settled_output`).
-    """
-
-    def __init__(self) -> None:
-        self._future: asyncio.Future[Any] = _sdk.event_loop().create_future()
-        self.output: pulumi.Output[Any] = settled_output(self._future)
-
-    @property
-    def settled(self) -> bool:
-        return self._future.done()
-
-    def resolve(self, value: Any) -> None:
-        if not self._future.done():
-            self._future.set_result(value)
-
-    def fail(self, error: BaseException) -> None:
-        if not self._future.done():
-            self._future.set_exception(error)
-
-
 @dataclass
 class ProgramRound:
     """The components declared since the last round, and whether it has run.
 
-    Members are AIM components; the round calls their `_aim_*` hooks: every member has
-    `_aim_waits_for_outputs`, `_aim_await_outputs`, `_aim_known`, `_aim_unknown` and `_aim_fail`;
-    catalog objects `_aim_settle_status`; services (`_aim_is_service`) `_aim_prepare`, `_aim_bind`,
-    `_aim_final`, `_aim_record_caches`, `_aim_register` and `_aim_resolve_status`. Once a round has
-    run, `_aim_changed_by_later` says whether a member would now resolve differently.
+    Each declaration joins as a record (`round_member.py`): `members` in the order they were
+    declared, and each kind again on its own, so the round never has to ask a member what it is.
     """
 
-    members: list[Any] = field(default_factory=list)
+    members: list[RoundMember] = field(default_factory=list)
+    catalog_objects: list[CatalogMember] = field(default_factory=list)
+    services: list[ServiceMember] = field(default_factory=list)
     # What registers plain Kubernetes objects of the program (AIMStack's): run with the children.
     before_children: list[Callable[[], None]] = field(default_factory=list)
     armed: bool = False
@@ -148,20 +125,18 @@ class ProgramRound:
     task: Any = None
 
 
-async def known_namespace(output: pulumi.Output[Any]) -> str | None:
-    """The value of a namespace Output, or None while a preview cannot know it.
+@dataclass(frozen=True)
+class _Roster:
+    """The members of a round once it starts: later declarations join another round."""
 
-    Services and catalog objects both accept `namespace: ns.metadata.name`; one rule says when the
-    value is usable and what a non-string value means.
-    """
-    value = await output.future()
-    if not await output.is_known() or value is None:
-        return None
-    if not isinstance(value, str):
-        raise AIMValidationError(
-            "metadata.namespace", "InvalidSpec", f"the namespace Output resolved to {value!r}, not a string"
-        )
-    return value
+    members: list[RoundMember]
+    catalog_objects: list[CatalogMember]
+    services: list[ServiceMember]
+    before_children: list[Callable[[], None]]
+
+    def fail(self, error: BaseException) -> None:
+        for member in self.members:
+            member.fail(error)
 
 
 def reject_late_catalog_object(object_ref: str) -> None:
@@ -205,11 +180,24 @@ def claim_name(
     claimed[key] = site
 
 
-def enlist(component: Any) -> None:
-    """Add a just-declared component to the program's open round (or resolve a late service now)."""
+def enlist_catalog_object(member: CatalogMember) -> None:
+    """Add a just-declared catalog object to the program's open round."""
     late = current_registry().program_ended
     current = _open_round()
-    current.members.append(component)
+    current.catalog_objects.append(member)
+    _join(current, member, late)
+
+
+def enlist_service(member: ServiceMember) -> None:
+    """Add a just-declared service to the program's open round (or resolve a late one now)."""
+    late = current_registry().program_ended
+    current = _open_round()
+    current.services.append(member)
+    _join(current, member, late)
+
+
+def _join(current: ProgramRound, member: RoundMember, late: bool) -> None:
+    current.members.append(member)
     if late:
         _settle(current)
 
@@ -267,37 +255,31 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
     if current.started:
         return
     current.started = True
-    members = list(current.members)
+    roster = _Roster(
+        list(current.members), list(current.catalog_objects), list(current.services), current.before_children
+    )
     if body_error is not None:
-        for member in members:
-            member._aim_fail(body_error)
+        roster.fail(body_error)
         return
     try:
-        services = [m for m in members if getattr(m, "_aim_is_service", False)]
-        if any(m._aim_waits_for_outputs() for m in members):
-            current.task = asyncio.ensure_future(
-                _settle_later(members, services, current.before_children), loop=_sdk.event_loop()
-            )
+        if any(m.waits_for_outputs() for m in roster.members):
+            current.task = asyncio.ensure_future(_settle_later(roster), loop=_sdk.event_loop())
             return
-        _resolve(members, services, current.before_children)
+        _resolve(roster)
     except BaseException as error:
-        for member in members:
-            member._aim_fail(error)
+        roster.fail(error)
         raise
 
 
-async def _settle_later(
-    members: list[Any], services: list[Any], before_children: list[Callable[[], None]]
-) -> None:
+async def _settle_later(roster: _Roster) -> None:
     """Wait for the Outputs that decide where services go, then resolve as usual."""
     try:
         # Catalog objects first: a service sees them only once they joined the catalog.
-        for member in sorted(members, key=lambda m: bool(getattr(m, "_aim_is_service", False))):
-            await member._aim_await_outputs()
-        _resolve(members, services, before_children)
+        for member in [*roster.catalog_objects, *roster.services]:
+            await member.await_outputs()
+        _resolve(roster)
     except BaseException as error:
-        for member in members:
-            member._aim_fail(error)
+        roster.fail(error)
 
 
 # Allocations between young collections, and young collections per middle one, while the round runs.
@@ -338,62 +320,61 @@ def _registering() -> Iterator[None]:
                 gc.set_threshold(*restored)
 
 
-def _resolve(members: list[Any], services: list[Any], before_children: list[Callable[[], None]]) -> None:
+def _resolve(roster: _Roster) -> None:
     # Every binding and child registers in here, or in `_finish_all`.
     with _registering():
-        _resolve_round(members, services, before_children)
+        _resolve_round(roster)
 
 
-def _resolve_round(
-    members: list[Any], services: list[Any], before_children: list[Callable[[], None]]
-) -> None:
-    unknown = [m for m in members if not m._aim_known() and not getattr(m, "_aim_is_service", False)]
+def _resolve_round(roster: _Roster) -> None:
+    unknown = [m for m in roster.catalog_objects if not m.known()]
     if unknown:
         # A preview that does not know where a catalog object lives cannot know what any service
         # sees: every service's children and outputs are unknown, none is guessed.
-        for member in members:
-            member._aim_unknown(unknown[0]._aim_namespace_output)
-        for register in before_children:
+        output = unknown[0].namespace.output
+        assert output is not None
+        for member in roster.members:
+            member.unknown(output)
+        for register in roster.before_children:
             register()
         return
-    failures: list[BaseException] = _changed_by_late_objects(members)
+    failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    for member in members:
-        if not getattr(member, "_aim_is_service", False):
-            try:
-                member._aim_settle_status()
-            except Exception as error:
-                failures.append(locate(error, member._aim_site, member._aim_ref))
-    ordered = sorted(services, key=lambda s: s._aim_order_key())
+    for catalog_object in roster.catalog_objects:
+        try:
+            catalog_object.settle_status()
+        except Exception as error:
+            failures.append(locate(error, catalog_object.site, catalog_object.ref))
     ready = []
-    for service in ordered:
-        if not service._aim_known():
-            service._aim_unknown(service._aim_namespace_output)
+    for service in sorted(roster.services, key=lambda s: s.order_key()):
+        if not service.known():
+            output = service.namespace.output
+            assert output is not None
+            service.unknown(output)
             continue
         try:
-            service._aim_prepare()
+            service.prepare()
         except Exception as error:
-            failures.append(locate(error, service._aim_site, service._aim_ref))
+            failures.append(locate(error, service.site, service.ref))
             continue
         ready.append(service)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    current_registry().settled.extend(members)
-    register_children(ready, before_children)
+    current_registry().settled.extend(roster.members)
+    register_children(ready, roster.before_children)
 
 
-def _changed_by_late_objects(members: Sequence[Any]) -> list[BaseException]:
+def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
     """One failure per catalog object of this round that changes what an earlier round resolved.
 
     Only the component provider runs several rounds with catalog objects (a Python program's
     late catalog objects are refused at once), so only there can it happen.
     """
-    late = [m for m in members if not getattr(m, "_aim_is_service", False)]
-    settled = current_registry().settled
+    settled: list[RoundMember] = current_registry().settled
     if not late or not settled:
         return []
-    changed = sorted({m._aim_ref for m in settled if m._aim_changed_by_later()})
+    changed = sorted({m.ref for m in settled if m.changed_by_later()})
     if not changed:
         return []
     shown = ", ".join(changed)
@@ -403,25 +384,27 @@ def _changed_by_late_objects(members: Sequence[Any]) -> list[BaseException]:
                 "DeclaredAfterResolution",
                 f"constructed after {shown} resolved, and with it they would resolve differently; "
                 "make them depend on it (dependsOn, or one of its outputs) so that it is constructed first",
-                object_ref=member._aim_ref,
+                object_ref=member.ref,
             ),
-            member._aim_site,
-            member._aim_ref,
+            member.site,
+            member.ref,
         )
         for member in late
     ]
 
 
-def register_children(services: Sequence[Any], before_children: Sequence[Callable[[], None]] = ()) -> None:
+def register_children(
+    services: Sequence[ServiceMember], before_children: Sequence[Callable[[], None]] = ()
+) -> None:
     """Bindings first; every child once every binding has settled (nothing before all planned)."""
-    bindings = [service._aim_bind() for service in services]
+    bindings = [service.bind() for service in services]
     if all(b is None for b in bindings):
         _finish_all(services, [None] * len(services), before_children)
         return
     states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
     for position, service in enumerate(services):
-        service._aim_resolve_status(done.apply(_at(position)))
+        service.resolve_status(done.apply(_at(position)))
 
 
 def _at(position: int) -> Callable[[list[Any]], Any]:
@@ -429,7 +412,9 @@ def _at(position: int) -> Callable[[list[Any]], Any]:
 
 
 def _finish_all(
-    services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]] = ()
+    services: Sequence[ServiceMember],
+    states: list[Any],
+    before_children: Sequence[Callable[[], None]] = (),
 ) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
     with _registering():
@@ -437,26 +422,25 @@ def _finish_all(
 
 
 def _finish_round(
-    services: Sequence[Any], states: list[Any], before_children: Sequence[Callable[[], None]]
+    services: Sequence[ServiceMember], states: list[Any], before_children: Sequence[Callable[[], None]]
 ) -> list[Any]:
     failures: list[BaseException] = []
-    finals = []
     for service, state in zip(services, states, strict=True):
         try:
-            finals.append(service._aim_final(state))
+            service.decide(state)
         except Exception as error:
-            failures.append(locate(error, service._aim_site, service._aim_ref))
+            failures.append(locate(error, service.site, service.ref))
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
         for service in services:
-            service._aim_fail(combined)
+            service.fail(combined)
         raise combined
     for register in before_children:
         register()
-    for service, built in zip(services, finals, strict=True):
-        service._aim_record_caches(built)
-    statuses = [service._aim_register(built) for service, built in zip(services, finals, strict=True)]
+    for service in services:
+        service.record_caches()
+    statuses = [service.register() for service in services]
     if all(state is None for state in states):
         for service, status in zip(services, statuses, strict=True):
-            service._aim_resolve_status(status)
+            service.resolve_status(status)
     return statuses

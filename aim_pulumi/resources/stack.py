@@ -240,7 +240,7 @@ class AIMStack(pulumi.ComponentResource):
                 for manifest in manifests
             ]
             for service, indexes in waiting:
-                service._aim_wait_for([plain[i] for i in indexes])
+                service._record.wait_for([plain[i] for i in indexes])
 
         if manifests:
             with_children(declare_plain_objects)

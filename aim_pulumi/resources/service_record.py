@@ -1,0 +1,561 @@
+"""One AIMService in the program round: its phases, and the work that moves it from one to the next.
+
+The component (`service.py`) only declares; the round (`program.py`) owns this record and takes
+every service through the same phases together, each a typed value that holds what the phase
+decided: `Declared` (the document, nothing planned), `Planned` (the first plan against the
+complete catalog), `Bound` (its sticky binding registered with that plan's winner), `Decided`
+(the plan to deploy, once every binding has answered) and `Registered` (its children declared).
+A phase is reached only once every service of the round reached the one before, which is how a
+failure anywhere stops the program before any child is registered.
+"""
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pulumi
+
+from aim_pulumi import api
+from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.manifests._common import plain
+from aim_pulumi.manifests.adopted import adopt_plan, adopted_record, keep_adopted, planned_cache_names
+from aim_pulumi.manifests.child_admission import check_children
+from aim_pulumi.manifests.env_secret import split_env_secrets
+from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.children.names import hash_suffix
+from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
+from aim_pulumi.resolve.plan.result import ServicePlan
+from aim_pulumi.resolve.selection.select import qualifying_profile_refs
+from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resolve.types import CachePlan
+from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
+from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.outputs import gathered, settled_output
+from aim_pulumi.resources.registry import current_registry, in_component_provider
+from aim_pulumi.resources.resolutions import observed_plan
+from aim_pulumi.resources.round_member import Deferred, Enlisted, PendingNamespace
+from aim_pulumi.resources.secrets import (
+    MaskedArgs,
+    build_independent_of_outputs,
+    holds_output,
+    redact,
+    restore_outputs,
+)
+from aim_pulumi.resources.service_status import observed_status, plan_sources
+from aim_pulumi.resources.shared_cache import AIMSharedCache
+from aim_pulumi.resources.sites import DeclarationSite
+
+__all__ = [
+    "Bound",
+    "Built",
+    "Decided",
+    "Declared",
+    "Phase",
+    "Planned",
+    "Registered",
+    "ServiceDeclaration",
+    "ServiceRecord",
+]
+
+
+# Pulumi role of each service-owned child (behaviour §14).
+_ROLES: Mapping[str, str] = {
+    "InferenceService": "isvc",
+    "ConfigMap": "profile-config",
+    "HTTPRoute": "route",
+    "ScaledObject": "scaledobject",
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Built:
+    """One planning pass: the typed service, its plan and every manifest the plan yields."""
+
+    service: api.AIMService
+    plan: ServicePlan
+    manifests: tuple[dict[str, Any], ...]
+    caches: tuple[tuple[CachePlan, dict[str, Any], dict[str, Any]], ...]
+
+    def render(self) -> Any:
+        return [list(self.manifests), [[p, j] for _, p, j in self.caches], dict(self.plan.status)]
+
+
+@dataclasses.dataclass(frozen=True)
+class ServiceDeclaration:
+    """What the constructor fixed: none of it changes while the round runs."""
+
+    name: str
+    site: DeclarationSite | None
+    settings: Settings
+    catalog: Catalog
+    force: bool
+    wait_for_cache: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Declared:
+    """Enlisted: nothing is decided until the catalog is complete."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Planned:
+    """The first plan, against the complete catalog, before any binding has answered."""
+
+    first: Built
+    # The document's Outputs masked for planning (with the runtime configs' env Outputs joined).
+    masked: MaskedArgs
+    # Selector shapes keep their profile, cached services their cache sizes, through a binding.
+    binds: bool
+    # The binding keys of every profile that qualifies: the binding keeps one of them.
+    qualifying: list[str]
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    """The sticky binding is registered with the first plan's winner; its answer is pending."""
+
+    planned: Planned
+    winner: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Decided:
+    """The plan to deploy: the first one, or one rebuilt from the profile the binding kept."""
+
+    planned: Planned
+    built: Built
+
+
+@dataclasses.dataclass(frozen=True)
+class Registered:
+    """The children are declared; `endpoint` reads the route's hostnames from here."""
+
+    planned: Planned
+    built: Built
+    hostnames: tuple[str, ...]
+
+
+Phase = Declared | Planned | Bound | Decided | Registered
+
+
+def _with_previous_profile(document: Mapping[str, Any], ref: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(document)
+    status = dict(out.get("status") or {})
+    status["resolvedProfile"] = dict(ref)
+    out["status"] = status
+    return out
+
+
+def _awaited_children(plan: ServicePlan) -> list[str]:
+    """What `pulumi up` will wait for, for how long, and what a timeout means, one line each."""
+    service = f"AIMService {plan.namespace}/{plan.name}"
+    lines = []
+    for cache in plan.caches:
+        if not cache.skip_await:
+            lines.append(
+                f"{service}: waiting up to {cache.timeout_seconds} s for download Job {cache.job_name} "
+                "to complete (aim:downloadTimeoutSeconds)"
+            )
+    if plan.wait.wait_for and not plan.wait.skip_await:
+        lines.append(
+            f"{service}: waiting up to {plan.wait.timeout_seconds} s for InferenceService {plan.isvc_name} "
+            f"to report {plan.wait.wait_for} (aim:waitFor, aim:readyTimeoutSeconds)"
+        )
+    return lines
+
+
+async def _reported(resource: pulumi.Resource | None) -> Any:
+    """A child's `status` as the engine observed it; None where unknown (a preview's new child)."""
+    output = getattr(resource, "status", None)
+    if not isinstance(output, pulumi.Output):
+        return None
+    value = await output.future()
+    return plain(value) if isinstance(value, Mapping) else None
+
+
+async def _observed_status(
+    planned: Mapping[str, Any],
+    *,
+    runtime: pulumi.Resource | None,
+    caches: Sequence[pulumi.Resource],
+    route: pulumi.Resource | None,
+) -> dict[str, Any]:
+    """The status to export: the plan's, updated with what the children report (`observed_status`).
+
+    `planned` may hold Outputs (restored env or label values); `observed_status` touches only the
+    conditions and the rollup, so they pass through to `settled_output`, which awaits them.
+    """
+    reports = [await _reported(job) for job in caches]
+    return observed_status(
+        planned, runtime=await _reported(runtime), caches=reports, route=await _reported(route)
+    )
+
+
+def _binding_key(ref: Any) -> str:
+    return profile_key(ref.kind, ref.namespace, ref.name)
+
+
+def _ref_for_key(key: str, catalog: Catalog) -> dict[str, Any]:
+    """The `status.resolvedProfile` a binding key stands for (also for a profile since deleted)."""
+    kind, namespace, name = parse_profile_key(key)
+    entry = catalog.profile_entry(kind, namespace or None, name)
+    if entry is not None:
+        return entry.ref.as_dict()
+    return {
+        "kind": kind,
+        "name": name,
+        "namespace": namespace,
+        "scope": "Namespace" if namespace else "Cluster",
+    }
+
+
+def _needs_binding(built: Built) -> bool:
+    """Selector shapes need the sticky binding; any cached service needs its cache memory."""
+    if built.plan.caches:
+        return True
+    if built.plan.pipeline != "profile":
+        return False
+    profile = (api.to_manifest(built.service).get("spec") or {}).get("profile") or {}
+    return not (isinstance(profile, Mapping) and profile.get("name"))
+
+
+class ServiceRecord(Enlisted):
+    """What an AIMService declared, the phase the round has taken it to, and the work of each phase.
+
+    `owner` is the component: the parent of the binding and of every child, and the resource the
+    plan's diagnostics are logged against.
+    """
+
+    def __init__(
+        self,
+        owner: pulumi.ComponentResource,
+        declaration: ServiceDeclaration,
+        *,
+        document: dict[str, Any],
+        namespace: PendingNamespace,
+        depends_on: list[Any],
+        providers: list[pulumi.ProviderResource],
+    ) -> None:
+        self.status = Deferred()
+        self.isvc_name = Deferred()
+        super().__init__(declaration.site, namespace, [(self.status, dict), (self.isvc_name, str)])
+        self.owner = owner
+        self.name = declaration.name
+        self.declaration = declaration
+        # What the round learns changes these two: the namespace Output's value, what it waits for.
+        self.document = document
+        self.depends_on = depends_on
+        # A Shared cache has no parent, so it is given the Kubernetes provider the children inherit.
+        self.providers = providers
+        self.phase: Phase = Declared()
+
+    # ------------------------------------------------------------------ what the round reads
+
+    @property
+    def ref(self) -> str:
+        metadata = self.document.get("metadata") or {}
+        namespace = "?" if not self.namespace.known else metadata.get("namespace") or "default"
+        return f"AIMService/{namespace}/{metadata.get('name')}"
+
+    @property
+    def hostnames(self) -> tuple[str, ...]:
+        """The route's hostnames once the children are registered; none before."""
+        return self.phase.hostnames if isinstance(self.phase, Registered) else ()
+
+    def order_key(self) -> tuple[str, str, str]:
+        metadata = self.document.get("metadata") or {}
+        return (str(metadata.get("namespace") or ""), str(metadata.get("name") or ""), self.name)
+
+    async def await_outputs(self) -> None:
+        value = await self.namespace.settle()
+        if value is None:
+            return
+        metadata = dict(self.document.get("metadata") or {})
+        metadata["namespace"] = value
+        self.document = {**self.document, "metadata": metadata}
+        # The children wait for whatever produced the namespace (typically its Namespace).
+        output = self.namespace.output
+        assert output is not None
+        self.depends_on = [*self.depends_on, *sorted(await output.resources(), key=id)]
+
+    def unknown(self, output: pulumi.Output[Any]) -> None:
+        pulumi.log.info(
+            "a namespace is not known in this preview; the children are planned once it is",
+            resource=self.owner,
+        )
+        super().unknown(output)
+
+    def wait_for(self, resources: Sequence[pulumi.Resource]) -> None:
+        """Make the children also wait for resources registered in the round (AIMStack's objects)."""
+        self.depends_on = [*self.depends_on, *resources]
+
+    def resolve_status(self, status: Any) -> None:
+        self.status.resolve(status)
+
+    # ------------------------------------------------------------------ Declared -> Planned
+
+    def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> Built:
+        service = api.parse(document)
+        assert isinstance(service, api.AIMService)
+        # A service adopted from the operator keeps its cache names and running predictor (adopted.py).
+        adopted = adopted_record(service.metadata.annotations)
+        if previous_sizes is not None and adopted:
+            planned = planned_cache_names(adopted)
+            previous_sizes = {planned.get(k, k): v for k, v in previous_sizes.items()}
+        plan = adopt_plan(
+            observed_plan(
+                service,
+                self.declaration.catalog,
+                self.declaration.settings,
+                previous_cache_sizes=previous_sizes,
+            ),
+            adopted,
+        )
+        caches = tuple((c, build_cache_pvc(c), build_download_job(c)) for c in plan.caches)
+        manifests = tuple(keep_adopted(build_service_manifests(plan), adopted))
+        check_children(
+            [*manifests, *(m for _, pvc, job in caches for m in (pvc, job))],
+            service.object_ref,
+            lambda: plan_sources(service, plan, self.declaration.catalog),
+        )
+        return Built(service, plan, manifests, caches)
+
+    def prepare(self) -> None:
+        first, masked = build_independent_of_outputs(self.document, self._build, Built.render)
+        # The children also carry the runtime configs' env Outputs (merged into the container env).
+        joined = current_registry().catalog_outputs.joined(masked)
+        binds = _needs_binding(first)
+        qualifying = (
+            [_binding_key(r) for r in qualifying_profile_refs(first.service, self.declaration.catalog)]
+            if binds and first.plan.resolved_profile is not None
+            else []
+        )
+        self.phase = Planned(first, joined, binds, qualifying)
+        self.isvc_name.resolve(first.plan.isvc_name)
+
+    def _planned(self) -> Planned | None:
+        phase = self.phase
+        if isinstance(phase, Planned):
+            return phase
+        if isinstance(phase, Bound | Decided | Registered):
+            return phase.planned
+        return None
+
+    def changed_by_later(self) -> bool:
+        planned = self._planned()
+        if planned is None:
+            return False
+        try:
+            again, _ = build_independent_of_outputs(self.document, self._build, Built.render)
+        except Exception:
+            return True
+        return bool(again.render() != planned.first.render())
+
+    # ------------------------------------------------------------------ Planned -> Bound
+
+    def bind(self) -> pulumi.Output[list[Any]] | None:
+        planned = self.phase
+        if not isinstance(planned, Planned):
+            raise self._out_of_order("Planned")
+        if not planned.binds:
+            return None
+        first = planned.first
+        winner = _binding_key(first.plan.resolved_profile) if first.plan.resolved_profile else ""
+        self.phase = Bound(planned, winner)
+        # A program of another language cannot run a Python dynamic resource (binding.py).
+        kind = ProviderBinding if in_component_provider() else Binding
+        binding = kind(
+            f"{self.name}-binding",
+            service=f"{first.plan.namespace}/{first.plan.name}",
+            winner=winner,
+            qualifying=planned.qualifying,
+            force=self.declaration.force
+            or bool((first.service.metadata.annotations or {}).get(FORCE_REBIND_ANNOTATION)),
+            cache_mode=first.plan.caches[0].mode if first.plan.caches else "",
+            cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
+            opts=pulumi.ResourceOptions(parent=self.owner),
+        )
+        return gathered([binding.bound, binding.previous, binding.cache_sizes])
+
+    # ------------------------------------------------------------------ Planned or Bound -> Decided
+
+    def decide(self, state: list[Any] | None) -> None:
+        phase = self.phase
+        if state is not None and isinstance(phase, Bound):
+            self.phase = Decided(phase.planned, self._rebuilt(phase, state))
+            return
+        if not isinstance(phase, Planned | Bound):
+            raise self._out_of_order("Planned or Bound")
+        planned = phase if isinstance(phase, Planned) else phase.planned
+        self.phase = Decided(planned, planned.first)
+
+    def _rebuilt(self, bound: Bound, state: list[Any]) -> Built:
+        """The first plan unless the binding kept another profile or cache size; else planned from it."""
+        first = bound.planned.first
+        document = bound.planned.masked.value
+        answer, previous = str(state[0] or ""), str(state[1] or "")
+        sizes = {str(k): int(v) for k, v in dict(state[2] or {}).items()}
+        sizes_unchanged = all(sizes.get(c.pvc_name) == c.size_gi for c in first.plan.caches)
+        if answer == bound.winner and not previous and sizes_unchanged:
+            return first
+        if not answer:
+            return self._build(document, sizes)
+        built: Built | None = None
+        if previous:
+            # Planning from the previous binding reports the rebind (old, new, reason) itself.
+            candidate = self._build(
+                _with_previous_profile(document, _ref_for_key(previous, self.declaration.catalog)), sizes
+            )
+            if (
+                candidate.plan.resolved_profile is not None
+                and _binding_key(candidate.plan.resolved_profile) == answer
+            ):
+                built = candidate
+        if built is None:
+            built = self._build(
+                _with_previous_profile(document, _ref_for_key(answer, self.declaration.catalog)), sizes
+            )
+            if previous and previous != answer:
+                pulumi.log.info(
+                    f'ProfileRebound: rebound from "{parse_profile_key(previous)[2]}" to '
+                    f'"{parse_profile_key(answer)[2]}"',
+                    resource=self.owner,
+                )
+        return built
+
+    # ------------------------------------------------------------------ Decided -> Registered
+
+    def record_caches(self) -> None:
+        decided = self._decided()
+        first = decided.planned.first
+        current_registry().use_shared_caches(
+            (first.plan.namespace, first.plan.name),
+            [c for c, _, _ in decided.built.caches if c.mode == "Shared"],
+            decided.planned.masked,
+        )
+
+    def register(self) -> Any:
+        """Log the plan's diagnostics, register its children and return the status to export."""
+        decided = self._decided()
+        built, masked = decided.built, decided.planned.masked
+        plan = built.plan
+        self._log_diagnostics(plan)
+        cache_dependencies, download_jobs = self._register_caches(built, masked)
+        observed = self._register_workloads(built, masked, cache_dependencies)
+        self.phase = Registered(
+            decided.planned, built, plan.route.hostnames if plan.route is not None else ()
+        )
+        return settled_output(
+            _observed_status(
+                restore_outputs(dict(plan.status), masked),
+                runtime=observed.get("InferenceService"),
+                caches=download_jobs,
+                route=observed.get("HTTPRoute"),
+            )
+        )
+
+    def _decided(self) -> Decided:
+        if not isinstance(self.phase, Decided):
+            raise self._out_of_order("Decided")
+        return self.phase
+
+    def _log_diagnostics(self, plan: ServicePlan) -> None:
+        for diagnostic in plan.diagnostics:
+            message = f"{diagnostic.reason}: {redact(diagnostic.message)}"
+            if diagnostic.level == "warn":
+                pulumi.log.warn(message, resource=self.owner)
+            else:
+                pulumi.log.info(message, resource=self.owner)
+        if not pulumi.runtime.is_dry_run():
+            # Said before the waits: when one times out, the provider's error names only the child.
+            for waited in _awaited_children(plan):
+                pulumi.log.info(waited, resource=self.owner)
+
+    def _child_options(self, *dependencies: Any) -> pulumi.ResourceOptions:
+        """Children are parented here and also wait for what the service itself was told to wait for."""
+        return pulumi.ResourceOptions(parent=self.owner, depends_on=[*self.depends_on, *dependencies])
+
+    def _register_caches(
+        self, built: Built, masked: MaskedArgs
+    ) -> tuple[list[pulumi.Resource], list[pulumi.CustomResource]]:
+        """Dedicated caches as children, Shared ones once per stack; what the workload may wait for."""
+        cache_opts = pulumi.ResourceOptions(providers=self.providers, depends_on=list(self.depends_on))
+        cache_dependencies: list[pulumi.Resource] = []
+        download_jobs: list[pulumi.CustomResource] = []
+        for cache, pvc_manifest, job_manifest in built.caches:
+            if cache.mode == "Shared":
+                shared = AIMSharedCache.declare(cache, masked=masked, opts=cache_opts)
+                cache_dependencies.append(shared)
+                download_jobs.append(shared.job)
+                continue
+            suffix = hash_suffix(cache.pvc_name)
+            pvc = register_child(
+                f"{self.name}-cache-{suffix}",
+                restore_outputs(pvc_manifest, masked, secrets=False, owner=self.ref),
+                self._child_options(),
+            )
+            job_manifest, job_secret = split_env_secrets(job_manifest, holds_output)
+            job_waits: list[pulumi.Resource] = [pvc]
+            if job_secret is not None:
+                job_waits.append(
+                    register_child(
+                        f"{self.name}-download-{suffix}-env",
+                        restore_outputs(job_secret, masked),
+                        self._child_options(),
+                    )
+                )
+            job = register_child(
+                f"{self.name}-download-{suffix}",
+                restore_outputs(job_manifest, masked, secrets=False, owner=self.ref),
+                self._child_options(*job_waits),
+            )
+            cache_dependencies.extend([pvc, job])
+            download_jobs.append(job)
+        return cache_dependencies, download_jobs
+
+    def _register_workloads(
+        self, built: Built, masked: MaskedArgs, cache_dependencies: Sequence[pulumi.Resource]
+    ) -> dict[str, pulumi.CustomResource]:
+        """The profile ConfigMap first, then the InferenceService, HTTPRoute and ScaledObject."""
+        by_kind = {str(m.get("kind")): m for m in built.manifests}
+        config_map = None
+        if "ConfigMap" in by_kind:
+            config_map = register_child(
+                f"{self.name}-{_ROLES['ConfigMap']}",
+                restore_outputs(by_kind["ConfigMap"], masked, secrets=False, owner=self.ref),
+                self._child_options(),
+            )
+        isvc_dependencies: list[pulumi.Resource] = [config_map] if config_map is not None else []
+        if self.declaration.wait_for_cache and not built.plan.wait.skip_await:
+            isvc_dependencies.extend(cache_dependencies)
+        observed: dict[str, pulumi.CustomResource] = {}
+        for manifest in built.manifests:
+            kind = str(manifest.get("kind"))
+            if kind == "ConfigMap":
+                continue
+            role = _ROLES.get(kind)
+            if role is None:
+                raise ValueError(f"{self.name}: the plan produced an unexpected {kind}")
+            waits: list[pulumi.Resource] = []
+            if kind == "InferenceService":
+                # Deploy-time env values live in a Secret beside it, so the spec stays reviewable.
+                manifest, env_secret = split_env_secrets(manifest, holds_output)
+                waits = list(isvc_dependencies)
+                if env_secret is not None:
+                    waits.append(
+                        register_child(
+                            f"{self.name}-{role}-env",
+                            restore_outputs(env_secret, masked),
+                            self._child_options(),
+                        )
+                    )
+            observed[kind] = register_child(
+                f"{self.name}-{role}",
+                restore_outputs(manifest, masked, secrets=False, owner=self.ref),
+                self._child_options(*waits),
+            )
+        return observed
+
+    def _out_of_order(self, expected: str) -> RuntimeError:
+        """The round moves every service through the phases in order; anything else is a bug."""
+        return RuntimeError(f"{self.ref}: {expected} expected, found {type(self.phase).__name__}")
