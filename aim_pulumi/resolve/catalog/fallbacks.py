@@ -18,8 +18,8 @@ from aim_pulumi.api import (
     AIMProfile,
     AIMValidationError,
     parse,
-    to_manifest,
 )
+from aim_pulumi.api.model import ModelAccelerator, ModelSourceSpec, ModelSpec
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import generated_profile_name
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -51,11 +51,18 @@ def _axis_agrees(model_value: Any, match_value: Any) -> bool:
 
 def fallback_matches(fallback: Mapping[str, Any], accelerator: Mapping[str, Any]) -> bool:
     """Whether a fallback's `match` serves a model's `accelerator` block (§6.2, hardware aside)."""
+    return _serves(
+        fallback, accelerator.get("vendor"), accelerator.get("model"), accelerator.get("partitioningMode")
+    )
+
+
+def _serves(fallback: Mapping[str, Any], vendor: Any, model: Any, partitioning_mode: Any) -> bool:
+    # The fallback is a merged runtime-config value (a mapping, its fields present or absent).
     match = fallback.get("match") or {}
     return (
-        _axis_agrees(accelerator.get("vendor"), match.get("acceleratorVendor"))
-        and _axis_agrees(accelerator.get("model"), match.get("acceleratorModel"))
-        and _axis_agrees(accelerator.get("partitioningMode"), match.get("acceleratorPartitioningMode"))
+        _axis_agrees(vendor, match.get("acceleratorVendor"))
+        and _axis_agrees(model, match.get("acceleratorModel"))
+        and _axis_agrees(partitioning_mode, match.get("acceleratorPartitioningMode"))
     )
 
 
@@ -66,11 +73,15 @@ def rc_fallbacks(merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, 
     return [f for f in generation.get("fallbacks") or () if isinstance(f, Mapping)]
 
 
-def _matching(spec: Mapping[str, Any], merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
-    if not text(spec.get("modelId")):
+def _matching(spec: ModelSpec, merged_rc_spec: Mapping[str, Any] | None) -> list[Mapping[str, Any]]:
+    if not text(spec.model_id):
         return []
-    accelerator = spec.get("accelerator") or {}
-    return [f for f in rc_fallbacks(merged_rc_spec) if fallback_matches(f, accelerator)]
+    accelerator = spec.accelerator or ModelAccelerator()
+    return [
+        f
+        for f in rc_fallbacks(merged_rc_spec)
+        if _serves(f, accelerator.vendor, accelerator.model, accelerator.partitioning_mode)
+    ]
 
 
 def specificity(fallback: Mapping[str, Any]) -> int:
@@ -86,14 +97,14 @@ def _priority(fallback: Mapping[str, Any]) -> int:
     return int(value) if value is not None else 0
 
 
-def _profile_manifest(
-    model: AnyModel, spec: Mapping[str, Any], fallback: Mapping[str, Any]
-) -> dict[str, Any]:
+def _profile_manifest(model: AnyModel, fallback: Mapping[str, Any]) -> dict[str, Any]:
+    """The generated profile as a manifest: what the model and the fallback set, and nothing else."""
+    spec = model.spec
     model_name = model.metadata.name
-    model_id = text(spec.get("modelId"))
-    aim_id = text(spec.get("aimId")) or model_id
-    accelerator: Mapping[str, Any] = spec.get("accelerator") or {}
-    source: Mapping[str, Any] = spec.get("source") or {}
+    model_id = text(spec.model_id)
+    aim_id = text(spec.aim_id) or model_id
+    accelerator = spec.accelerator
+    source = spec.source or ModelSourceSpec()
     match: Mapping[str, Any] = fallback.get("match") or {}
     runtime: Mapping[str, Any] = fallback.get("runtime") or {}
     fallback_name = text(fallback.get("name"))
@@ -113,29 +124,33 @@ def _profile_manifest(
     for key in _RUNTIME_FIELDS:
         if runtime.get(key) is not None:
             profile_spec[key] = runtime[key]
-    if text(source.get("precision")):
-        profile_spec["precision"] = source["precision"]
+    if text(source.precision):
+        profile_spec["precision"] = source.precision
     for field, value in (
         ("acceleratorVendor", match.get("acceleratorVendor")),
         ("acceleratorType", match.get("acceleratorType")),
-        ("acceleratorModel", accelerator.get("model") or match.get("acceleratorModel")),
+        (
+            "acceleratorModel",
+            (accelerator.model if accelerator is not None else None) or match.get("acceleratorModel"),
+        ),
         (
             "acceleratorPartitioningMode",
-            accelerator.get("partitioningMode") or match.get("acceleratorPartitioningMode"),
+            (accelerator.partitioning_mode if accelerator is not None else None)
+            or match.get("acceleratorPartitioningMode"),
         ),
     ):
         if text(value):
             profile_spec[field] = value
-    count = accelerator.get("count")
-    profile_spec["acceleratorCount"] = int(count) if count is not None else 1
-    if text(spec.get("runtimeConfigName")):
-        profile_spec["runtimeConfigName"] = spec["runtimeConfigName"]
+    # An unset accelerator block means one device, as an unset count in a set block does.
+    profile_spec["acceleratorCount"] = accelerator.count if accelerator is not None else 1
+    if text(spec.runtime_config_name):
+        profile_spec["runtimeConfigName"] = spec.runtime_config_name
     model_source: dict[str, Any] = {
         "modelId": model_id,
-        "sourceUri": text(source.get("uri")) or f"hf://{model_id}",
+        "sourceUri": text(source.uri) or f"hf://{model_id}",
     }
-    if source.get("size") is not None:
-        model_source["size"] = source["size"]
+    if source.size is not None:
+        model_source["size"] = source.size
     profile_spec["modelSources"] = [model_source]
 
     metadata: dict[str, Any] = {
@@ -187,13 +202,12 @@ def generated_profiles(
     config that set the model up also configures what its profiles set up, such as a Shared cache
     (a profile resolves its own runtime config, §3).
     """
-    spec = to_manifest(model).get("spec") or {}
-    if not text(spec.get("modelId")):
+    if not text(model.spec.model_id):
         return []
     keep = frozenset(retained)
     produced: list[tuple[Mapping[str, Any], dict[str, Any], bool]] = []
-    for fallback in _matching(spec, merged_rc_spec):
-        manifest = _profile_manifest(model, spec, fallback)
+    for fallback in _matching(model.spec, merged_rc_spec):
+        manifest = _profile_manifest(model, fallback)
         present = _hardware_present(manifest, inventory)
         if not present:
             if manifest["metadata"]["name"] not in keep:

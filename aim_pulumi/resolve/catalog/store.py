@@ -145,11 +145,10 @@ class Catalog:
             self._profiles_by_namespace.setdefault(entry.namespace, []).append(entry)
         elif kind in MODEL_KINDS:
             assert isinstance(obj, AIMModel | AIMClusterModel)
-            spec = to_manifest(obj).get("spec") or {}
-            image = text(spec.get("image"))
+            image = text(obj.spec.image)
             if image:
                 self._models_by_image.setdefault(image, {}).setdefault(key[1], []).append(obj)
-            if text(spec.get("modelId")):
+            if text(obj.spec.model_id):
                 self._id_models[key] = obj
             self._generated = None
         elif kind in RUNTIME_CONFIG_KINDS:
@@ -330,7 +329,7 @@ class Catalog:
         for key in sorted(self._id_models):
             model = self._id_models[key]
             rc_namespace = key[1] or self.system_namespace
-            rc_name = text((to_manifest(model).get("spec") or {}).get("runtimeConfigName"))
+            rc_name = text(model.spec.runtime_config_name)
             try:
                 resolved = resolve_runtime_config(self, rc_namespace, rc_name or None)
             except AIMResolutionError as err:
@@ -346,7 +345,7 @@ class Catalog:
             mine: list[ProfileEntry] = []
             for profile in produced:
                 entry = ProfileEntry.build(profile, self.inventory, generated=True)
-                if text(entry.status.get("status")) == "NotAvailable" and self.inventory is not None:
+                if entry.state == "NotAvailable" and self.inventory is not None:
                     state.retained[entry.key] = entry
                     continue
                 mine.append(entry)

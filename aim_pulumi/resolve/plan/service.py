@@ -36,7 +36,7 @@ from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
+from aim_pulumi.resolve.objects import NAMESPACED_KINDS, AnyProfile, Key, object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
 from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
 from aim_pulumi.resolve.plan.result import ServicePlan
@@ -122,7 +122,7 @@ def _plan(
     diagnostics.extend(dispatch_diagnostics)
 
     context = PlanningContext.of(catalog)
-    rc_name = service_spec.get("runtimeConfigName") or None
+    rc_name = service.spec.runtime_config_name or None
     runtime_config = context.own_copy(context.runtime_config(namespace, rc_name))
     rc_condition = runtime_config_condition(runtime_config)
     if runtime_config is None:
@@ -131,7 +131,7 @@ def _plan(
     rc_spec = context.service_runtime_config(namespace, rc_name, inline)
     # Without an inline block or its own routing, a service routes as its namespace's config says.
     shared_routing: Mapping[str, Any] | None = None
-    if inline.spec is None and service_spec.get("routing") is None:
+    if inline.spec is None and service.spec.routing is None:
         shared_routing = context.namespace_routing(
             namespace, rc_name, lambda: effective_routing(service_spec, rc_spec)
         )
@@ -163,8 +163,8 @@ def _plan(
         "inference",
         {
             PROFILE_LABEL: profile_name,
-            METRIC_LABEL: profile_spec.get("metric"),
-            PRECISION_LABEL: profile_spec.get("precision"),
+            METRIC_LABEL: effective.spec.metric,
+            PRECISION_LABEL: effective.spec.precision,
             **defaults.isvc_labels,
         },
     )
@@ -174,8 +174,7 @@ def _plan(
         namespace=namespace,
         name=name,
         uid=uid,
-        profile_kind=effective.kind,
-        profile_name=profile_name,
+        profile=effective,
         profile_spec=profile_spec,
         declared_profile=_where(object_key(chosen.seed)),
         rc_spec=rc_spec,
@@ -320,8 +319,7 @@ def _plan_caches(
     namespace: str,
     name: str,
     uid: str,
-    profile_kind: str,
-    profile_name: str,
+    profile: AnyProfile,
     profile_spec: Mapping[str, Any],
     declared_profile: str,
     rc_spec: Mapping[str, Any],
@@ -336,16 +334,21 @@ def _plan_caches(
 ) -> list[CachePlan]:
     """The caches of the effective profile; a Shared cache is configured by the profile's own RC.
 
+    `profile_spec` is the plan's own copy of `profile.spec` as a manifest (what the caches are
+    built from); `profile` is read typed.
+
     `shared_profile` is the catalog object the effective profile is (None for an overlay or a
     converted template), whose Shared caches can be planned once for all its services.
     """
+    profile_kind, profile_name = profile.kind, profile.metadata.name
+    profile_rc = profile.spec.runtime_config_name or None
     if not caching_enabled(profile_kind, profile_spec, service_spec):
         return []
     mode = cache_mode(service_spec)
     context = PlanningContext.of(catalog)
     if mode == "Shared":
         try:
-            cache_rc = context.runtime_config(namespace, profile_spec.get("runtimeConfigName") or None)
+            cache_rc = context.runtime_config(namespace, profile_rc)
         except AIMResolutionError as error:
             # The reference is the profile's (an overlay inherits it), so name the object to fix.
             raise AIMResolutionError(
@@ -358,9 +361,7 @@ def _plan_caches(
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
         cache_match = label_propagation_match(cache_rc_spec)
         # A Shared cache ignores the service's storage, so what it reads depends on the catalog alone.
-        effective_rc = context.cache_runtime_config(
-            namespace, profile_spec.get("runtimeConfigName") or None, cache_rc_spec
-        )
+        effective_rc = context.cache_runtime_config(namespace, profile_rc, cache_rc_spec)
     else:
         cache_rc_spec, cache_match, effective_rc = rc_spec, match, None
     cache_settings = CacheSettings.from_settings(settings)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
-from aim_pulumi.api import to_manifest
+from aim_pulumi.api.profile import ProfileSpec, ProfileStatus
 from aim_pulumi.resolve.objects import (
     OVERLAY_SERVICE_ANNOTATION,
     PROFILE_ORIGIN_LABEL,
@@ -45,46 +45,46 @@ class InventoryView(Protocol):
 
 
 def profile_available(
-    spec: Mapping[str, Any], status: Mapping[str, Any], inventory: InventoryView | None
+    spec: ProfileSpec, status: ProfileStatus | None, inventory: InventoryView | None
 ) -> bool:
     """Tier 1 of the ranking: explicit status first, then the inventory, else available."""
-    state = text(status.get("status"))
+    state = text(status.status if status is not None else None)
     if state in ("Ready", "Running"):
         return True
     if state in ("NotAvailable", "Failed"):
         return False
     if inventory is None:
         return True
-    count = spec.get("acceleratorCount")
     return inventory.has(
-        text(spec.get("acceleratorVendor")),
-        text(spec.get("acceleratorType")),
-        text(spec.get("acceleratorModel")),
-        text(spec.get("acceleratorPartitioningMode")),
-        int(count) if count is not None else None,
+        text(spec.accelerator_vendor),
+        text(spec.accelerator_type),
+        text(spec.accelerator_model),
+        text(spec.accelerator_partitioning_mode),
+        spec.accelerator_count,
     )
 
 
-# Spec fields selection compares as text; precomputed once per profile.
-TEXT_FIELDS = (
-    "aimId",
-    "modelId",
-    "profileId",
-    "engine",
-    "metric",
-    "precision",
-    "type",
-    "image",
-    "acceleratorModel",
-    "acceleratorVendor",
-    "acceleratorType",
-    "acceleratorPartitioningMode",
-)
+# Spec fields selection compares as text (camelCase, as selectors name them, to the typed
+# attribute); precomputed once per profile.
+TEXT_FIELDS: Mapping[str, str] = {
+    "aimId": "aim_id",
+    "modelId": "model_id",
+    "profileId": "profile_id",
+    "engine": "engine",
+    "metric": "metric",
+    "precision": "precision",
+    "type": "type",
+    "image": "image",
+    "acceleratorModel": "accelerator_model",
+    "acceleratorVendor": "accelerator_vendor",
+    "acceleratorType": "accelerator_type",
+    "acceleratorPartitioningMode": "accelerator_partitioning_mode",
+}
 
 
-def is_base_spec(spec: Mapping[str, Any]) -> bool:
+def is_base_spec(spec: ProfileSpec) -> bool:
     """Neither `aimId` nor `modelSources`: a base (skeleton) profile, as upstream marks it."""
-    return not text(spec.get("aimId")) and not spec.get("modelSources")
+    return not text(spec.aim_id) and not spec.model_sources
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,7 @@ class ProfileEntry:
 
     `texts` holds the TEXT_FIELDS of the spec as strings ("" when unset) so that filters compare
     plain strings; `source_model` / `source_model_scope` are the provenance labels ("" when absent).
+    The spec and status are the typed ones of `obj` (`spec`, `status`, None when unset).
     """
 
     obj: AnyProfile
@@ -102,8 +103,8 @@ class ProfileEntry:
     namespace: str
     name: str
     labels: Mapping[str, str]
-    spec: Mapping[str, Any]
-    status: Mapping[str, Any]
+    spec: ProfileSpec
+    status: ProfileStatus | None
     texts: Mapping[str, str]
     source_model: str
     source_model_scope: str
@@ -121,24 +122,35 @@ class ProfileEntry:
     def ref(self) -> ObjectRef:
         return ObjectRef(self.kind, self.name, self.namespace, self.scope, self.obj.effective_uid)
 
+    @property
+    def deployable(self) -> bool | None:
+        """`status.deployable` as written (None when unset)."""
+        return self.status.deployable if self.status is not None else None
+
+    @property
+    def state(self) -> str:
+        """`status.status` as text ("" when unset)."""
+        return text(self.status.status if self.status is not None else None)
+
     def field(self, camel: str) -> str:
-        found = self.texts.get(camel)
-        return found if found is not None else text(self.spec.get(camel))
+        """A TEXT_FIELDS spec field (camelCase) as text."""
+        return self.texts[camel]
 
     @classmethod
     def build(
         cls, obj: AnyProfile, inventory: InventoryView | None, *, generated: bool = False
     ) -> ProfileEntry:
-        manifest = to_manifest(obj)
-        spec: Mapping[str, Any] = manifest.get("spec") or {}
-        status: Mapping[str, Any] = manifest.get("status") or {}
+        spec, status = obj.spec, obj.status
+        version = status.version if status is not None else None
         labels = dict(obj.metadata.labels or {})
         annotations = obj.metadata.annotations or {}
         role = labels.get(PROFILE_ROLE_LABEL) or (
-            "base" if status.get("deployable") is False or is_base_spec(spec) else "deployable"
+            "base"
+            if (status is not None and status.deployable is False) or is_base_spec(spec)
+            else "deployable"
         )
         key = object_key(obj)
-        texts = {name: text(spec.get(name)) for name in TEXT_FIELDS}
+        texts = {camel: text(getattr(spec, attr)) for camel, attr in TEXT_FIELDS.items()}
         return cls(
             obj=obj,
             key=key,
@@ -156,9 +168,9 @@ class ProfileEntry:
             origin=labels.get(PROFILE_ORIGIN_LABEL, "user-authored"),
             overlay=bool(annotations.get(OVERLAY_SERVICE_ANNOTATION)),
             type_rank=TYPE_RANK.get(texts["type"], UNSET_TYPE_RANK),
-            policy=text(spec.get("autoSelectionPolicy")) or "optimized",
-            primary=spec.get("primary") is True,
+            policy=text(spec.auto_selection_policy) or "optimized",
+            primary=spec.primary is True,
             available=profile_available(spec, status, inventory),
-            version=VersionKey.of(profile_version(status.get("version"), texts["image"] or None)),
+            version=VersionKey.of(profile_version(version, texts["image"] or None)),
             generated=generated,
         )

@@ -127,13 +127,12 @@ class SelectorFilter:
         for key, wanted in self.caseless:
             if texts[key].lower() != wanted:
                 return key
-        if self.count is not None and entry.spec.get("acceleratorCount") != self.count:
+        if self.count is not None and entry.spec.accelerator_count != self.count:
             return "acceleratorCount"
         if self.mode and not partitioning_matches(self.mode, texts["acceleratorPartitioningMode"]):
             return "acceleratorPartitioningMode"
         if self.engine_args:
-            have_args = entry.spec.get("engineArgs")
-            have: Mapping[str, Any] = have_args if isinstance(have_args, Mapping) else {}
+            have: Mapping[str, Any] = entry.spec.engine_args
             for key, value in self.engine_args.items():
                 if key not in have or not json_equal(have[key], value):
                     return "engineArgs"

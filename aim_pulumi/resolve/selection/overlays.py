@@ -29,7 +29,9 @@ def _non_empty(value: Any) -> bool:
 
 def effective_overrides(service: AIMService) -> dict[str, Any]:
     """The `spec.profileOverrides` fields that change anything (`{}` and empty fields change nothing)."""
-    overrides = (to_manifest(service).get("spec") or {}).get("profileOverrides") or {}
+    # The fields as written (set ones only, camelCase): which are present is what the overlay reads.
+    typed = service.spec.profile_overrides
+    overrides = typed.model_dump(by_alias=True, exclude_unset=True) if typed is not None else {}
     out: dict[str, Any] = {}
     for key, value in overrides.items():
         if key == "acceleratorCount":

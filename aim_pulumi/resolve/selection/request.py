@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.api import AIMService
+from aim_pulumi.api.common import StatusRef
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.scalars import text
 
@@ -22,10 +23,10 @@ class Request:
     service: AIMService
     namespace: str
     name: str
-    spec: Mapping[str, Any]
-    status: Mapping[str, Any]
+    resolved_profile: StatusRef | None
     profile_name: str
     selector: Mapping[str, Any] | None
+    selector_model_name: str
     model_name: str
     model_image: str
     shape: Shape
@@ -39,13 +40,20 @@ class Request:
 
 
 def read_request(service: AIMService) -> Request:
-    manifest = to_manifest(service)
-    spec: Mapping[str, Any] = manifest.get("spec") or {}
-    profile: Mapping[str, Any] = spec.get("profile") or {}
-    model: Mapping[str, Any] = spec.get("model") or {}
-    selector = profile.get("selector")
-    profile_name = text(profile.get("name"))
-    model_name, model_image = text(model.get("name")), text(model.get("image"))
+    """The request of a service, read from its typed spec.
+
+    The selector stays the mapping the user wrote (its set fields only, camelCase): the filters
+    constrain only the fields that are present, and the explanation reports them as written.
+    """
+    spec = service.spec
+    profile, model = spec.profile, spec.model
+    typed_selector = profile.selector if profile is not None else None
+    selector = (
+        typed_selector.model_dump(by_alias=True, exclude_unset=True) if typed_selector is not None else None
+    )
+    profile_name = text(profile.name if profile is not None else None)
+    model_name = text(model.name if model is not None else None)
+    model_image = text(model.image if model is not None else None)
     shape: Shape
     if profile_name:
         shape = "Name"
@@ -61,10 +69,14 @@ def read_request(service: AIMService) -> Request:
         service=service,
         namespace=service.metadata.namespace or "default",
         name=service.metadata.name,
-        spec=spec,
-        status=manifest.get("status") or {},
+        resolved_profile=service.status.resolved_profile if service.status is not None else None,
         profile_name=profile_name,
-        selector=selector if isinstance(selector, Mapping) else None,
+        selector=selector,
+        selector_model_name=text(
+            typed_selector.model_ref.name
+            if typed_selector is not None and typed_selector.model_ref is not None
+            else None
+        ),
         model_name=model_name,
         model_image=model_image,
         shape=shape,

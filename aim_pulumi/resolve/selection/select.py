@@ -10,12 +10,13 @@ told which candidate was dropped by which filter and which tier decided the rank
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal, NoReturn
+from typing import Literal, NoReturn
 
 from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, AIMService
+from aim_pulumi.api.common import StatusRef
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION, SOURCE_MODEL_LABEL, Key
 from aim_pulumi.resolve.scalars import text
@@ -165,9 +166,7 @@ def _not_found(
                     object_ref=f"{kind}/{where}",
                 )
         elif not catalog.has_model_or_profiles(req.namespace, sel.model_name):
-            from_spec = req.model_name == sel.model_name and not text(
-                ((req.selector or {}).get("modelRef") or {}).get("name")
-            )
+            from_spec = req.model_name == sel.model_name and not req.selector_model_name
             raise req.error(
                 "ProfileNotFound",
                 "spec.model.name" if from_spec else "spec.profile.selector.modelRef.name",
@@ -233,7 +232,7 @@ def _select_by_name(req: Request, catalog: CatalogView) -> ProfileSelection:
             f'"{req.namespace}" nor an AIMClusterProfile has that name'
             + name_hint(catalog, "AIMProfile", "AIMClusterProfile", req.namespace, req.profile_name),
         )
-    if entry.role == "base" or entry.status.get("deployable") is False:
+    if entry.role == "base" or entry.deployable is False:
         raise req.error(
             "BaseProfile",
             "spec.profile.name",
@@ -273,28 +272,24 @@ class _Prepared:
     req: Request
     model: AnyModel | None
     evaluation: Evaluation
-    previous_ref: Mapping[str, Any] | None
+    previous_ref: StatusRef | None
     previous_entry: ProfileEntry | None
     previous_key: Key | None = None
     memo_key: _EvaluationKey | None = None
 
 
-def _previous(
-    req: Request, catalog: CatalogView
-) -> tuple[Mapping[str, Any] | None, ProfileEntry | None, Key | None]:
+def _previous(req: Request, catalog: CatalogView) -> tuple[StatusRef | None, ProfileEntry | None, Key | None]:
     """The recorded binding, its catalog entry (None when gone) and the key it names.
 
     A reference without `kind` names an AIMClusterProfile when its scope is `Cluster`; a namespaced
     reference without `namespace` means the service's namespace.
     """
-    ref = req.status.get("resolvedProfile")
-    if not isinstance(ref, Mapping) or not text(ref.get("name")):
+    ref = req.resolved_profile
+    if ref is None or not text(ref.name):
         return None, None, None
-    kind = text(ref.get("kind")) or (
-        "AIMClusterProfile" if text(ref.get("scope")) == "Cluster" else "AIMProfile"
-    )
-    namespace = (text(ref.get("namespace")) or req.namespace) if kind == "AIMProfile" else None
-    name = text(ref.get("name"))
+    kind = text(ref.kind) or ("AIMClusterProfile" if text(ref.scope) == "Cluster" else "AIMProfile")
+    namespace = (text(ref.namespace) or req.namespace) if kind == "AIMProfile" else None
+    name = text(ref.name)
     entry = catalog.profile_entry(kind, namespace, name) or catalog.retained_profile_entry(
         kind, namespace, name
     )
@@ -379,7 +374,7 @@ def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelectio
     evaluation, model = prepared.evaluation, prepared.model
     model_name = model.metadata.name if model is not None else (evaluation.selector.model_name or None)
 
-    previous_name = text(prepared.previous_ref.get("name")) if prepared.previous_ref else None
+    previous_name = text(prepared.previous_ref.name) if prepared.previous_ref else None
     force = bool(text((service.metadata.annotations or {}).get(FORCE_REBIND_ANNOTATION)))
     previous_entry = prepared.previous_entry
     decision = sticky_decision(
