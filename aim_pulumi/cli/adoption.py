@@ -31,6 +31,7 @@ from typing import IO, Any
 
 import yaml
 
+from aim_pulumi.api import extensions
 from aim_pulumi.api.io import read_documents
 from aim_pulumi.cli.live_diff import (
     REPLACING_FIELDS,
@@ -61,8 +62,9 @@ __all__ = [
 ]
 
 AIM_GROUP = "aim.eai.amd.com"
-# The AIM kinds the project declares; any other kind of the group (an AIMArtifact, an
-# AIMProfileCache, ...) is the operator's own bookkeeping, which nothing here replaces.
+# The core AIM kinds the project declares; with those a folder adds (`planned_aim_kinds`), any
+# other kind of the group (an AIMArtifact, an AIMProfileCache, ...) is the operator's own
+# bookkeeping, which nothing here replaces.
 PLANNED_AIM_KINDS = frozenset(
     {
         "AIMService",
@@ -72,8 +74,6 @@ PLANNED_AIM_KINDS = frozenset(
         "AIMClusterModel",
         "AIMRuntimeConfig",
         "AIMClusterRuntimeConfig",
-        "AIMServiceTemplate",
-        "AIMClusterServiceTemplate",
     }
 )
 PROFILE_ORIGIN_LABEL = f"{AIM_GROUP}/profile-origin"
@@ -93,6 +93,12 @@ SERVER_METADATA = (
     "finalizers",
 )
 SERVER_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
+
+
+def planned_aim_kinds() -> frozenset[str]:
+    """The AIM kinds an import writes for the plan: the core's and those a folder registers (v1alpha1's
+    templates, `aim_pulumi.api.extensions.register_kinds`), which the plan reads as catalog data."""
+    return PLANNED_AIM_KINDS | {extension.kind for extension in extensions.kind_extensions()}
 
 
 def group_of(api_version: str) -> str:
@@ -157,7 +163,7 @@ def _left_reason(obj: Mapping[str, Any]) -> str | None:
     """Why an AIM object is not written for the plan, or None when it is."""
     kind = str(obj.get("kind") or "")
     labels = (obj.get("metadata") or {}).get("labels") or {}
-    if kind not in PLANNED_AIM_KINDS:
+    if kind not in planned_aim_kinds():
         return "the operator's own object; the plan has no counterpart"
     if kind in ("AIMProfile", "AIMClusterProfile") and labels.get(PROFILE_ORIGIN_LABEL) in (
         "generated",
@@ -183,21 +189,16 @@ def split_dump(objects: Sequence[Mapping[str, Any]]) -> Dump:
     return dump
 
 
-TEMPLATE_KINDS = ("AIMServiceTemplate", "AIMClusterServiceTemplate")
-# What the operator's discovery recorded on a template: the sources (when the template declares
-# none, a legacy service cannot plan without them, and no deploy-time run can discover them) and
-# the engine, type and primary the v1alpha1 ranking reads.
-TEMPLATE_DISCOVERY = ("modelSources", "profile")
-
-
 def keep_for_identity(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The server-set fields of an AIM object the plan reads (see the module docstring).
 
-    A template keeps what the operator's discovery wrote in its status (`TEMPLATE_DISCOVERY`).
+    A kind a folder adds keeps the status fields it registered as read by the plan
+    (`KindExtension.adopted_status`: for a v1alpha1 template, what the operator's discovery wrote).
     """
-    if obj.get("kind") in TEMPLATE_KINDS:
+    extension = extensions.kind_extension(str(obj.get("kind") or ""))
+    if extension is not None:
         status = obj.get("status") or {}
-        found = {k: copy.deepcopy(status[k]) for k in TEMPLATE_DISCOVERY if status.get(k)}
+        found = {k: copy.deepcopy(status[k]) for k in extension.adopted_status if status.get(k)}
         return {"status": found} if found else {}
     if obj.get("kind") != "AIMService":
         return {}

@@ -5,9 +5,10 @@ the same document `aim/` would hold: `metadata.uid`, the sticky binding's `statu
 and the adoption record all kept), so it plans exactly the children the YAML plans; only the
 Pulumi names differ (`from_object` names a component `<namespace>-<name>`, without an AIMStack
 above it), and `import.json` is written from the plan of this program, so it names its resources.
-Templates (legacy v1alpha1) have no component of their own: the program declares them with an
-`AIMStack` over `templates.yaml` beside it, which adds them to the program's catalog as `AIMStack`
-does with any template.
+A kind a folder adds has no component of its own (v1alpha1's templates): the program declares its
+objects with an `AIMStack` over the YAML file the folder names for it (`templates.yaml`) beside the
+program, which adds them to the program's catalog as `AIMStack` does with any such object
+(`aim_pulumi.api.extensions.KindExtension.program_file`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["PROGRAM_FILE", "TEMPLATES_FILE", "python_program"]
+from aim_pulumi.api import extensions
+
+__all__ = ["PROGRAM_FILE", "python_program"]
 
 PROGRAM_FILE = "__main__.py"
-TEMPLATES_FILE = "templates.yaml"
-_TEMPLATE_KINDS = ("AIMServiceTemplate", "AIMClusterServiceTemplate")
 _HEADER = '''"""The AIM objects `aim-pulumi import` read from the operator's deployment, declared in Python.
 
 Each object is the document the operator ran, without what the API server and the operator set,
@@ -57,27 +58,35 @@ def _literal(value: Any, depth: int = 0) -> str:
 
 
 def python_program(documents: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """The program's files (`__main__.py`, and `templates.yaml` when there are templates), by name.
+    """The program's files (`__main__.py`, and one YAML file per file a folder's kinds go to), by name.
 
     `documents` are the cleaned AIM objects in declaration order (catalog first, services last).
     """
     import yaml
 
-    templates = [d for d in documents if d.get("kind") in _TEMPLATE_KINDS]
+    # Objects of kinds without a component, by the file they go to (files in order of first use).
+    to_file = {k.kind: k for k in extensions.kind_extensions() if k.program_file}
+    by_file: dict[str, list[Mapping[str, Any]]] = {}
+    comments: dict[str, str] = {}
+    for document in documents:
+        extension = to_file.get(str(document.get("kind")))
+        if extension is not None:
+            by_file.setdefault(extension.program_file, []).append(document)
+            comments.setdefault(extension.program_file, extension.program_comment)
     lines = [_HEADER]
     files: dict[str, str] = {}
-    if templates:
-        files[TEMPLATES_FILE] = yaml.safe_dump_all(templates, sort_keys=False, width=4096)
+    for name, declared_by_stack in by_file.items():
+        files[name] = yaml.safe_dump_all(declared_by_stack, sort_keys=False, width=4096)
+        stack = name.rsplit(".", 1)[0]
         lines.append(
-            "# Legacy templates have no component: an AIMStack adds them to the program's catalog.\n"
-            f'aim.AIMStack("templates", {{"path": str(Path(__file__).parent / "{TEMPLATES_FILE}")}})\n'
+            comments[name] + f'aim.AIMStack("{stack}", {{"path": str(Path(__file__).parent / "{name}")}})\n'
         )
-    else:
+    if not by_file:
         lines[0] = lines[0].replace("from pathlib import Path\n\n", "")
     lines.append("services = {}\n")
     for document in documents:
         kind = str(document.get("kind"))
-        if kind in _TEMPLATE_KINDS:
+        if kind in to_file:
             continue
         metadata = document.get("metadata") or {}
         declared = f"aim.{kind}.from_object(\n    aim.parse(\n        {_literal(document, 2)}\n    )\n)"

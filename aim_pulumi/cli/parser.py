@@ -1,7 +1,9 @@
 """The command table: every subcommand module, in help order, and the parser built from them.
 
 Each command module (`aim_pulumi.cli.commands.*`) exposes `register(subparsers)`, which adds its
-parser and sets `func(args) -> int`.
+parser and sets `func(args) -> int`, or adds nothing: `migrate` exists only while a folder registered
+a conversion (`aim_pulumi.api.extensions.migration`), which building the parser loads. `--version`
+never builds it (`aim_pulumi.cli.__main__`), so it loads neither the commands nor that folder.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import argparse
 import difflib
 
 from aim_pulumi.cli.commands import completion, explain, import_, migrate, plan, validate, version
+from aim_pulumi.cli.common import subcommand_parsers
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
 COMMANDS = [plan, explain, validate, migrate, import_, completion, version]
@@ -21,7 +24,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         if "invalid choice:" in message:
             choice = message.split("invalid choice:", 1)[1].split("(", 1)[0].strip().strip("'")
-            names = [m.__name__.rsplit(".", 1)[-1].rstrip("_") for m in COMMANDS]
+            names = list(subcommand_parsers(self))  # those registered: `migrate` may not be
             close = difflib.get_close_matches(choice, names, 1)
             if close:
                 message += f"; did you mean `{close[0]}`?"

@@ -20,6 +20,7 @@ from typing import Any, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.api import extensions
 from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.store import Catalog
@@ -37,14 +38,13 @@ from aim_pulumi.resources.statuses import AIMServiceStatus
 
 __all__ = ["AIMStack", "AIMStackArgs", "AIMStackArgsDict", "kubernetes_object_name", "stack_component_name"]
 
-# Catalog kinds before services; within the catalog, what others depend on first.
+# Catalog kinds before services; within the catalog, what others depend on first. A kind a folder
+# adds (v1alpha1's templates) goes where it registered (`_order`).
 _ORDER = (
     "AIMClusterRuntimeConfig",
     "AIMRuntimeConfig",
     "AIMClusterModel",
     "AIMModel",
-    "AIMClusterServiceTemplate",
-    "AIMServiceTemplate",
     "AIMClusterProfile",
     "AIMProfile",
     "AIMService",
@@ -136,9 +136,19 @@ def _waited_for(obj: api.AIMObject, manifests: Sequence[Mapping[str, Any]]) -> l
     return out
 
 
+def _order() -> list[str]:
+    """`_ORDER` with each kind a folder registered just before the core kind it names, in their order."""
+    order = list(_ORDER)
+    for extension in extensions.kind_extensions():
+        order.insert(order.index(extension.declared_before), extension.kind)
+    return order
+
+
 def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
+    order = _order()
+
     def key(obj: api.AIMObject) -> tuple[int, str, str]:
-        return (_ORDER.index(obj.kind), obj.metadata.namespace or "", obj.metadata.name)
+        return (order.index(obj.kind), obj.metadata.namespace or "", obj.metadata.name)
 
     return sorted(objects, key=key)
 
@@ -230,7 +240,7 @@ class AIMStack(pulumi.ComponentResource):
             elif obj.kind in _COMPONENTS:
                 _COMPONENTS[obj.kind](component_name, {}, child_opts, catalog=catalog, _object=obj)
             else:
-                # Templates have no component of their own: they are catalog data for legacy services.
+                # A folder's kind (a v1alpha1 template) has no component: it is catalog data only.
                 target.add(obj)
 
         def declare_plain_objects() -> None:

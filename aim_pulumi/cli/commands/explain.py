@@ -56,16 +56,15 @@ def _pipeline(record: ServiceRecord) -> str:
     return choose_pipeline(record.service)[0]
 
 
-def _template_reason(record: ServiceRecord) -> str:
-    """Why a service takes the legacy pipeline, and how to leave it (behaviour §7.1)."""
-    from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
+def _pipeline_reason(record: ServiceRecord, pipeline: str) -> str:
+    """Why a service takes a pipeline other than the profile one, and how to leave it (behaviour §7.1).
 
-    if record.service.metadata.annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template":
-        return f"annotation {RECONCILER_PIPELINE_ANNOTATION}: template"
-    return (
-        f"the service has no spec.profile (annotate {RECONCILER_PIPELINE_ANNOTATION}: profile "
-        "to resolve a profile by model instead)"
-    )
+    Only the folder that adds the pipeline (v1alpha1's template pipeline) knows its rule, and
+    registers the words (`aim_pulumi.api.extensions.register_pipeline_reason`).
+    """
+    from aim_pulumi.api.extensions import pipeline_reason
+
+    return pipeline_reason(pipeline, record.service)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -260,8 +259,8 @@ def _redact(value: Any) -> Any:
 
 def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """The layers of behaviour §10.1, lowest first, each entry labelled by where it came from."""
+    from aim_pulumi.resolve.catalog.pipelines import container_defaults
     from aim_pulumi.resolve.children.container import framework_env, is_direct_vllm, vllm_env
-    from aim_pulumi.resolve.legacy.template_profile import template_runtime_profile_id
     from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
 
     plan = record.plan
@@ -282,7 +281,8 @@ def env_layers(record: ServiceRecord) -> list[tuple[str, list[Mapping[str, Any]]
             ("vLLM (profile engineEnv, model, offline mode)", list(vllm_env(profile_spec, cache_mount)))
         )
     else:
-        runtime_id = template_runtime_profile_id(plan.isvc_labels, profile_spec)
+        # A profile converted from a template names the template's profile id in its labels.
+        runtime_id = container_defaults(plan.isvc_labels, profile_spec).runtime_profile_id
         framework: list[Mapping[str, Any]] = list(framework_env(profile_spec, runtime_profile_id=runtime_id))
         layers.append(("AIM runtime (profile id, model, cache path)", framework))
     layers.append(("AIMService spec.env", _entries(spec.get("env"))))
@@ -327,14 +327,18 @@ def env_rows(record: ServiceRecord) -> list[list[str]]:
 
 
 def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
+    from aim_pulumi.resolve.catalog.pipelines import PROFILE
+
     lines = [palette.bold(f"AIMService {record.key}")]
     plan = record.plan
     if record.error is not None:
         lines.append(palette.error("  resolution failed: ") + " ".join(str(record.error).split()))
-    if plan is not None and plan.pipeline == "template":
+    pipeline = plan.pipeline if plan is not None else _pipeline(record)
+    if pipeline != PROFILE and plan is not None:
         lines.append(f"  {why_line(record)}")
-    elif plan is None and _pipeline(record) == "template":
-        lines.append(f"  template pipeline: {_template_reason(record)}; no profile is considered")
+    elif pipeline != PROFILE:
+        reason = _pipeline_reason(record, pipeline)
+        lines.append(f"  {pipeline} pipeline: {reason}; no profile is considered")
     else:
         lines.extend(_selection_lines(record, palette))
     if plan is None:

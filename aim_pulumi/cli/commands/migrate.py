@@ -1,5 +1,9 @@
 """`aim-pulumi migrate FILE_OR_DIR [-o DIR] [--in-place]`: v1alpha1 services and templates to v1alpha2.
 
+The conversion and the command's help are v1alpha1's (`aim_pulumi/resolve/legacy/`), registered
+through `aim_pulumi.api.extensions`; this module reads and writes the files, and offers the command
+only while a conversion is registered.
+
 Manifests are read with ruamel.yaml's round-trip loader, so comments, key order and quoting survive
 where the library can keep them. Converted YAML goes to standard output (one multi-document stream),
 or to `-o DIR` mirroring the input file names, or back into the input files with `--in-place`; the
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from aim_pulumi.api import extensions
 from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
 from aim_pulumi.cli.common import format_problem
@@ -52,13 +57,15 @@ _ITEM_LINE = re.compile(r"^( *)- ")
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "migrate",
-        help="convert v1alpha1 AIMService and service templates to v1alpha2",
-        description="Convert v1alpha1 AIMService, AIMServiceTemplate and AIMClusterServiceTemplate manifests "
-        "to v1alpha2 (AIMService with spec.profile, AIMProfile, AIMClusterProfile). Other documents are "
-        "copied unchanged. Exit 0 converted, 1 something was not convertible, 2 usage error.",
-    )
+    """Add `migrate` when a folder registered what it converts (v1alpha1's); without one, no command.
+
+    The words of the command come with the conversion (`aim_pulumi.api.extensions.Migration`), since
+    only the folder knows what it converts; the options and the file handling are this module's.
+    """
+    migration = extensions.migration()
+    if migration is None:
+        return
+    parser = subparsers.add_parser("migrate", help=migration.help, description=migration.description)
     parser.add_argument("path", metavar="FILE_OR_DIR", help="a manifest file or a directory of *.yaml/*.yml")
     target = parser.add_mutually_exclusive_group()
     target.add_argument(
@@ -230,9 +237,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         (file, number) for file in files for number, doc in enumerate(file.documents, 1) if doc is not None
     ]
     documents = [file.documents[number - 1] for file, number in located]
-    from aim_pulumi.resolve.legacy.migration import migrate_objects  # v1alpha1's own: loaded to migrate
-
-    result = migrate_objects(documents, reading=_as_kubernetes_reads)
+    migration = extensions.migration()
+    if migration is None:  # only a caller that skipped `register` gets here
+        print("aim-pulumi migrate: error: no older API version is installed to migrate from", file=err)
+        return EXIT_USAGE
+    result = migration.convert(documents, reading=_as_kubernetes_reads)
     for problem in result.problems:
         file, number = located[problem.index]
         ref = manifest_ref(documents[problem.index])

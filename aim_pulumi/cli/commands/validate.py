@@ -96,18 +96,15 @@ def _schema_problems(doc: ManifestDocument, lines: DocumentLines) -> list[AIMVal
 
 
 def _deployability_notes(data: Any) -> list[str]:
-    """What the operator admits but `plan` refuses for any service using it: a template with no sources.
+    """What the operator admits but `plan` refuses for any service using it (a v1alpha1 template
+    with no sources, say): notes, not problems, since the object is valid AIM.
 
-    A note, not a problem: the object is valid AIM (the operator's discovery would fill its
-    sources), and a template no service uses plans fine; but a service on it will not.
+    The folder that owns such a kind knows what its plan refuses, and registers the note
+    (`aim_pulumi.api.extensions.register_manifest_note`).
     """
-    from aim_pulumi.resolve.legacy.templates import TEMPLATE_NOT_READY, template_readiness_problem
+    from aim_pulumi.api.extensions import manifest_notes
 
-    if data.get("kind") in ("AIMServiceTemplate", "AIMClusterServiceTemplate"):
-        why = template_readiness_problem(data)
-        if why is not None:
-            return [f"spec.modelSources: {TEMPLATE_NOT_READY}: {why}; a service using it will not plan"]
-    return []
+    return manifest_notes(data)
 
 
 def _plain_object_problem(data: Any) -> AIMValidationError | None:

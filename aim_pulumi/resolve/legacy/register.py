@@ -8,6 +8,12 @@ the template kinds are unknown kinds.
 
 from __future__ import annotations
 
+from aim_pulumi.api.extensions import (
+    register_kinds,
+    register_manifest_note,
+    register_migration,
+    register_pipeline_reason,
+)
 from aim_pulumi.api.io import KINDS
 from aim_pulumi.resolve.catalog.indexes import register_index
 from aim_pulumi.resolve.catalog.pipelines import (
@@ -20,6 +26,12 @@ from aim_pulumi.resolve.legacy.index import TemplateIndex
 from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
 from aim_pulumi.resolve.legacy.overlays import TEMPLATE_OVERLAYS
 from aim_pulumi.resolve.legacy.pipeline import template_container_defaults, template_pipeline
+from aim_pulumi.resolve.legacy.surface import (
+    KIND_EXTENSIONS,
+    MIGRATION,
+    deployability_note,
+    template_pipeline_reason,
+)
 from aim_pulumi.resolve.objects import NAMESPACED_KINDS
 from aim_pulumi.schemas.seed_overlays import register_overlays
 
@@ -30,3 +42,8 @@ register_index(TemplateIndex)
 register_pipeline("template", template_pipeline)
 register_chooser(choose_pipeline)
 register_container_defaults(template_container_defaults)
+# Above resolve: AIMStack's declaration order and the CLI's import, validate, explain and migrate.
+register_kinds(*KIND_EXTENSIONS)
+register_manifest_note(deployability_note)
+register_pipeline_reason("template", template_pipeline_reason)
+register_migration(MIGRATION)

@@ -1,0 +1,74 @@
+"""What the layers above resolve (AIMStack and the CLI) must know of v1alpha1, as registry entries.
+
+Those layers cannot import this folder (it would make deleting it break them, and the CLI sits above
+resolve), so `register.py` hands them these entries through the registries of the seam
+(`aim_pulumi.api.extensions`): where a stack declares the template kinds, what `import` keeps of a
+live template and where its Python program puts templates, the note `validate` writes for a
+template no service can plan from, why `explain` says a service takes the template pipeline, and the
+conversion `migrate` runs with the words its command uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from aim_pulumi.api import AIMService
+from aim_pulumi.api.extensions import KindExtension, Migration
+from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
+from aim_pulumi.resolve.legacy.kinds import TEMPLATE_KINDS, AIMClusterServiceTemplate, AIMServiceTemplate
+from aim_pulumi.resolve.legacy.migration import migrate_objects
+from aim_pulumi.resolve.legacy.templates import TEMPLATE_NOT_READY, template_readiness_problem
+
+# What the operator's discovery recorded on a template: the sources (when the template declares
+# none, a legacy service cannot plan without them, and no deploy-time run can discover them) and
+# the engine, type and primary the v1alpha1 ranking reads.
+TEMPLATE_DISCOVERY = ("modelSources", "profile")
+# Templates have no component: a program `import --format python` writes declares them with an
+# AIMStack over this file, which adds them to the program's catalog as an AIMStack does any template.
+TEMPLATES_FILE = "templates.yaml"
+_TEMPLATES_COMMENT = "# Legacy templates have no component: an AIMStack adds them to the program's catalog.\n"
+
+#: The template kinds as a stack and `import` treat them: after the models they name, before the
+#: profiles (the cluster kind first, as the core orders its cluster and namespace pairs).
+KIND_EXTENSIONS = tuple(
+    KindExtension(
+        kind=cls.KIND,
+        declared_before="AIMClusterProfile",
+        adopted_status=TEMPLATE_DISCOVERY,
+        program_file=TEMPLATES_FILE,
+        program_comment=_TEMPLATES_COMMENT,
+    )
+    for cls in (AIMClusterServiceTemplate, AIMServiceTemplate)
+)
+
+MIGRATION = Migration(
+    help="convert v1alpha1 AIMService and service templates to v1alpha2",
+    description="Convert v1alpha1 AIMService, AIMServiceTemplate and AIMClusterServiceTemplate manifests "
+    "to v1alpha2 (AIMService with spec.profile, AIMProfile, AIMClusterProfile). Other documents are "
+    "copied unchanged. Exit 0 converted, 1 something was not convertible, 2 usage error.",
+    convert=migrate_objects,
+)
+
+
+def deployability_note(manifest: Mapping[str, Any]) -> str | None:
+    """What the operator admits but `plan` refuses for any service using it: a template with no sources.
+
+    A note, not a problem: the object is valid AIM (the operator's discovery would fill its
+    sources), and a template no service uses plans fine; but a service on it will not.
+    """
+    if manifest.get("kind") in TEMPLATE_KINDS:
+        why = template_readiness_problem(manifest)
+        if why is not None:
+            return f"spec.modelSources: {TEMPLATE_NOT_READY}: {why}; a service using it will not plan"
+    return None
+
+
+def template_pipeline_reason(service: AIMService) -> str:
+    """Why a service takes the legacy pipeline, and how to leave it (behaviour §7.1)."""
+    if service.metadata.annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template":
+        return f"annotation {RECONCILER_PIPELINE_ANNOTATION}: template"
+    return (
+        f"the service has no spec.profile (annotate {RECONCILER_PIPELINE_ANNOTATION}: profile "
+        "to resolve a profile by model instead)"
+    )
