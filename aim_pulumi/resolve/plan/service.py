@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIMKind, AIMService, to_manifest
+from aim_pulumi.api import AIMService, to_manifest
 from aim_pulumi.resolve.catalog.pipelines import choose_pipeline, container_defaults, pipeline
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
@@ -36,7 +37,7 @@ from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.objects import NAMESPACED_KINDS, AnyProfile, Key, object_key
+from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
 from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
 from aim_pulumi.resolve.plan.result import ServicePlan
@@ -50,8 +51,9 @@ from aim_pulumi.resolve.types import (
     CachePlan,
     Condition,
     Diagnostic,
-    ObjectRef,
     ResolvedRuntimeConfig,
+    RoutePlan,
+    ScalingPlan,
 )
 
 PROFILE_LABEL = "aim.eai.amd.com/profile"
@@ -102,6 +104,21 @@ def plan_service(
         return _plan(service, catalog, settings or Settings(), previous_cache_sizes or {}, size_of)
     except AIMResolutionError as error:
         raise _with_object(error, _object_ref(service)) from None
+
+
+@dataclass(frozen=True)
+class _Planning:
+    """The service being planned and what it is planned against, as the steps after selection read it."""
+
+    service_spec: Mapping[str, Any]
+    namespace: str
+    name: str
+    uid: str
+    parent_labels: Mapping[str, str]
+    catalog: Catalog
+    settings: Settings
+    previous_cache_sizes: Mapping[str, int]
+    size_of: SizeOf | None
 
 
 def _plan(
@@ -169,24 +186,18 @@ def _plan(
         },
     )
 
-    caches = _plan_caches(
+    planning = _Planning(
         service_spec=service_spec,
         namespace=namespace,
         name=name,
         uid=uid,
-        profile=effective,
-        profile_spec=profile_spec,
-        declared_profile=_where(object_key(chosen.seed)),
-        rc_spec=rc_spec,
+        parent_labels=parent_labels,
         catalog=catalog,
         settings=settings,
-        parent_labels=parent_labels,
-        match=match,
         previous_cache_sizes=previous_cache_sizes,
         size_of=size_of,
-        diagnostics=diagnostics,
-        shared_profile=effective if chosen.shared else None,
     )
+    caches = _plan_caches(planning, chosen, profile_spec, rc_spec, match, diagnostics)
 
     container = build_container_plan(
         service_spec,
@@ -241,18 +252,13 @@ def _plan(
         pipeline=chosen_pipeline,
     )
     status = _status(
-        pipeline=chosen_pipeline,
-        resolved_profile=chosen.resolved_profile,
-        overlay_name=chosen.overlay_name,
-        resolved_model=chosen.resolved_model,
-        resolved_template=chosen.resolved_template,
-        runtime_config=runtime_config,
-        route_path=route.path if route is not None else None,
-        caches=caches,
-        min_replicas=scaling.min_replicas,
-        max_replicas=scaling.max_replicas,
-        autoscaling=scaling.autoscaler_class == "external",
-        conditions=conditions,
+        chosen_pipeline,
+        chosen,
+        runtime_config,
+        route,
+        caches,
+        scaling,
+        conditions,
         degraded=bool(degradations),
     )
     return ServicePlan(
@@ -314,32 +320,30 @@ def _where(key: Key) -> str:
 
 
 def _plan_caches(
-    *,
-    service_spec: Mapping[str, Any],
-    namespace: str,
-    name: str,
-    uid: str,
-    profile: AnyProfile,
+    planning: _Planning,
+    chosen: EffectiveProfile,
     profile_spec: Mapping[str, Any],
-    declared_profile: str,
     rc_spec: Mapping[str, Any],
-    catalog: Catalog,
-    settings: Settings,
-    parent_labels: Mapping[str, str],
     match: list[str] | None,
-    previous_cache_sizes: Mapping[str, int],
-    size_of: SizeOf | None,
     diagnostics: list[Diagnostic],
-    shared_profile: AIMKind | None,
 ) -> list[CachePlan]:
     """The caches of the effective profile; a Shared cache is configured by the profile's own RC.
 
-    `profile_spec` is the plan's own copy of `profile.spec` as a manifest (what the caches are
-    built from); `profile` is read typed.
-
-    `shared_profile` is the catalog object the effective profile is (None for an overlay or a
-    converted template), whose Shared caches can be planned once for all its services.
+    `profile_spec` is the plan's own copy of the effective profile's spec as a manifest (what the
+    caches are built from); the profile itself is read typed. A profile the catalog holds as it is
+    (`chosen.shared`; not an overlay or a converted template) has Shared caches that can be planned
+    once for all its services.
     """
+    service_spec, namespace, name, uid = (
+        planning.service_spec,
+        planning.namespace,
+        planning.name,
+        planning.uid,
+    )
+    catalog, settings, size_of = planning.catalog, planning.settings, planning.size_of
+    profile = chosen.effective
+    shared_profile = profile if chosen.shared else None
+    declared_profile = _where(object_key(chosen.seed))
     profile_kind, profile_name = profile.kind, profile.metadata.name
     profile_rc = profile.spec.runtime_config_name or None
     if not caching_enabled(profile_kind, profile_spec, service_spec):
@@ -393,7 +397,7 @@ def _plan_caches(
             storage=service_spec.get("storage"),
             env=service_spec.get("env"),
             caching=service_spec.get("caching"),
-            labels=(parent_labels,),
+            labels=(planning.parent_labels,),
             label_match=cache_match,
         ),
         rc_spec=cache_rc_spec,
@@ -406,7 +410,7 @@ def _plan_caches(
     guarded: list[CachePlan] = []
     for plan in plans:
         size, shrink_diagnostics = shrink_guard(
-            previous_cache_sizes.get(plan.pvc_name), plan.size_gi, pvc_name=plan.pvc_name
+            planning.previous_cache_sizes.get(plan.pvc_name), plan.size_gi, pvc_name=plan.pvc_name
         )
         diagnostics.extend(shrink_diagnostics)
         guarded.append(dataclasses.replace(plan, size_gi=size) if size != plan.size_gi else plan)
@@ -449,40 +453,34 @@ def _conditions(
 
 
 def _status(
-    *,
     pipeline: str,
-    resolved_profile: ObjectRef | None,
-    overlay_name: str | None,
-    resolved_model: ObjectRef | None,
-    resolved_template: ObjectRef | None,
+    chosen: EffectiveProfile,
     runtime_config: ResolvedRuntimeConfig | None,
-    route_path: str | None,
+    route: RoutePlan | None,
     caches: list[CachePlan],
-    min_replicas: int,
-    max_replicas: int,
-    autoscaling: bool,
+    scaling: ScalingPlan,
     conditions: list[Condition],
     degraded: bool,
 ) -> dict[str, Any]:
     """The AIMService status as known at deploy time (behaviour §15)."""
     status: dict[str, Any] = {}
-    if resolved_profile is not None:
-        status["resolvedProfile"] = resolved_profile.as_dict()
-    if overlay_name is not None:
-        status["profileOverlay"] = {"name": overlay_name}
-    if resolved_model is not None:
-        status["resolvedModel"] = resolved_model.as_dict()
-    if resolved_template is not None:
-        status["resolvedTemplate"] = resolved_template.as_dict()
+    if chosen.resolved_profile is not None:
+        status["resolvedProfile"] = chosen.resolved_profile.as_dict()
+    if chosen.overlay_name is not None:
+        status["profileOverlay"] = {"name": chosen.overlay_name}
+    if chosen.resolved_model is not None:
+        status["resolvedModel"] = chosen.resolved_model.as_dict()
+    if chosen.resolved_template is not None:
+        status["resolvedTemplate"] = chosen.resolved_template.as_dict()
     if runtime_config is not None:
         status["resolvedRuntimeConfig"] = runtime_config.ref.as_dict()
     status["reconcilerPipeline"] = pipeline
-    if route_path is not None:
-        status["routing"] = {"path": route_path}
+    if route is not None:
+        status["routing"] = {"path": route.path}
     if caches:
         status["cache"] = {"mode": caches[0].mode, "persistentVolumeClaims": [c.pvc_name for c in caches]}
-    if autoscaling:
-        status["runtime"] = {"minReplicas": min_replicas, "maxReplicas": max_replicas}
+    if scaling.autoscaler_class == "external":
+        status["runtime"] = {"minReplicas": scaling.min_replicas, "maxReplicas": scaling.max_replicas}
     status["conditions"] = [c.as_dict() for c in conditions]
     status["status"] = "Degraded" if degraded else "Starting"
     return status
