@@ -1,7 +1,10 @@
 """Every example under the real Pulumi engine, against what `aim-pulumi plan` says offline.
 
-One stack per example is shared by the steps in the order a user takes them: preview, up, a second
-preview that must show no change, destroy. pytest runs each example's steps together, in this order.
+One stack per example is shared by the steps in the order a user takes them: the preview shows the
+offline plan's resources, and `up` renders its manifests. What comes after (a second preview and a
+refresh that find nothing to change, and `destroy` leaving only the Shared caches) runs for the
+same examples against a real API server (`tests/cluster/test_examples_cluster.py`), where it says
+more than in render mode, so it is not run here again.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import pytest
 from harness import (
     RealStack,
     examples,
-    manifest_key,
     plan_resources,
     preview_resources,
     toolchain_dir,
@@ -44,33 +46,3 @@ def test_up_renders_the_offline_plans_manifests(stack: RealStack) -> None:
     assert rendered == stack.offline_manifests()
     for key, manifest in rendered.items():
         assert validate_manifest(manifest) == [], key
-
-
-def test_second_preview_expects_no_changes(stack: RealStack) -> None:
-    stack.ensure_up()
-    stack.pulumi("preview", "--expect-no-changes")
-
-
-def test_destroy_keeps_only_the_shared_caches(stack: RealStack) -> None:
-    stack.ensure_up()
-    retained = {
-        manifest_key(r["inputs"])
-        for r in stack.state_resources()
-        if r["type"].startswith("kubernetes:") and r.get("retainOnDelete")
-    }
-    plan = stack.offline_plan()
-    types = {r["urn"]: r["type"] for r in plan["resources"]}
-    # A Shared cache's PVC and download Job: the namespace's, which other stacks may share.
-    shared_caches = {
-        manifest_key(r["inputs"])
-        for r in plan["resources"]
-        if types.get(r.get("parentUrn")) == "aim:index:AIMSharedCache"
-        and r["type"] in ("kubernetes:core/v1:PersistentVolumeClaim", "kubernetes:batch/v1:Job")
-    }
-    assert retained == shared_caches
-    resources = plan["resources"]
-    offline_retained = {manifest_key(r["inputs"]) for r in resources if r["options"]["retainOnDelete"]}
-    assert offline_retained == retained
-    stack.destroy()
-    assert not [r for r in stack.state_resources() if not r["type"].startswith("pulumi:")]
-    assert set(stack.rendered()) == retained
