@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from aim_pulumi.api import extensions
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.schemas.validator import custom_resource_errors
 
@@ -54,5 +55,6 @@ def merge_problems(crd: list[AIMValidationError], own: list[AIMValidationError])
 
 def crd_problems(manifest: Mapping[str, Any]) -> list[AIMValidationError]:
     """Every CRD violation of an object's manifest (`to_manifest`); [] when admitted or no CRD is vendored."""
+    extensions.load()  # a folder's relaxations of its versions' schemas, before the schema is prepared
     errors = custom_resource_errors(dict(manifest))
     return [_problem(line) for line in errors or []]

@@ -17,8 +17,10 @@ from typing import Any
 
 from aim_pulumi.schemas.registry import GroupVersionKind
 
-_ANY: Mapping[str, Any] = {"x-kubernetes-preserve-unknown-fields": True}
-_V1 = "aim.eai.amd.com/v1alpha1"
+#: A property the schema accepts with any value (the typed models check its shape).
+ANY_VALUE: Mapping[str, Any] = {"x-kubernetes-preserve-unknown-fields": True}
+#: Why every served version of AIMService takes an inline runtime config.
+INLINE_RUNTIME_CONFIG = "seed 000: a service may carry an inline runtimeConfig block on its spec"
 _V2 = "aim.eai.amd.com/v1alpha2"
 
 
@@ -36,22 +38,10 @@ class SeedOverlay:
 
 OVERLAYS: tuple[SeedOverlay, ...] = (
     SeedOverlay(
-        kinds=((_V1, "AIMService"), (_V2, "AIMService")),
+        kinds=((_V2, "AIMService"),),
         path=("spec",),
-        add_properties={"runtimeConfig": _ANY},
-        why="seed 000: a service may carry an inline runtimeConfig block on its spec",
-    ),
-    SeedOverlay(
-        kinds=((_V1, "AIMService"),),
-        path=("spec", "template"),
-        add_properties={"selectionCriteria": _ANY},
-        why="seed 002: v1alpha1 services select a template by spec.template.selectionCriteria",
-    ),
-    SeedOverlay(
-        kinds=((_V1, "AIMService"),),
-        path=("spec", "overrides"),
-        add_properties={"env": _ANY, "engineArgs": _ANY, "gpuSelector": _ANY},
-        why="seed 002: spec.overrides carries env, engineArgs and gpuSelector",
+        add_properties={"runtimeConfig": ANY_VALUE},
+        why=INLINE_RUNTIME_CONFIG,
     ),
     SeedOverlay(
         kinds=((_V2, "AIMProfile"), (_V2, "AIMClusterProfile")),
@@ -85,6 +75,11 @@ def register_overlays(*overlays: SeedOverlay) -> None:
     _REGISTERED.extend(overlays)
 
 
+def overlays() -> tuple[SeedOverlay, ...]:
+    """The core's relaxations, then those the folders registered (complete once the seam has loaded)."""
+    return (*OVERLAYS, *_REGISTERED)
+
+
 def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     node = schema
     for step in path:
@@ -94,7 +89,7 @@ def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
 
 def apply_overlays(schema: dict[str, Any], gvks: list[GroupVersionKind]) -> None:
     """Relax a prepared CRD schema of one of `gvks` in place, as `OVERLAYS` says."""
-    for overlay in (*OVERLAYS, *_REGISTERED):
+    for overlay in overlays():
         if not any(gvk in overlay.kinds for gvk in gvks):
             continue
         node = _node(schema, overlay.path)

@@ -12,9 +12,9 @@ import pytest
 import yaml
 from api_builders import V1, profile, service, template
 
-from aim_pulumi.api import AIMValidationError, admission_problems, parse, to_manifest
+from aim_pulumi.api import AIMValidationError, admission_problems, extensions, parse, to_manifest
 from aim_pulumi.api.crd import merge_problems
-from aim_pulumi.schemas.seed_overlays import OVERLAYS
+from aim_pulumi.schemas.seed_overlays import overlays
 from aim_pulumi.schemas.validator import custom_resource_errors
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,7 +154,8 @@ def test_seed_wins_over_the_crd(manifest: dict[str, Any]) -> None:
 
 
 def test_every_overlay_says_why_and_names_vendored_kinds() -> None:
-    for overlay in OVERLAYS:
+    extensions.load()
+    for overlay in overlays():
         assert overlay.why
         for api_version, kind in overlay.kinds:
             assert custom_resource_errors({"apiVersion": api_version, "kind": kind}) is not None

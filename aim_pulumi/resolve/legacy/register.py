@@ -24,7 +24,7 @@ from aim_pulumi.resolve.catalog.pipelines import (
 from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
 from aim_pulumi.resolve.legacy.index import TemplateIndex
 from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
-from aim_pulumi.resolve.legacy.overlays import TEMPLATE_OVERLAYS
+from aim_pulumi.resolve.legacy.overlays import V1ALPHA1_OVERLAYS
 from aim_pulumi.resolve.legacy.pipeline import template_container_defaults, template_pipeline
 from aim_pulumi.resolve.legacy.surface import (
     KIND_EXTENSIONS,
@@ -37,7 +37,7 @@ from aim_pulumi.schemas.seed_overlays import register_overlays
 
 KINDS.register(AIMServiceTemplate, AIMClusterServiceTemplate)
 NAMESPACED_KINDS.add(AIMServiceTemplate.KIND)
-register_overlays(*TEMPLATE_OVERLAYS)
+register_overlays(*V1ALPHA1_OVERLAYS)
 register_index(TemplateIndex)
 register_pipeline("template", template_pipeline)
 register_chooser(choose_pipeline)
