@@ -16,8 +16,9 @@ serves v1alpha2 alone; any other failure inside the folder is a bug and propagat
 The registries of the layers above resolve (the stack's declaration order, the CLI's `import`,
 `validate`, `explain` and `migrate`) live here rather than beside their readers: the folder sits in
 the resolve layer and may not import `aim_pulumi.resources` or `aim_pulumi.cli`, while every layer
-reaches this module. They hold plain data and callables, never a model, so this module still imports
-nothing of the api package at run time (`aim_pulumi.api.io` imports it while it loads).
+reaches this module. They hold plain data and callables, never a model, so this module imports
+nothing of the api package (`aim_pulumi.api.io` imports it while it loads, and the CRD checks of
+every model reach it to load the folder's schema relaxations first).
 """
 
 from __future__ import annotations
@@ -25,10 +26,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from aim_pulumi.api.service import AIMService
+from typing import Any, Protocol
 
 __all__ = [
     "FOLDER",
@@ -133,7 +131,9 @@ class Migration:
 _KINDS: list[KindExtension] = []
 _MIGRATIONS: list[Migration] = []
 _NOTES: list[Callable[[Mapping[str, Any]], str | None]] = []
-_REASONS: dict[str, Callable[[AIMService], str]] = {}
+# Keyed by pipeline; each takes the AIMService (typed `Any`: this module imports nothing of the api
+# package, which reaches it from its lowest modules).
+_REASONS: dict[str, Callable[[Any], str]] = {}
 
 
 def register_kinds(*kinds: KindExtension) -> None:
@@ -172,12 +172,12 @@ def manifest_notes(manifest: Mapping[str, Any]) -> list[str]:
     return [found for note in _NOTES if (found := note(manifest)) is not None]
 
 
-def register_pipeline_reason(pipeline: str, reason: Callable[[AIMService], str]) -> None:
+def register_pipeline_reason(pipeline: str, reason: Callable[[Any], str]) -> None:
     """Let `explain` say why a service takes a folder's pipeline, and how to leave it."""
     _REASONS[pipeline] = reason
 
 
-def pipeline_reason(pipeline: str, service: AIMService) -> str:
+def pipeline_reason(pipeline: str, service: Any) -> str:
     """Why `service` takes `pipeline`, as the folder that registered it words it; empty when none did."""
     load()
     reason = _REASONS.get(pipeline)

@@ -39,6 +39,7 @@ NEEDS_V1ALPHA1 = (
     "tests/api/test_api_admission.py::test_rule_admits[T",
     "tests/api/test_api_crd.py::test_every_aim_example_and_fixture_validates_against_the_vendored_crds["
     f"{ROOT}/tests/fixtures/seeds/004_upgrading.yaml]",
+    "tests/api/test_api_crd.py::test_seed_wins_over_the_crd[seed-002",
     "tests/api/test_api_parse.py::test_every_kind_is_registered",
     "tests/api/test_api_parse.py::test_dispatch_errors[aim-kind-in-another-group]",
     "tests/api/test_api_properties.py::test_valid_objects_round_trip",
