@@ -87,13 +87,11 @@ def warning_lines(recording: PlanRecording, palette: Palette, *, services: bool 
 
 
 def _choice_text(record: ServiceRecord) -> str:
-    """What the service deploys and why: its profile, or (legacy pipeline) its template and model."""
+    """What the service deploys and why: its profile, or what a folder's pipeline says it chose."""
     plan = record.plan
     assert plan is not None
-    template = plan.resolved_template
-    if plan.resolved_profile is None and template is not None:
-        model = plan.resolved_model.name if plan.resolved_model else "?"
-        return f"template {template.kind} {template.name} of model {model} (template pipeline)"
+    if plan.summary is not None:
+        return plan.summary.choice
     return f"profile {_profile_text(plan)} ({why_line(record)})"
 
 
@@ -157,10 +155,8 @@ def deployed_selection(record: ServiceRecord) -> ProfileSelection | None:
 def why_line(record: ServiceRecord) -> str:
     """The profile decision in a few words: shape, how many candidates, the deciding tier."""
     plan = record.plan
-    if plan is not None and plan.pipeline == "template":
-        template = plan.resolved_template.name if plan.resolved_template else "?"
-        model = plan.resolved_model.name if plan.resolved_model else "?"
-        return f"template pipeline: template {template} of model {model}"
+    if plan is not None and plan.summary is not None:
+        return plan.summary.why
     selection = deployed_selection(record)
     if selection is None or selection.explanation is None:
         return "resolved"

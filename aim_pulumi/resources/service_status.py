@@ -127,7 +127,7 @@ def observed_status(
 def plan_sources(service: api.AIMService, plan: ServicePlan, catalog: Catalog) -> list[Source]:
     """The AIM objects a service's children are built from: itself, its profile, model, configs."""
     objects: list[Any] = [service]
-    for ref in (plan.resolved_profile, plan.resolved_model, plan.resolved_template):
+    for ref in (plan.resolved_profile, plan.resolved_model, *(ref for _, ref in plan.also_resolved)):
         if ref is not None:
             objects.append(catalog.get(ref.kind, ref.namespace or None, ref.name))
     if plan.runtime_config is not None:

@@ -14,7 +14,7 @@ a pipeline reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,7 @@ __all__ = [
     "PROFILE",
     "ContainerDefaults",
     "EffectiveProfile",
+    "PipelineSummary",
     "choose_pipeline",
     "container_defaults",
     "pipeline",
@@ -61,8 +62,20 @@ class EffectiveProfile:
     selection: ProfileSelection | None = None
     resolved_profile: ObjectRef | None = None
     resolved_model: ObjectRef | None = None
-    resolved_template: ObjectRef | None = None
-    legacy_overrides: Mapping[str, Any] = field(default_factory=dict)
+    #: Declared objects resolved beyond the profile and the model, under their status field.
+    also_resolved: tuple[tuple[str, ObjectRef], ...] = ()
+    #: An env that replaces `spec.profileOverrides.containerEnv` as the container's final env layer.
+    override_env: Sequence[Mapping[str, Any]] | None = None
+    #: How a summary words the choice, for a pipeline whose choice is not a profile selection.
+    summary: PipelineSummary | None = None
+
+
+@dataclass(frozen=True)
+class PipelineSummary:
+    """A folder pipeline's choice in the words of `plan`'s service lines and `explain`'s why line."""
+
+    choice: str
+    why: str
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMService, to_manifest
-from aim_pulumi.resolve.catalog.pipelines import ContainerDefaults, EffectiveProfile
+from aim_pulumi.resolve.catalog.pipelines import ContainerDefaults, EffectiveProfile, PipelineSummary
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.legacy.template_profile import (
     TEMPLATE_LABEL,
@@ -43,6 +43,7 @@ def template_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile
     converted = effective_template_profile(service, selection)
     template = selection.template
     overrides = (to_manifest(service).get("spec") or {}).get("overrides")
+    chosen, model_ref = selection.ref, object_ref(selection.model)
     return EffectiveProfile(
         effective=converted.effective,
         seed=template,
@@ -55,9 +56,13 @@ def template_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile
                 "TemplateReady", "True", "Resolved", f"resolved {template.kind} {template.metadata.name}"
             ),
         ),
-        resolved_model=object_ref(selection.model),
-        resolved_template=selection.ref,
-        legacy_overrides=overrides if isinstance(overrides, Mapping) else {},
+        resolved_model=model_ref,
+        also_resolved=(("resolvedTemplate", chosen),),
+        override_env=overrides.get("env") if isinstance(overrides, Mapping) else None,
+        summary=PipelineSummary(
+            choice=f"template {chosen.kind} {chosen.name} of model {model_ref.name} (template pipeline)",
+            why=f"template pipeline: template {chosen.name} of model {model_ref.name}",
+        ),
     )
 
 

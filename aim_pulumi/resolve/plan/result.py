@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aim_pulumi.resolve.catalog.pipelines import PipelineSummary
 from aim_pulumi.resolve.selection.select import ProfileSelection
 from aim_pulumi.resolve.types import (
     AwaitPlan,
@@ -56,7 +57,10 @@ class ServicePlan:
     resolved_profile: ObjectRef | None = None
     profile_overlay: str | None = None
     resolved_model: ObjectRef | None = None
-    resolved_template: ObjectRef | None = None
+    also_resolved: tuple[tuple[str, ObjectRef], ...] = ()
+    """Declared objects the pipeline resolved beyond the profile and the model, by status field."""
+    summary: PipelineSummary | None = None
+    """How a folder pipeline words its choice (None: the profile selection says it)."""
     runtime_config: ResolvedRuntimeConfig | None = None
     conditions: tuple[Condition, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()

@@ -205,7 +205,7 @@ def _plan(
         rc_spec=rc_spec,
         profile_status=profile_status,
         cache_mount=_served_model_mount(profile_spec, caches),
-        override_env=chosen.legacy_overrides.get("env"),
+        override_env=chosen.override_env,
         base_env=defaults.base_env,
         default_resources=defaults.default_resources,
         runtime_profile_id=defaults.runtime_profile_id,
@@ -286,7 +286,8 @@ def _plan(
         resolved_profile=chosen.resolved_profile,
         profile_overlay=chosen.overlay_name,
         resolved_model=chosen.resolved_model,
-        resolved_template=chosen.resolved_template,
+        also_resolved=chosen.also_resolved,
+        summary=chosen.summary,
         runtime_config=runtime_config,
         conditions=tuple(conditions),
         diagnostics=tuple(diagnostics),
@@ -470,8 +471,8 @@ def _status(
         status["profileOverlay"] = {"name": chosen.overlay_name}
     if chosen.resolved_model is not None:
         status["resolvedModel"] = chosen.resolved_model.as_dict()
-    if chosen.resolved_template is not None:
-        status["resolvedTemplate"] = chosen.resolved_template.as_dict()
+    for key, ref in chosen.also_resolved:
+        status[key] = ref.as_dict()
     if runtime_config is not None:
         status["resolvedRuntimeConfig"] = runtime_config.ref.as_dict()
     status["reconcilerPipeline"] = pipeline
