@@ -34,12 +34,14 @@ __all__ = [
     "Migration",
     "MigrationProblem",
     "MigrationResult",
+    "declared_version",
     "kind_extension",
     "kind_extensions",
     "load",
     "manifest_notes",
     "migration",
     "pipeline_reason",
+    "register_declared_version",
     "register_kinds",
     "register_manifest_note",
     "register_migration",
@@ -131,6 +133,7 @@ class Migration:
 _KINDS: list[KindExtension] = []
 _MIGRATIONS: list[Migration] = []
 _NOTES: list[Callable[[Mapping[str, Any]], str | None]] = []
+_VERSIONS: list[Callable[[Mapping[str, Any]], str | None]] = []
 # Keyed by pipeline; each takes the AIMService (typed `Any`: this module imports nothing of the api
 # package, which reaches it from its lowest modules).
 _REASONS: dict[str, Callable[[Any], str]] = {}
@@ -170,6 +173,21 @@ def manifest_notes(manifest: Mapping[str, Any]) -> list[str]:
     """Every registered note on one admitted manifest, in registration order."""
     load()
     return [found for note in _NOTES if (found := note(manifest)) is not None]
+
+
+def register_declared_version(read: Callable[[Mapping[str, Any]], str | None]) -> None:
+    """Let `import` tell, from a live object's content, a version it was declared in.
+
+    The API server lists every object of a kind in the group's preferred version, whichever version
+    it was written in; a version whose fields the preferred one refuses is told by those fields.
+    """
+    _VERSIONS.append(read)
+
+
+def declared_version(manifest: Mapping[str, Any]) -> str | None:
+    """The apiVersion a registered reader tells for a live object, or None: it reads as listed."""
+    load()
+    return next((found for read in _VERSIONS if (found := read(manifest)) is not None), None)
 
 
 def register_pipeline_reason(pipeline: str, reason: Callable[[Any], str]) -> None:

@@ -246,25 +246,17 @@ def without_crd_defaults(obj: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-LEGACY_SERVICE_VERSION = f"{AIM_GROUP}/v1alpha1"
-
-
 def declared_version(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The object in the version it was declared in, where the version read cannot hold it.
 
-    The AIMService CRD serves v1alpha1 and v1alpha2 with no conversion, so a legacy service (one
-    pinned to a template, `spec.template`) reads as v1alpha2 in the group's preferred version, as
-    `kubectl get` and `--kubeconfig` list it; v1alpha2 does not accept `spec.template`, so such a
-    service is written back as the v1alpha1 object it is.
+    A CRD that serves two versions with no conversion lists every object in the group's preferred
+    version, as `kubectl get` and `--kubeconfig` read it; an object whose fields that version
+    refuses is written back in the version its fields tell (`extensions.declared_version`).
     """
     out = dict(obj)
-    if (
-        out.get("kind") == "AIMService"
-        and out.get("apiVersion") != LEGACY_SERVICE_VERSION
-        and isinstance(out.get("spec"), Mapping)
-        and out["spec"].get("template")
-    ):
-        out["apiVersion"] = LEGACY_SERVICE_VERSION
+    version = extensions.declared_version(out)
+    if version is not None:
+        out["apiVersion"] = version
     return out
 
 

@@ -9,6 +9,7 @@ the template kinds are unknown kinds.
 from __future__ import annotations
 
 from aim_pulumi.api.extensions import (
+    register_declared_version,
     register_kinds,
     register_manifest_note,
     register_migration,
@@ -30,6 +31,7 @@ from aim_pulumi.resolve.legacy.surface import (
     KIND_EXTENSIONS,
     MIGRATION,
     deployability_note,
+    legacy_service_version,
     template_pipeline_reason,
 )
 from aim_pulumi.resolve.objects import NAMESPACED_KINDS
@@ -45,5 +47,6 @@ register_container_defaults(template_container_defaults)
 # Above resolve: AIMStack's declaration order and the CLI's import, validate, explain and migrate.
 register_kinds(*KIND_EXTENSIONS)
 register_manifest_note(deployability_note)
+register_declared_version(legacy_service_version)
 register_pipeline_reason("template", template_pipeline_reason)
 register_migration(MIGRATION)

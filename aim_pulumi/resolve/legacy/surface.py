@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIMService
+from aim_pulumi.api import AIM_GROUP, AIMService
 from aim_pulumi.api.extensions import KindExtension, Migration
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
 from aim_pulumi.resolve.legacy.kinds import TEMPLATE_KINDS, AIMClusterServiceTemplate, AIMServiceTemplate
@@ -27,6 +27,7 @@ TEMPLATE_DISCOVERY = ("modelSources", "profile")
 # Templates have no component: a program `import --format python` writes declares them with an
 # AIMStack over this file, which adds them to the program's catalog as an AIMStack does any template.
 TEMPLATES_FILE = "templates.yaml"
+LEGACY_SERVICE_VERSION = f"{AIM_GROUP}/v1alpha1"
 _TEMPLATES_COMMENT = "# Legacy templates have no component: an AIMStack adds them to the program's catalog.\n"
 
 #: The template kinds as a stack and `import` treat them: after the models they name, before the
@@ -61,6 +62,24 @@ def deployability_note(manifest: Mapping[str, Any]) -> str | None:
         why = template_readiness_problem(manifest)
         if why is not None:
             return f"spec.modelSources: {TEMPLATE_NOT_READY}: {why}; a service using it will not plan"
+    return None
+
+
+def legacy_service_version(manifest: Mapping[str, Any]) -> str | None:
+    """v1alpha1 for a live AIMService pinned to a template, whichever version it was listed in.
+
+    The AIMService CRD serves v1alpha1 and v1alpha2 with no conversion, so a legacy service reads
+    as v1alpha2 in the group's preferred version; v1alpha2 does not accept `spec.template`, so such
+    a service is written back as the v1alpha1 object it is.
+    """
+    spec = manifest.get("spec")
+    if (
+        manifest.get("kind") == "AIMService"
+        and manifest.get("apiVersion") != LEGACY_SERVICE_VERSION
+        and isinstance(spec, Mapping)
+        and spec.get("template")
+    ):
+        return LEGACY_SERVICE_VERSION
     return None
 
 
