@@ -112,7 +112,7 @@ def kind_class(obj: Any) -> type[AIMKind]:
         raise AIMValidationError(
             "apiVersion", "UnsupportedVersion", f"{kind} is not served at {api_version!r}; served: {served}"
         )
-    return cls
+    return cls.reader_for(obj)
 
 
 def _build(cls: type[AIMKind], obj: Mapping[str, Any], *, admit: bool) -> AIMKind:

@@ -1,7 +1,10 @@
-"""AIMService in both served versions (v1alpha2 profile shape and v1alpha1 template shape) in one class.
+"""AIMService as v1alpha2 serves it: the profile shape.
 
-Legacy spellings (`spec.model.ref`, `spec.templateName`, `spec.runtimeConfigRef.name`, caching
-modes `Auto`/`Always`/`Never`, v1alpha1 `spec.cacheModel`) are read and stored canonically.
+Older spellings the CRD still carries (`spec.model.ref`, `spec.runtimeConfigRef.name`, caching
+modes `Auto`/`Always`/`Never`, `spec.cacheModel`) are read and stored canonically. The v1alpha1
+template shape is the v1alpha1 folder's (`aim_pulumi/resolve/legacy/service.py`), which serves
+both versions by extending this class at the two rule points it leaves (`version_rules`,
+`pipeline_rules`).
 """
 
 from __future__ import annotations
@@ -122,46 +125,6 @@ class ProfileOverrides(AIMBase):
     """Engine arguments merged over the profile's."""
 
 
-class SelectionCriteria(AIMBase):
-    precision: str | None = None
-    """Only templates of this precision."""
-    metric: str | None = None
-    """Only templates optimized for this metric (`latency`, `throughput`)."""
-    accelerator_model: str | None = None
-    """Only templates for this GPU model."""
-    accelerator_count: NonNegativeInt | None = None
-    """Only templates for this GPU count."""
-    engine: str | None = None
-    """Only templates of this inference engine."""
-
-
-class ServiceTemplateRef(AIMBase):
-    name: str | None = None
-    """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
-    selection_criteria: SelectionCriteria | None = None
-    """Choose a template of the model by these criteria instead."""
-
-
-class GpuSelector(AIMBase):
-    model: str | None = None
-    """GPU model the service needs, over the template's."""
-    count: NonNegativeInt | None = None
-    """GPU count the service needs, over the template's."""
-
-
-class ServiceOverrides(AIMBase):
-    metric: str | None = None
-    """Optimization metric, over the template's."""
-    precision: str | None = None
-    """Precision, over the template's."""
-    engine_args: JsonObject = Field(default_factory=dict)
-    """Engine arguments merged over the template's."""
-    env: list[EnvVar] = Field(default_factory=list)
-    """Environment variables over the template's."""
-    gpu_selector: GpuSelector | None = None
-    """The GPUs the service runs on, over the template's."""
-
-
 class PodMetricSource(AIMBase):
     backend: str | None = None
     """Where KEDA reads the metric (e.g. `opentelemetry`)."""
@@ -238,10 +201,6 @@ class ServiceSpec(AIMBase):
     """The profile to bind: by name, or chosen by a selector."""
     profile_overrides: ProfileOverrides | None = None
     """A service-owned overlay of `profile.name` (needs `profile.name`, not a selector)."""
-    template: ServiceTemplateRef | None = None
-    """Legacy v1alpha1 template reference or selection criteria."""
-    overrides: ServiceOverrides | None = None
-    """Legacy v1alpha1 overrides of the template's runtime parameters."""
     runtime_config_name: str | None = None
     """The runtime config to resolve (namespace merged over cluster); default `default`."""
     runtime_config: RuntimeConfigBlock | None = None
@@ -279,19 +238,6 @@ class ServiceSpec(AIMBase):
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
         data = dict(data)
-        if "templateName" in data:
-            name = data.pop("templateName")
-            template = data.get("template")
-            if template is None:
-                data["template"] = {"name": name}
-            elif isinstance(template, dict) and template.get("name", name) == name:
-                data["template"] = {**template, "name": name}
-            else:
-                raise AIMValidationError(
-                    "templateName",
-                    "InvalidSpec",
-                    "`templateName` is an alias of `template.name`; set only one",
-                )
         if "runtimeConfigRef" in data:
             ref = data.pop("runtimeConfigRef")
             if not isinstance(ref, dict) or set(ref) - {"name"} or not isinstance(ref.get("name"), str):
@@ -327,7 +273,6 @@ class RoutingStatus(AIMStatusBase):
 class ServiceStatus(AIMStatusBase):
     resolved_profile: StatusRef | None = None
     resolved_runtime_config: StatusRef | None = None
-    resolved_template: StatusRef | None = None
     resolved_model: StatusRef | None = None
     profile_overlay: ProfileOverlayStatus | None = None
     reconciler_pipeline: str | None = None
@@ -339,7 +284,7 @@ class ServiceStatus(AIMStatusBase):
 class AIMService(AIMKind):
     KIND: ClassVar[str] = "AIMService"
     SCOPE: ClassVar[Scope] = "Namespace"
-    SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1", "v1alpha2")
+    SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha2",)
 
     api_version: str = f"{AIM_GROUP}/v1alpha2"
     kind: Literal["AIMService"] = "AIMService"
@@ -355,22 +300,31 @@ class AIMService(AIMKind):
             uuid.uuid5(uuid.NAMESPACE_URL, f"{AIM_GROUP}/{self.metadata.namespace}/{self.metadata.name}")
         )
 
-    @property
-    def is_legacy(self) -> bool:
-        return self.api_version.endswith("/v1alpha1")
-
     def own_rules(self) -> list[AIMValidationError]:
         return [*super().own_rules(), *service_rules(self)]
+
+    def version_rules(self) -> Problems:
+        """What a version's own fields forbid in another version; the core serves one version."""
+        return []
+
+    def pipeline_rules(self) -> Problems:
+        """What makes a spec name two pipelines; the core has one (the profile pipeline)."""
+        return []
 
 
 # --- admission rules of this kind (behaviour §2) -------------------------------------------------
 
 
 def service_rules(svc: AIMService) -> Problems:
-    """A1-A13, A20, A21 and the autoscaling-needs-metrics rule, in that order."""
+    """A1-A13, A20, A21 and the autoscaling-needs-metrics rule, in that order.
+
+    A1, A2 and A4's template half are a version's rules (`version_rules`, `pipeline_rules`): the
+    class that serves v1alpha1 adds them.
+    """
     return [
-        *_service_version_rules(svc),
+        *svc.version_rules(),
         *_service_anchor_rules(svc),
+        *svc.pipeline_rules(),
         *_service_profile_rules(svc),
         *_service_model_rules(svc),
         *_service_replica_rules(svc),
@@ -380,26 +334,8 @@ def service_rules(svc: AIMService) -> Problems:
     ]
 
 
-def _service_version_rules(svc: AIMService) -> Problems:
-    """A1, A2: v1alpha1-isms rejected on v1alpha2."""
-    if svc.is_legacy:
-        return []
-    out: Problems = []
-    if svc.spec.template is not None:
-        out.append(
-            problem(
-                "spec.template", "spec.template is not accepted on v1alpha2; use spec.profile or spec.model"
-            )
-        )
-    if svc.spec.overrides is not None:
-        out.append(
-            problem("spec.overrides", "spec.overrides is not accepted on v1alpha2; use spec.profileOverrides")
-        )
-    return out
-
-
 def _service_anchor_rules(svc: AIMService) -> Problems:
-    """A3 (something to resolve), A4 (one pipeline per service)."""
+    """A3 (something to resolve); A4 (one pipeline per service) follows in `pipeline_rules`."""
     out: Problems = []
     spec = svc.spec
     if spec.model is None and spec.profile is None:
@@ -418,8 +354,6 @@ def _service_anchor_rules(svc: AIMService) -> Problems:
                 "spec.profile needs a name or a selector, or spec.model beside it; it names nothing",
             )
         )
-    if spec.profile is not None and spec.template is not None:
-        out.append(problem("spec.template", "spec.profile and spec.template are mutually exclusive"))
     return out
 
 

@@ -283,46 +283,6 @@ class ProfileOverrides(TypedDict, total=False):
     """Engine arguments merged over the profile's."""
 
 
-class SelectionCriteria(TypedDict, total=False):
-    precision: pulumi.Input[str]
-    """Only templates of this precision."""
-    metric: pulumi.Input[str]
-    """Only templates optimized for this metric (`latency`, `throughput`)."""
-    acceleratorModel: pulumi.Input[str]
-    """Only templates for this GPU model."""
-    acceleratorCount: pulumi.Input[int]
-    """Only templates for this GPU count."""
-    engine: pulumi.Input[str]
-    """Only templates of this inference engine."""
-
-
-class ServiceTemplateRef(TypedDict, total=False):
-    name: pulumi.Input[str]
-    """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
-    selectionCriteria: SelectionCriteria
-    """Choose a template of the model by these criteria instead."""
-
-
-class GpuSelector(TypedDict, total=False):
-    model: pulumi.Input[str]
-    """GPU model the service needs, over the template's."""
-    count: pulumi.Input[int]
-    """GPU count the service needs, over the template's."""
-
-
-class ServiceOverrides(TypedDict, total=False):
-    metric: pulumi.Input[str]
-    """Optimization metric, over the template's."""
-    precision: pulumi.Input[str]
-    """Precision, over the template's."""
-    engineArgs: Mapping[str, Any]
-    """Engine arguments merged over the template's."""
-    env: Sequence[EnvVar]
-    """Environment variables over the template's."""
-    gpuSelector: GpuSelector
-    """The GPUs the service runs on, over the template's."""
-
-
 class DownloadFilter(TypedDict, total=False):
     include: Sequence[pulumi.Input[str]]
     """Glob patterns of files to download."""
@@ -552,10 +512,6 @@ class AIMServiceSpec(TypedDict, total=False):
     """The profile to bind: by name, or chosen by a selector."""
     profileOverrides: ProfileOverrides
     """A service-owned overlay of `profile.name` (needs `profile.name`, not a selector)."""
-    template: ServiceTemplateRef
-    """Legacy v1alpha1 template reference or selection criteria."""
-    overrides: ServiceOverrides
-    """Legacy v1alpha1 overrides of the template's runtime parameters."""
     runtimeConfigName: pulumi.Input[str]
     """The runtime config to resolve (namespace merged over cluster); default `default`."""
     runtimeConfig: InlineRuntimeConfig
@@ -818,10 +774,6 @@ EnvVarSourceArgsDict = EnvVarSource
 EnvVarArgsDict = EnvVar
 ModelSourceArgsDict = ModelSource
 ProfileOverridesArgsDict = ProfileOverrides
-SelectionCriteriaArgsDict = SelectionCriteria
-ServiceTemplateRefArgsDict = ServiceTemplateRef
-GpuSelectorArgsDict = GpuSelector
-ServiceOverridesArgsDict = ServiceOverrides
 DownloadFilterArgsDict = DownloadFilter
 StorageArgsDict = Storage
 GatewayRefArgsDict = GatewayRef
@@ -1884,8 +1836,6 @@ __all__ = [
     "GatewayProvider",
     "GatewayRef",
     "GatewayRefArgsDict",
-    "GpuSelector",
-    "GpuSelectorArgsDict",
     "InlineRuntimeConfig",
     "InlineRuntimeConfigArgsDict",
     "KeySelector",
@@ -1941,19 +1891,13 @@ __all__ = [
     "S3TlsArgsDict",
     "ScaleFromZero",
     "ScaleFromZeroArgsDict",
-    "SelectionCriteria",
-    "SelectionCriteriaArgsDict",
     "ServiceCaching",
     "ServiceCachingArgsDict",
     "ServiceCachingMode",
     "ServiceModel",
     "ServiceModelArgsDict",
-    "ServiceOverrides",
-    "ServiceOverridesArgsDict",
     "ServiceProfile",
     "ServiceProfileArgsDict",
-    "ServiceTemplateRef",
-    "ServiceTemplateRefArgsDict",
     "Storage",
     "StorageArgsDict",
 ]

@@ -24,19 +24,35 @@ FOLDER = "aim_pulumi.resolve.legacy"
 FOLDER_PATH = PACKAGE / "resolve" / "legacy"
 SEAM = PACKAGE / "api" / "extensions.py"
 TEMPLATE_KINDS = ("AIMServiceTemplate", "AIMClusterServiceTemplate")
+# AIMService's v1alpha1 surface: its manifest keys, the attributes of its model and its types.
+V1ALPHA1_KEYS = ("templateName", "resolvedTemplate", "selectionCriteria", "gpuSelector")
+V1ALPHA1_ATTRIBUTES = ("resolved_template", "is_legacy", "selection_criteria", "gpu_selector")
+V1ALPHA1_TYPES = ("ServiceTemplateRef", "SelectionCriteria", "ServiceOverrides", "GpuSelector")
 
 # What still names v1alpha1 outside the folder, and why; the test fails when one goes (shrink the
 # list) or one appears. Every entry is a move still to make. Nothing is left: the CLI's template
 # handling and AIMStack's declaration order read registries of the seam the folder fills.
 REMAINING: dict[str, str] = {}
 
+ADMISSION_TESTS = (
+    "test_rule_rejects",
+    "test_rule_is_listed_by_admission_problems",
+    "test_rule_applies_to_python_construction",
+    "test_rule_admits",
+)
 # Tests of the v1alpha2 rooms that read template kinds, v1alpha1 fixtures or the bridge dispatch
 # (which sends a model-only service to the template pipeline); prefixes of node ids.
 NEEDS_V1ALPHA1 = (
-    "tests/api/test_api_admission.py::test_rule_rejects[T",
-    "tests/api/test_api_admission.py::test_rule_is_listed_by_admission_problems[T",
-    "tests/api/test_api_admission.py::test_rule_applies_to_python_construction[T",
-    "tests/api/test_api_admission.py::test_rule_admits[T",
+    *(
+        f"tests/api/test_api_admission.py::{test}[{row}"
+        for test in ADMISSION_TESTS
+        # T: template rows; A2: spec.overrides on v1alpha2 (v1alpha1's field, refused with its AIM
+        # reason by the class that reads it); A14-cacheModel: a v1alpha1 service.
+        for row in ("T", "A2-", "A14-cacheModel")
+    ),
+    "tests/api/test_api_admission.py::test_admission_problems_reports_every_problem",
+    "tests/api/test_api_parse.py::test_dispatch_errors[aim-kind-without-group]",
+    "tests/api/test_api_parse.py::test_input_aliases_are_written_canonically[cache-model]",
     "tests/api/test_api_crd.py::test_every_aim_example_and_fixture_validates_against_the_vendored_crds["
     f"{ROOT}/tests/fixtures/seeds/004_upgrading.yaml]",
     "tests/api/test_api_crd.py::test_seed_wins_over_the_crd[seed-002",
@@ -117,21 +133,26 @@ def _documentation(tree: ast.AST) -> set[int]:
 
 
 def naming_v1alpha1(source: str) -> list[str]:
-    """Where a module names a template kind (outside prose) or imports the v1alpha1 folder."""
+    """Where a module names a template kind or AIMService's v1alpha1 fields (outside prose), or
+    imports the v1alpha1 folder."""
     tree = ast.parse(source)
     prose = _documentation(tree)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
-            if any(kind in node.value for kind in TEMPLATE_KINDS):
+            if any(kind in node.value for kind in TEMPLATE_KINDS) or node.value in V1ALPHA1_KEYS:
                 found.append(f"{node.lineno}: names {node.value!r}")
-        elif isinstance(node, ast.Name) and node.id in TEMPLATE_KINDS:
+        elif isinstance(node, ast.Name) and node.id in (*TEMPLATE_KINDS, *V1ALPHA1_TYPES):
             found.append(f"{node.lineno}: names {node.id}")
+        elif isinstance(node, ast.ClassDef) and node.name in V1ALPHA1_TYPES:
+            found.append(f"{node.lineno}: defines {node.name}")
+        elif isinstance(node, ast.Attribute) and node.attr in V1ALPHA1_ATTRIBUTES:
+            found.append(f"{node.lineno}: reads .{node.attr}")
         elif isinstance(node, ast.Import | ast.ImportFrom):
             modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
             if any(m == FOLDER or m.startswith(FOLDER + ".") for m in modules):
                 found.append(f"{node.lineno}: imports {', '.join(modules)}")
-    return found
+    return sorted(found, key=lambda where: int(where.partition(":")[0]))  # stable: a line keeps its order
 
 
 def test_nothing_outside_the_folder_names_v1alpha1_but_the_seam() -> None:
@@ -158,8 +179,13 @@ def test_the_reader_finds_names_imports_and_not_prose() -> None:
         "KINDS = ('AIMClusterServiceTemplate',)\n"
         "x = 1\n"
         '"""AIMServiceTemplate in an attribute docstring."""\n'
+        "class ServiceOverrides: ...\n"
+        "status = {'resolvedTemplate': plan.resolved_template}\n"
     )
     assert naming_v1alpha1(source) == [
         "2: imports aim_pulumi.resolve.legacy.kinds",
         "3: names 'AIMClusterServiceTemplate'",
+        "6: defines ServiceOverrides",
+        "7: names 'resolvedTemplate'",
+        "7: reads .resolved_template",
     ]

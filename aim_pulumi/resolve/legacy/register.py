@@ -27,6 +27,7 @@ from aim_pulumi.resolve.legacy.index import TemplateIndex
 from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
 from aim_pulumi.resolve.legacy.overlays import V1ALPHA1_OVERLAYS
 from aim_pulumi.resolve.legacy.pipeline import template_container_defaults, template_pipeline
+from aim_pulumi.resolve.legacy.service import AIMService
 from aim_pulumi.resolve.legacy.surface import (
     KIND_EXTENSIONS,
     MIGRATION,
@@ -37,7 +38,7 @@ from aim_pulumi.resolve.legacy.surface import (
 from aim_pulumi.resolve.objects import NAMESPACED_KINDS
 from aim_pulumi.schemas.seed_overlays import register_overlays
 
-KINDS.register(AIMServiceTemplate, AIMClusterServiceTemplate)
+KINDS.register(AIMService, AIMServiceTemplate, AIMClusterServiceTemplate)
 NAMESPACED_KINDS.add(AIMServiceTemplate.KIND)
 register_overlays(*V1ALPHA1_OVERLAYS)
 register_index(TemplateIndex)
