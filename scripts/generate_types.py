@@ -58,9 +58,18 @@ INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"
 SCHEMA_PATH = ROOT / "schema.json"
 
+
+def _served_spec(kind: str) -> type[BaseModel]:
+    """The spec model of the class the kinds serve: AIMService's, with the v1alpha1 folder, reads
+    both versions, so the components type v1alpha1's fields while the folder is there."""
+    spec = api.KINDS[kind].model_fields["spec"].annotation
+    assert isinstance(spec, type) and issubclass(spec, BaseModel), spec
+    return spec
+
+
 # The component kinds whose `spec` is typed, and the name of each spec type (the CRD's spec).
 SPEC_ROOTS: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (
-    ("AIMServiceSpec", service.ServiceSpec, ("AIMService",)),
+    ("AIMServiceSpec", _served_spec("AIMService"), ("AIMService",)),
     ("AIMProfileSpec", profile.ProfileSpec, ("AIMProfile", "AIMClusterProfile")),
     ("AIMModelSpec", model.ModelSpec, ("AIMModel", "AIMClusterModel")),
     ("AIMRuntimeConfigSpec", runtime_config.RuntimeConfigSpec, ("AIMRuntimeConfig",)),
@@ -85,6 +94,7 @@ CLOSED_SET_DOCS: dict[str, str] = {
 SEEDS = {
     "rc": "Runtime Configuration",
     "svc": "AIM Services",
+    "legacy": "AIMService (v1alpha1)",
     "tpl": "Service Templates (v1alpha1)",
     "up": "Upgrading",
     "k8s": "Kubernetes API (core/v1)",
@@ -93,6 +103,8 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("AIMServiceSpec", "model"): ("svc", "Resolution shapes"),
     ("AIMServiceSpec", "profile"): ("svc", "Resolution shapes"),
     ("AIMServiceSpec", "profileOverrides"): ("svc", "Profile overlays"),
+    ("AIMServiceSpec", "template"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("AIMServiceSpec", "overrides"): ("legacy", "Spec fields (v1alpha1 path)"),
     ("AIMServiceSpec", "runtimeConfigName"): ("rc", "Resolution algorithm"),
     ("AIMServiceSpec", "runtimeConfig"): ("rc", "Inline runtime config on AIMService"),
     ("AIMServiceSpec", "storage"): ("rc", "Inline runtime config on AIMService"),
@@ -116,6 +128,9 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("ProfileOverrides", "*"): ("svc", "Profile overlays"),
     ("ServiceCaching", "*"): ("svc", "Caching"),
     ("AutoScaling", "*"): ("svc", "Resources and replicas"),
+    ("ServiceTemplateRef", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
+    ("SelectionCriteria", "*"): ("legacy", "Selection algorithm (template path)"),
+    ("ServiceOverrides", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
     ("Routing", "*"): ("rc", "Routing defaults"),
     ("Routing", "pathTemplate"): ("rc", "Path templates"),
     ("GatewayRef", "*"): ("rc", "Routing defaults"),
@@ -151,6 +166,7 @@ SEED_SECTIONS: dict[tuple[str, str], tuple[str, str]] = {
     ("ProfileCaching", "*"): ("rc", "Resources that consume runtime config"),
     ("AIMModelSpec", "*"): ("up", "AIMModel outputs and readiness"),
     ("ModelSourceSpec", "*"): ("rc", "Model profile-generation fallbacks"),
+    ("GpuSelector", "*"): ("legacy", "Spec fields (v1alpha1 path)"),
     ("AutoScalingMetric", "*"): ("svc", "Resources and replicas"),
     ("PodMetric", "*"): ("svc", "Resources and replicas"),
     ("PodMetricSource", "*"): ("svc", "Resources and replicas"),

@@ -503,6 +503,46 @@ class ServiceCaching(TypedDict, total=False):
     """Environment variables for the download Job."""
 
 
+class SelectionCriteria(TypedDict, total=False):
+    precision: pulumi.Input[str]
+    """Only templates of this precision."""
+    metric: pulumi.Input[str]
+    """Only templates optimized for this metric (`latency`, `throughput`)."""
+    acceleratorModel: pulumi.Input[str]
+    """Only templates for this GPU model."""
+    acceleratorCount: pulumi.Input[int]
+    """Only templates for this GPU count."""
+    engine: pulumi.Input[str]
+    """Only templates of this inference engine."""
+
+
+class ServiceTemplateRef(TypedDict, total=False):
+    name: pulumi.Input[str]
+    """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
+    selectionCriteria: SelectionCriteria
+    """Choose a template of the model by these criteria instead."""
+
+
+class GpuSelector(TypedDict, total=False):
+    model: pulumi.Input[str]
+    """GPU model the service needs, over the template's."""
+    count: pulumi.Input[int]
+    """GPU count the service needs, over the template's."""
+
+
+class ServiceOverrides(TypedDict, total=False):
+    metric: pulumi.Input[str]
+    """Optimization metric, over the template's."""
+    precision: pulumi.Input[str]
+    """Precision, over the template's."""
+    engineArgs: Mapping[str, Any]
+    """Engine arguments merged over the template's."""
+    env: Sequence[EnvVar]
+    """Environment variables over the template's."""
+    gpuSelector: GpuSelector
+    """The GPUs the service runs on, over the template's."""
+
+
 class AIMServiceSpec(TypedDict, total=False):
     """The `spec` of AIMService (camelCase, as in the CRD)."""
 
@@ -544,6 +584,10 @@ class AIMServiceSpec(TypedDict, total=False):
     """Pre-download the model sources onto a PVC before the InferenceService starts."""
     adapters: Any
     """LoRA adapters: rejected with reason Unsupported."""
+    template: ServiceTemplateRef
+    """Legacy v1alpha1 template reference or selection criteria."""
+    overrides: ServiceOverrides
+    """Legacy v1alpha1 overrides of the template's runtime parameters."""
 
 
 class ProfileCaching(TypedDict, total=False):
@@ -795,6 +839,10 @@ AutoScalingArgsDict = AutoScaling
 ResourceRequirementsArgsDict = ResourceRequirements
 LocalObjectReferenceArgsDict = LocalObjectReference
 ServiceCachingArgsDict = ServiceCaching
+SelectionCriteriaArgsDict = SelectionCriteria
+ServiceTemplateRefArgsDict = ServiceTemplateRef
+GpuSelectorArgsDict = GpuSelector
+ServiceOverridesArgsDict = ServiceOverrides
 AIMServiceSpecArgsDict = AIMServiceSpec
 ProfileCachingArgsDict = ProfileCaching
 AIMProfileSpecArgsDict = AIMProfileSpec
@@ -1836,6 +1884,8 @@ __all__ = [
     "GatewayProvider",
     "GatewayRef",
     "GatewayRefArgsDict",
+    "GpuSelector",
+    "GpuSelectorArgsDict",
     "InlineRuntimeConfig",
     "InlineRuntimeConfigArgsDict",
     "KeySelector",
@@ -1891,13 +1941,19 @@ __all__ = [
     "S3TlsArgsDict",
     "ScaleFromZero",
     "ScaleFromZeroArgsDict",
+    "SelectionCriteria",
+    "SelectionCriteriaArgsDict",
     "ServiceCaching",
     "ServiceCachingArgsDict",
     "ServiceCachingMode",
     "ServiceModel",
     "ServiceModelArgsDict",
+    "ServiceOverrides",
+    "ServiceOverridesArgsDict",
     "ServiceProfile",
     "ServiceProfileArgsDict",
+    "ServiceTemplateRef",
+    "ServiceTemplateRefArgsDict",
     "Storage",
     "StorageArgsDict",
 ]
