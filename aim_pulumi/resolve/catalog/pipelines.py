@@ -15,11 +15,12 @@ a pipeline reads.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.api import AIMKind, AIMService, extensions
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.children.container import ContainerDefaults
 from aim_pulumi.resolve.objects import AnyProfile
 from aim_pulumi.resolve.selection.select import ProfileSelection
 from aim_pulumi.resolve.types import Condition, Diagnostic, ObjectRef
@@ -76,16 +77,6 @@ class PipelineSummary:
 
     choice: str
     why: str
-
-
-@dataclass(frozen=True)
-class ContainerDefaults:
-    """What a declared profile's labels add to its container: the defaults no profile field can say."""
-
-    isvc_labels: Mapping[str, str | None] = field(default_factory=dict)
-    base_env: list[dict[str, str]] = field(default_factory=list)
-    default_resources: dict[str, Any] | None = None
-    runtime_profile_id: str | None = None
 
 
 Pipeline = Callable[[AIMService, Catalog], EffectiveProfile]

@@ -10,7 +10,7 @@ import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import yaml
@@ -384,6 +384,26 @@ def _env_list(value: Any) -> list[Mapping[str, Any]]:
 # ------------------------------------------------------------------------------------------ plans
 
 
+@dataclass(frozen=True)
+class ContainerDefaults:
+    """What a declared profile's labels add to its container: the defaults no profile field can say.
+
+    A pipeline's container-defaults reader fills it (the catalog's pipeline seam); the profile
+    pipeline's profiles carry none.
+    """
+
+    isvc_labels: Mapping[str, str | None] = field(default_factory=dict)
+    #: The env layer below the runtime config's (see `inference_env`).
+    base_env: list[dict[str, str]] = field(default_factory=list)
+    #: A per-GPU default of resources (§7.2), applied only when neither the profile nor the service
+    #: sets `resources`, as the operator applies it.
+    default_resources: dict[str, Any] | None = None
+    runtime_profile_id: str | None = None
+
+
+NO_DEFAULTS = ContainerDefaults()
+
+
 def build_container_plan(
     service_spec: Mapping[str, Any],
     profile_spec: Mapping[str, Any],
@@ -392,20 +412,17 @@ def build_container_plan(
     profile_status: Mapping[str, Any] | None = None,
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
-    base_env: Sequence[Mapping[str, Any]] | None = None,
-    default_resources: Mapping[str, Any] | None = None,
-    runtime_profile_id: str | None = None,
+    defaults: ContainerDefaults = NO_DEFAULTS,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
-    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`,
-    `base_env` the layer below the runtime config's (see `inference_env`). `default_resources`
-    (a template profile's per-GPU default, §7.2) applies only when neither the profile nor the
-    service sets `resources`, as the operator applies it.
+    `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`;
+    `defaults` what the declared profile's labels add below the profile's own fields.
     """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
     resources = profile_resources(profile_spec, profile_status)
+    default_resources = defaults.default_resources
     if default_resources and not profile_spec.get("resources") and not service_spec.get("resources"):
         resources = _merge_resource_layers(default_resources, resources)
     return ContainerPlan(
@@ -417,8 +434,8 @@ def build_container_plan(
                 rc_spec,
                 cache_mount=cache_mount,
                 override_env=override_env,
-                base_env=base_env,
-                runtime_profile_id=runtime_profile_id,
+                base_env=defaults.base_env,
+                runtime_profile_id=defaults.runtime_profile_id,
             )
         ),
         resources=container_resources(resources, service_spec.get("resources")),
@@ -464,8 +481,10 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "AIM_CACHE_ROOT",
+    "NO_DEFAULTS",
     "PROFILE_ID_ENV",
     "PROFILE_MOUNT_ROOT",
+    "ContainerDefaults",
     "PodIdentity",
     "accelerator_resources",
     "build_container_plan",

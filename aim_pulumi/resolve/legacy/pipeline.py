@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.api import AIMService, to_manifest
-from aim_pulumi.resolve.catalog.pipelines import ContainerDefaults, EffectiveProfile, PipelineSummary
+from aim_pulumi.resolve.catalog.pipelines import EffectiveProfile, PipelineSummary
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.children.container import ContainerDefaults
 from aim_pulumi.resolve.legacy.template_profile import (
     TEMPLATE_LABEL,
     template_base_env,

@@ -206,9 +206,7 @@ def _plan(
         profile_status=profile_status,
         cache_mount=_served_model_mount(profile_spec, caches),
         override_env=chosen.override_env,
-        base_env=defaults.base_env,
-        default_resources=defaults.default_resources,
-        runtime_profile_id=defaults.runtime_profile_id,
+        defaults=defaults,
     )
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aim_pulumi.resolve.children.container import (
+    ContainerDefaults,
     accelerator_resources,
     build_container_plan,
     build_profile_config_plan,
@@ -639,7 +640,8 @@ def test_template_profile_runs_the_template_profile_id(
 
     spec = {**AIM_PROFILE, **profile}
     runtime_id = template_runtime_profile_id(labels, spec)
-    plan = build_container_plan({}, spec, rc_spec={"env": rc_env}, runtime_profile_id=runtime_id)
+    defaults = ContainerDefaults(runtime_profile_id=runtime_id)
+    plan = build_container_plan({}, spec, rc_spec={"env": rc_env}, defaults=defaults)
     assert [item["value"] for item in plan.env if item["name"] == "AIM_PROFILE_ID"] == [expected]
 
 
