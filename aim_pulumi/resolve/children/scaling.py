@@ -280,15 +280,7 @@ def plan_scaling(
                 f"spec.replicas of {namespace}/{service_name} is ignored because autoscaling is enabled",
             )
         )
-    min_replicas = service_spec.get("minReplicas")
-    max_replicas = service_spec.get("maxReplicas")
-    low = int(min_replicas) if min_replicas is not None else 1
-    if max_replicas is not None:
-        high = int(max_replicas)
-    elif min_replicas is not None:
-        high = max(low, 1)
-    else:
-        high = 1
+    low, high = _replica_bounds(service_spec)
     metrics = list((service_spec.get("autoScaling") or {}).get("metrics") or [])
 
     if low == 0 and not effective_routing(service_spec, rc_spec)["enabled"]:
@@ -323,39 +315,14 @@ def plan_scaling(
     conditions: list[Condition] = []
     degraded = False
     if low == 0:
-        provider, provider_diagnostics = normalize_gateway_provider(settings.gateway_provider)
-        diagnostics.extend(provider_diagnostics)
-        try:
-            query = activation_query(
-                provider,
-                activation_template(service_spec, rc_spec),
-                namespace=namespace,
-                service_name=service_name,
-                http_route_name=route_name_for(service_name, namespace),
-                predictor_deployment=predictor,
-            )
-        except AIMResolutionError as error:
+        activation = _activation_trigger(
+            service_spec, rc_spec, settings, diagnostics, service=(namespace, service_name, predictor)
+        )
+        if isinstance(activation, Condition):
             degraded = True
-            message = (
-                f"scale-from-zero of {namespace}/{service_name} is disabled: {error.message}; "
-                "no ScaledObject is created"
-            )
-            conditions.append(Condition(CONFIG_VALID, "False", ACTIVATION_QUERY_INVALID, message))
-            diagnostics.append(Diagnostic("warn", ACTIVATION_QUERY_INVALID, message))
+            conditions.append(activation)
         else:
-            triggers.append(
-                {
-                    "type": "external",
-                    "metadata": {
-                        "scalerAddress": settings.keda_otel_scaler_address,
-                        "metricQuery": query,
-                        "targetValue": ACTIVATION_TARGET_VALUE,
-                        "operationOverTime": "avg",
-                    },
-                }
-            )
-
-    scaled_object: ScaledObjectPlan | None = None
+            triggers.append(activation)
     if not degraded:
         triggers.extend(
             metric_trigger(
@@ -366,17 +333,10 @@ def plan_scaling(
             )
             for metric in metrics
         )
+
+    scaled_object: ScaledObjectPlan | None = None
     if triggers:
-        auto_scaling = service_spec.get("autoScaling") or {}
-        polling: int | None = None
-        cooldown: int | None = None
-        if low == 0:
-            polling = SCALE_TO_ZERO_POLLING_INTERVAL
-            cooldown = cooldown_period(container_resources, settings.cooldown_seconds_per_gi_memory)
-        if auto_scaling.get("pollingInterval") is not None:
-            polling = int(auto_scaling["pollingInterval"])
-        if auto_scaling.get("cooldownPeriod") is not None:
-            cooldown = int(auto_scaling["cooldownPeriod"])
+        polling, cooldown = _keda_timing(service_spec, low, container_resources, settings)
         scaled_object = ScaledObjectPlan(
             name=predictor,
             namespace=namespace,
@@ -388,21 +348,97 @@ def plan_scaling(
             polling_interval=polling,
             cooldown_period=cooldown,
         )
-        conditions.append(
-            Condition(
-                HPA_READY, "Unknown", "WaitingForMetrics", f"ScaledObject {predictor} is waiting for metrics"
-            )
-        )
-    else:
-        conditions.append(
-            Condition(
-                HPA_READY,
-                "False",
-                "HPANotFound",
-                f"no ScaledObject is created for {namespace}/{service_name}",
-            )
-        )
+    conditions.append(_hpa_condition(scaled_object, namespace, service_name))
     plan = ScalingPlan(
         min_replicas=low, max_replicas=high, autoscaler_class="external", scaled_object=scaled_object
     )
     return plan, conditions, diagnostics
+
+
+def _replica_bounds(service_spec: Mapping[str, Any]) -> tuple[int, int]:
+    """`minReplicas` (default 1) and `maxReplicas` (default: the minimum, and at least 1)."""
+    min_replicas = service_spec.get("minReplicas")
+    max_replicas = service_spec.get("maxReplicas")
+    low = int(min_replicas) if min_replicas is not None else 1
+    if max_replicas is not None:
+        return low, int(max_replicas)
+    if min_replicas is not None:
+        return low, max(low, 1)
+    return low, 1
+
+
+def _activation_trigger(
+    service_spec: Mapping[str, Any],
+    rc_spec: Mapping[str, Any] | None,
+    settings: Settings,
+    diagnostics: list[Diagnostic],
+    *,
+    service: tuple[str, str, str],
+) -> dict[str, Any] | Condition:
+    """The trigger that wakes a service at zero, or the ConfigValid=False condition of a query that
+    cannot be built (which leaves the service with no ScaledObject at all, and warns).
+
+    `service` is (namespace, name, predictor deployment); warnings are appended to `diagnostics`.
+    """
+    namespace, service_name, predictor = service
+    provider, provider_diagnostics = normalize_gateway_provider(settings.gateway_provider)
+    diagnostics.extend(provider_diagnostics)
+    try:
+        query = activation_query(
+            provider,
+            activation_template(service_spec, rc_spec),
+            namespace=namespace,
+            service_name=service_name,
+            http_route_name=route_name_for(service_name, namespace),
+            predictor_deployment=predictor,
+        )
+    except AIMResolutionError as error:
+        message = (
+            f"scale-from-zero of {namespace}/{service_name} is disabled: {error.message}; "
+            "no ScaledObject is created"
+        )
+        diagnostics.append(Diagnostic("warn", ACTIVATION_QUERY_INVALID, message))
+        return Condition(CONFIG_VALID, "False", ACTIVATION_QUERY_INVALID, message)
+    return {
+        "type": "external",
+        "metadata": {
+            "scalerAddress": settings.keda_otel_scaler_address,
+            "metricQuery": query,
+            "targetValue": ACTIVATION_TARGET_VALUE,
+            "operationOverTime": "avg",
+        },
+    }
+
+
+def _keda_timing(
+    service_spec: Mapping[str, Any],
+    low: int,
+    container_resources: Mapping[str, Any] | None,
+    settings: Settings,
+) -> tuple[int | None, int | None]:
+    """KEDA's polling interval and cooldown: scale-to-zero defaults (the cooldown grows with the
+    container's memory), each replaced by the service's own `autoScaling` value."""
+    auto_scaling = service_spec.get("autoScaling") or {}
+    polling: int | None = None
+    cooldown: int | None = None
+    if low == 0:
+        polling = SCALE_TO_ZERO_POLLING_INTERVAL
+        cooldown = cooldown_period(container_resources, settings.cooldown_seconds_per_gi_memory)
+    if auto_scaling.get("pollingInterval") is not None:
+        polling = int(auto_scaling["pollingInterval"])
+    if auto_scaling.get("cooldownPeriod") is not None:
+        cooldown = int(auto_scaling["cooldownPeriod"])
+    return polling, cooldown
+
+
+def _hpa_condition(scaled_object: ScaledObjectPlan | None, namespace: str, service_name: str) -> Condition:
+    if scaled_object is not None:
+        return Condition(
+            HPA_READY,
+            "Unknown",
+            "WaitingForMetrics",
+            f"ScaledObject {scaled_object.name} is waiting for metrics",
+        )
+    return Condition(
+        HPA_READY, "False", "HPANotFound", f"no ScaledObject is created for {namespace}/{service_name}"
+    )
