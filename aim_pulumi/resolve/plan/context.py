@@ -10,9 +10,9 @@ later) and the copies live here, so the planning sequence reads decisions only.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from aim_pulumi.api import AIMKind, to_manifest
 from aim_pulumi.resolve.catalog.store import Catalog
@@ -31,46 +31,22 @@ from aim_pulumi.resolve.types import CachePlan, ResolvedRuntimeConfig
 __all__ = ["PlanningContext", "ProfileFacts"]
 
 
-# One key type per remembered result: two results never share a key, whatever their arguments.
-@dataclass(frozen=True)
-class _Context:
-    pass
+#: The catalog memo's key of the context itself (compared by identity).
+_CONTEXT = object()
+
+_T = TypeVar("_T")
+_K = TypeVar("_K", bound=Hashable)
 
 
-@dataclass(frozen=True)
-class _RuntimeConfigKey:
-    namespace: str
-    name: str
-
-
-@dataclass(frozen=True)
-class _ServiceRuntimeConfigKey:
-    namespace: str
-    name: str
-
-
-@dataclass(frozen=True)
-class _RoutingKey:
-    namespace: str
-    runtime_config: str
-
-
-@dataclass(frozen=True)
-class _ProfileKey:
-    profile: Key
-
-
-@dataclass(frozen=True)
-class _CacheRuntimeConfigKey:
-    namespace: str
-    runtime_config: str
-
-
-@dataclass(frozen=True)
-class _SharedCachesKey:
-    namespace: str
-    profile: Key
-    settings: CacheSettings
+def _remember(memo: dict[_K, _T], key: _K, compute: Callable[[], _T]) -> _T:
+    """`compute()` once per key; an exception is not remembered (as `Catalog.memoised`)."""
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    value = compute()
+    memo[key] = value
+    return value
 
 
 @dataclass(frozen=True)
@@ -89,16 +65,25 @@ class PlanningContext:
 
     def __init__(self, catalog: Catalog) -> None:
         self._catalog = catalog
+        # One memo per remembered result, keyed by that result's own arguments; the context lives
+        # as long as the catalog state (`of`), so these do too.
+        self._runtime_configs: dict[tuple[str, str], ResolvedRuntimeConfig | None] = {}
+        self._service_runtime_configs: dict[tuple[str, str], Mapping[str, Any]] = {}
+        self._routings: dict[tuple[str, str], Mapping[str, Any] | None] = {}
+        self._profiles: dict[Key, tuple[AIMKind, ProfileFacts]] = {}
+        self._cache_runtime_configs: dict[tuple[str, str], Mapping[str, Any] | None] = {}
+        self._shared_caches: dict[tuple[str, Key, CacheSettings], tuple[AIMKind, list[CachePlan]]] = {}
 
     @staticmethod
     def of(catalog: Catalog) -> PlanningContext:
         """The context of the catalog's current state: a new one once an object is added."""
-        return catalog.memoised(_Context(), lambda: PlanningContext(catalog))
+        return catalog.memoised(_CONTEXT, lambda: PlanningContext(catalog))
 
     def runtime_config(self, namespace: str, name: str | None) -> ResolvedRuntimeConfig | None:
         """The runtime config `name` resolves to from `namespace`, shared: read it, or `own_copy` it."""
-        return self._catalog.memoised(
-            _RuntimeConfigKey(namespace, name or ""),
+        return _remember(
+            self._runtime_configs,
+            (namespace, name or ""),
             lambda: resolve_runtime_config(self._catalog, namespace, name),
         )
 
@@ -127,14 +112,14 @@ class PlanningContext:
 
         if inline.spec is not None:
             return merge()
-        return self._catalog.memoised(_ServiceRuntimeConfigKey(namespace, name or ""), merge)
+        return _remember(self._service_runtime_configs, (namespace, name or ""), merge)
 
     def namespace_routing(
         self, namespace: str, runtime_config: str | None, compute: Callable[[], Mapping[str, Any] | None]
     ) -> Mapping[str, Any] | None:
         """The routing of a service with no inline block and no routing of its own: its runtime
         config's, the same for every such service of the namespace."""
-        return self._catalog.memoised(_RoutingKey(namespace, runtime_config or ""), compute)
+        return _remember(self._routings, (namespace, runtime_config or ""), compute)
 
     def profile_facts(self, profile: AIMKind, *, shared: bool) -> ProfileFacts:
         """The facts of the effective profile, rendered once per catalog state when `shared` (it is a
@@ -147,7 +132,7 @@ class PlanningContext:
             return profile, ProfileFacts(spec, manifest.get("status"), profile_hash(spec), content)
 
         if shared:
-            rendered, facts = self._catalog.memoised(_ProfileKey(object_key(profile)), render)
+            rendered, facts = _remember(self._profiles, object_key(profile), render)
             if rendered is profile:
                 return ProfileFacts(
                     plain_copy(facts.spec), plain_copy(facts.status), facts.spec_hash, facts.config_content
@@ -160,8 +145,9 @@ class PlanningContext:
         self, namespace: str, runtime_config: str | None, cache_rc_spec: Mapping[str, Any]
     ) -> Mapping[str, Any] | None:
         """What a Shared cache reads of its profile's runtime config (it ignores the service's storage)."""
-        return self._catalog.memoised(
-            _CacheRuntimeConfigKey(namespace, runtime_config or ""),
+        return _remember(
+            self._cache_runtime_configs,
+            (namespace, runtime_config or ""),
             lambda: cache_runtime_config(cache_rc_spec),
         )
 
@@ -184,6 +170,6 @@ class PlanningContext:
                 own, rc_spec=rc_spec, settings=settings, effective_rc=effective_rc
             )
 
-        key = _SharedCachesKey(profile.namespace, object_key(catalog_profile), settings)
-        remembered, plans = self._catalog.memoised(key, plan_shared)
+        key = (profile.namespace, object_key(catalog_profile), settings)
+        remembered, plans = _remember(self._shared_caches, key, plan_shared)
         return plans if remembered is catalog_profile else None
