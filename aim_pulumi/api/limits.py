@@ -80,8 +80,10 @@ if _LIBYAML is not None:
 
 
 # Text where the two parsers are known to disagree: libyaml accepts a tab in places (inside a plain
-# scalar, before a value) where PyYAML's Python scanner refuses it.
-_PYTHON_PARSER_ONLY = ("\t", "[", "{")
+# scalar, before a value) where PyYAML's Python scanner refuses it. Flow collections (`[n?ull]`)
+# are the other place; libyaml's events say whether a text has one (`_libyaml_may_read`), so a
+# `{` or `[` inside a block-style scalar (`pathTemplate: /{.metadata.namespace}`) costs nothing.
+_PYTHON_PARSER_ONLY = ("\t",)
 # A block scalar header run into a comment (`|#x`, `>-#x`): libyaml reads it, the Python scanner
 # refuses it (a comment needs a space before it).
 _HEADER_INTO_COMMENT = re.compile(r"[|>][-+0-9]*#")
@@ -188,16 +190,27 @@ def _children(node: yaml.Node) -> Iterator[yaml.Node]:
         yield from node.value
 
 
-def _nesting_within_bound(text: str) -> bool:
-    """libyaml's composer recurses in C, where no recursion limit applies: its events say the depth."""
+def _libyaml_may_read(text: str) -> bool:
+    """Whether libyaml's events show a text it reads as the Python parser does.
+
+    Where they disagree is plain scalars and aliases inside flow collections (`[n?ull]`), so a
+    flow collection may hold only quoted scalars and other such collections (`match: ["a/*"]`,
+    `labels: {}`). libyaml's composer recurses in C, where no recursion limit applies, so the
+    nesting bound is checked here too.
+    """
     depth = 0
+    flow = 0  # open flow collections
     for event in yaml.parse(text, Loader=_LIBYAML):
         if isinstance(event, _OPENING):
+            flow += bool(flow or event.flow_style)
             depth += 1
             if depth > MAX_DEPTH:
                 return False
         elif isinstance(event, _CLOSING):
             depth -= 1
+            flow -= bool(flow)
+        elif flow and (isinstance(event, yaml.AliasEvent) or not getattr(event, "style", None)):
+            return False
     return True
 
 
@@ -206,7 +219,7 @@ def _libyaml_documents(text: str) -> list[Any] | None:
     if _LIBYAML is None or _python_parser_only(text):
         return None
     try:
-        if not _nesting_within_bound(text):
+        if not _libyaml_may_read(text):
             return None
         documents: list[Any] = []
         loader = _LibyamlLoader(text)
@@ -254,7 +267,7 @@ def _libyaml_composes(text: str) -> bool:
     if _LIBYAML is None or _python_parser_only(text):
         return False
     try:
-        return _nesting_within_bound(text)
+        return _libyaml_may_read(text)
     except yaml.YAMLError:
         return False
 

@@ -210,6 +210,47 @@ def test_libyaml_agrees_on_written_and_damaged_yaml(
     assert _agrees(text)
 
 
+@settings(max_examples=int(__import__("os").environ.get("AIM_YAML_EXAMPLES", "300")), deadline=None)
+@given(
+    documents=st.lists(_values, min_size=1, max_size=3),
+    style=st.sampled_from(['"', "'"]),
+    unicode=st.booleans(),
+    width=st.sampled_from([20, 80, 1000]),
+    edits=st.lists(
+        st.tuples(st.integers(min_value=0), st.sampled_from(list(" \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028\\"))),
+        max_size=3,
+    ),
+)
+def test_libyaml_agrees_on_flow_collections_of_quoted_scalars(
+    documents: list[Any], style: str, unicode: bool, width: int, edits: list[tuple[int, str]]
+) -> None:
+    """The flow collections libyaml is given (only quoted scalars in them), written and damaged."""
+    try:
+        text = yaml.safe_dump_all(
+            documents, default_flow_style=True, default_style=style, allow_unicode=unicode, width=width
+        )
+    except yaml.YAMLError:
+        return
+    for position, character in edits:
+        at = position % (len(text) + 1)
+        text = text[:at] + character + text[at:]
+    assert _agrees(text)
+
+
+def test_libyaml_reads_braces_in_block_scalars_and_flow_collections_of_quoted_scalars() -> None:
+    """A path template's `{...}` or a quoted list does not send a large catalog to the slow parser."""
+    text = (
+        "spec:\n  routing:\n    pathTemplate: /{.metadata.namespace}/{.metadata.name}\n"
+        "  labelPropagation:\n    match: [\"org.example/*\", 'team']\n  env: []\n  labels: {}\n"
+        '  nested: [["a"], {"k": "v"}]\n'
+    )
+    fast = _libyaml_documents(text)
+    assert fast is not None
+    assert fast == list(_python_documents(text))
+    assert fast[0]["spec"]["routing"]["pathTemplate"] == "/{.metadata.namespace}/{.metadata.name}"
+    assert fast[0]["spec"]["labelPropagation"]["match"] == ["org.example/*", "team"]
+
+
 @pytest.mark.parametrize("text", ["- |#null\n", "a: >-#x\n", "a: |2#\n  b\n"])
 def test_a_block_header_run_into_a_comment_is_read_by_the_python_parser(text: str) -> None:
     """libyaml reads `|#x`; the Python scanner refuses it, and its error is the one reported."""
