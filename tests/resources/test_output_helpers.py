@@ -93,6 +93,8 @@ VALUES = {
     "output of outputs": lambda: pulumi.Output.from_input(1).apply(lambda _: _with_outputs()),
     "secret output": lambda: pulumi.Output.secret({"k": [1]}),
     "unknown output": _unknown_output,
+    "output of an unknown leaf": lambda: pulumi.Output.from_input(1).apply(lambda _: _with_unknown()),
+    "gathered unknown leaf": lambda: gathered([1, _with_unknown()]),
 }
 
 
