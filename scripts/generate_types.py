@@ -53,6 +53,7 @@ from aim_pulumi.api import base, common, model, profile, runtime_config, service
 from aim_pulumi.resolve.children import scaling  # noqa: E402
 from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
 from aim_pulumi.resolve.legacy import kinds as template  # noqa: E402  (v1alpha1 types: TemplatePrecision)
+from aim_pulumi.resources import stack  # noqa: E402
 
 INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"
@@ -84,10 +85,12 @@ TYPE_NAMES: dict[type[BaseModel], str] = {
 EXTRA_CLOSED_SETS: dict[str, tuple[str, ...]] = {
     "GatewayProvider": scaling.GATEWAY_PROVIDERS,
     "ReconcilerPipeline": typing.get_args(dispatch.Pipeline),
+    "CatalogAs": stack.CATALOG_AS,
 }
 CLOSED_SET_DOCS: dict[str, str] = {
     "GatewayProvider": "Which gateway's activation metric wakes a service from zero (`none` disables it).",
     "ReconcilerPipeline": "Values of the `aim.eai.amd.com/reconciler-pipeline` annotation.",
+    "CatalogAs": "How an AIMStack declares its catalog objects: a component each, or as its data.",
 }
 
 # Which AIM documentation section defines a field: (type, field) or (type, "*") for the whole type.
@@ -392,6 +395,13 @@ COMPONENT_ARGS: dict[str, tuple[str, tuple[ComponentArg, ...]]] = {
             ),
             ComponentArg(
                 "waitForCache", "bool", "Make InferenceServices wait for their caches (default true)."
+            ),
+            ComponentArg(
+                "catalogAs",
+                "CatalogAs",
+                "`components` (default): every profile, model and runtime config is a component of its "
+                "own. `data`: they are data of the stack, their statuses its `catalog` output (one "
+                "resource instead of one per object, for a large catalog).",
             ),
         ),
     ),

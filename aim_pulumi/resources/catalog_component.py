@@ -5,6 +5,7 @@ settles their statuses once every object is known.
 """
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import pulumi
@@ -94,7 +95,7 @@ def default_resource_name(obj: AIMObject) -> str:
 class CatalogRecord(Enlisted):
     """A catalog object in the program round: its status is settled once the catalog is complete.
 
-    `status_of` is the kind's rule (`CatalogComponent._status`); `settled` is what it gave, kept
+    `status_of` is the kind's rule (`CatalogComponent.status_of`); `settled` is what it gave, kept
     so that a catalog object constructed in a later round can be checked against it.
     """
 
@@ -152,7 +153,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
 
     It registers no Kubernetes children (behaviour §16.6: no AIM custom resources are applied);
     it validates its object, adds it to the stack catalog (or the explicit `catalog`) and exports
-    the object's name, its spec as declared and the status its kind derives (`_status`), which
+    the object's name, its spec as declared and the status its kind derives (`status_of`), which
     the program's resolution round computes against the complete catalog.
     """
 
@@ -190,9 +191,17 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         """Declare a typed object; the resource is named `<namespace>-<name>` (cluster kinds: `<name>`)."""
         return cls(default_resource_name(obj), {}, opts, catalog=catalog, _object=obj)
 
-    def _status(self, declared: AIMObject, catalog: Catalog) -> dict[str, Any]:
-        """The kind's deploy-time status, computed against the program's complete catalog."""
+    @classmethod
+    def status_of(cls, declared: AIMObject, catalog: Catalog, warn: Callable[[str], None]) -> dict[str, Any]:
+        """The kind's deploy-time status, computed against the program's complete catalog.
+
+        `warn` reports what the status shows is wrong: on the component itself, or, for an object
+        declared as data of an `AIMStack`, on the stack with the object's reference in front.
+        """
         raise NotImplementedError
+
+    def _warn(self, message: str) -> None:
+        pulumi.log.warn(message, resource=self)
 
     def _setup(
         self,
@@ -211,7 +220,8 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
             name, args, opts, catalog=catalog, obj=obj, site=site, catalogued=namespace.output is None
         )
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
-        record = CatalogRecord(declared, target, site=site, namespace=namespace, status_of=self._status)
+        status_of = partial(self.status_of, warn=self._warn)
+        record = CatalogRecord(declared, target, site=site, namespace=namespace, status_of=status_of)
         setattr(self, self._NAME_OUTPUT, known_output(declared.metadata.name))
         shown = current_registry().catalog_outputs.restore(spec)
         self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)

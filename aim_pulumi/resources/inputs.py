@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     AutoScalingMetricType: TypeAlias = Literal["PodMetric"]
     AutoSelectionPolicy: TypeAlias = Literal["optimized", "any"]
     CaBundleRefKind: TypeAlias = Literal["ConfigMap", "Secret"]
+    CatalogAs: TypeAlias = Literal["components", "data"]
     GatewayProvider: TypeAlias = Literal["envoyGateway", "kgateway", "custom", "none"]
     Metric: TypeAlias = Literal["latency", "throughput"]
     MetricTargetType: TypeAlias = Literal["Value", "AverageValue", "Utilization"]
@@ -64,6 +65,12 @@ else:
 
         CONFIG_MAP = "ConfigMap"
         SECRET = "Secret"
+
+    class CatalogAs(StrEnum):
+        """How an AIMStack declares its catalog objects: a component each, or as its data."""
+
+        COMPONENTS = "components"
+        DATA = "data"
 
     class GatewayProvider(StrEnum):
         """Which gateway's activation metric wakes a service from zero (`none` disables it)."""
@@ -1707,6 +1714,12 @@ class AIMStackArgsDict(TypedDict, total=False):
     """envoyGateway, kgateway, custom or none, for every service."""
     waitForCache: bool
     """Make InferenceServices wait for their caches (default true)."""
+    catalogAs: CatalogAs
+    """
+    `components` (default): every profile, model and runtime config is a component of its own. `data`: they
+    are data of the stack, their statuses its `catalog` output (one resource instead of one per object, for a
+    large catalog).
+    """
 
 
 class AIMStackKwargs(TypedDict, total=False):
@@ -1724,6 +1737,12 @@ class AIMStackKwargs(TypedDict, total=False):
     """envoyGateway, kgateway, custom or none, for every service."""
     wait_for_cache: bool
     """Make InferenceServices wait for their caches (default true)."""
+    catalog_as: CatalogAs
+    """
+    `components` (default): every profile, model and runtime config is a component of its own. `data`: they
+    are data of the stack, their statuses its `catalog` output (one resource instead of one per object, for a
+    large catalog).
+    """
 
 
 @pulumi.input_type
@@ -1742,6 +1761,7 @@ class AIMStackArgs:
         wait_for: str | None = None,
         gateway_provider: GatewayProvider | None = None,
         wait_for_cache: bool | None = None,
+        catalog_as: CatalogAs | None = None,
     ) -> None:
         if path is not None:
             pulumi.set(self, "path", path)
@@ -1755,6 +1775,8 @@ class AIMStackArgs:
             pulumi.set(self, "gateway_provider", gateway_provider)
         if wait_for_cache is not None:
             pulumi.set(self, "wait_for_cache", wait_for_cache)
+        if catalog_as is not None:
+            pulumi.set(self, "catalog_as", catalog_as)
 
     @property
     @pulumi.getter
@@ -1816,6 +1838,20 @@ class AIMStackArgs:
     def wait_for_cache(self, value: bool | None) -> None:
         pulumi.set(self, "wait_for_cache", value)
 
+    @property
+    @pulumi.getter(name="catalogAs")
+    def catalog_as(self) -> CatalogAs | None:
+        """
+        `components` (default): every profile, model and runtime config is a component of its own. `data`:
+        they are data of the stack, their statuses its `catalog` output (one resource instead of one per
+        object, for a large catalog).
+        """
+        return pulumi.get(self, "catalog_as")  # type: ignore[no-any-return]
+
+    @catalog_as.setter
+    def catalog_as(self, value: CatalogAs | None) -> None:
+        pulumi.set(self, "catalog_as", value)
+
 
 __all__ = [
     "AIMClusterModelArgs",
@@ -1865,6 +1901,7 @@ __all__ = [
     "CaBundleRef",
     "CaBundleRefArgsDict",
     "CaBundleRefKind",
+    "CatalogAs",
     "CredentialsSecretRef",
     "CredentialsSecretRefArgsDict",
     "DownloadFilter",

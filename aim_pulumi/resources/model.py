@@ -6,6 +6,7 @@ needs its profiles declared with the `aim.eai.amd.com/source-model` label, since
 can run. The component exports the generated profile names against the program's complete catalog.
 """
 
+from collections.abc import Callable
 from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
@@ -73,12 +74,15 @@ class _ModelComponent(CatalogComponent[_ModelT]):
 
     _NAME_OUTPUT = "model_name"
 
-    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
+    @classmethod
+    def status_of(
+        cls, declared: api.AIMObject, catalog: Catalog, warn: Callable[[str], None]
+    ) -> dict[str, Any]:
         """A model whose profiles cannot be generated still declares; the program run says why."""
         assert isinstance(declared, api.AIMModel | api.AIMClusterModel)
         status = model_status(declared, catalog)
         for condition in status.get("conditions", []):
-            pulumi.log.warn(f"{condition['reason']}: {condition['message']}", resource=self)
+            warn(f"{condition['reason']}: {condition['message']}")
         return status
 
 

@@ -6,6 +6,7 @@ to every service of the program wherever either is declared, and exports what th
 show in its status.
 """
 
+from collections.abc import Callable
 from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
@@ -78,7 +79,10 @@ class _ProfileComponent(CatalogComponent[_ProfileT]):
 
     _NAME_OUTPUT = "profile_name"
 
-    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
+    @classmethod
+    def status_of(
+        cls, declared: api.AIMObject, catalog: Catalog, warn: Callable[[str], None]
+    ) -> dict[str, Any]:
         assert isinstance(declared, api.AIMProfile | api.AIMClusterProfile)
         return profile_status(declared, catalog)
 

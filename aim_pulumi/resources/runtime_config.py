@@ -5,6 +5,7 @@ cluster config of the same name (behaviour §3); the component exports the merge
 consumer in its namespace would see it, with the same presence rules.
 """
 
+from collections.abc import Callable
 from typing import Any, TypeVar, Unpack, overload
 
 import pulumi
@@ -65,7 +66,10 @@ class _RuntimeConfigComponent(CatalogComponent[_RuntimeConfigT]):
     _NAME_OUTPUT = "config_name"
     _ENV_OUTPUTS = True
 
-    def _status(self, declared: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
+    @classmethod
+    def status_of(
+        cls, declared: api.AIMObject, catalog: Catalog, warn: Callable[[str], None]
+    ) -> dict[str, Any]:
         assert isinstance(declared, api.AIMRuntimeConfig | api.AIMClusterRuntimeConfig)
         return runtime_config_status(declared, catalog)
 

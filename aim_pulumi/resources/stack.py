@@ -11,11 +11,20 @@ of a namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents
 are skipped with an info message. Like every AIM component, the objects resolve in the program's
 one resolution round against everything the program declares, so reordering files or documents
 changes nothing, and one service that cannot resolve leaves every service undeployed.
+
+`catalogAs: data` is the graph option for a large catalog. Every profile, model and runtime
+config as a component of its own is a resource in the state, in every preview and in every
+`up`, and under the real engine that is most of what a 10x catalog costs. As data, they join the
+program's catalog exactly as components would and resolve the same way, but the stack is their
+one resource: their statuses are its `catalog` output, by `Kind/namespace/name`. Switching
+between the two changes the graph (the components leave the state, or come back), never what
+any service deploys.
 """
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any, Unpack, overload
+from typing import Any, Final, Unpack, overload
 
 import pulumi
 
@@ -24,19 +33,36 @@ from aim_pulumi.api import extensions
 from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resources.catalog_component import CatalogComponent, CatalogRecord
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
-from aim_pulumi.resources.program import with_children
+from aim_pulumi.resources.program import (
+    declaration_site,
+    enlist_catalog_object,
+    reject_late_catalog_object,
+    with_children,
+)
 from aim_pulumi.resources.registry import current_registry
+from aim_pulumi.resources.round_member import PendingNamespace
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.resources.service import AIMService
 from aim_pulumi.resources.statuses import AIMServiceStatus
 
-__all__ = ["AIMStack", "AIMStackArgs", "AIMStackArgsDict", "kubernetes_object_name", "stack_component_name"]
+__all__ = [
+    "CATALOG_AS",
+    "AIMStack",
+    "AIMStackArgs",
+    "AIMStackArgsDict",
+    "kubernetes_object_name",
+    "stack_component_name",
+]
+
+CATALOG_AS: Final = ("components", "data")
+"""How an AIMStack declares its catalog objects: a component each (the default), or as its data."""
 
 # Catalog kinds before services; within the catalog, what others depend on first. A kind a folder
 # adds (v1alpha1's templates) goes where it registered (`_order`).
@@ -49,7 +75,7 @@ _ORDER = (
     "AIMProfile",
     "AIMService",
 )
-_COMPONENTS: Mapping[str, Any] = {
+_COMPONENTS: Mapping[str, type[CatalogComponent[Any]]] = {
     "AIMClusterRuntimeConfig": AIMClusterRuntimeConfig,
     "AIMRuntimeConfig": AIMRuntimeConfig,
     "AIMClusterModel": AIMClusterModel,
@@ -160,6 +186,9 @@ class AIMStack(pulumi.ComponentResource):
     """The status of every service in the manifests, by `namespace/name`."""
     objects: pulumi.Output[list[str]]
     """Every object declared, as `Kind/namespace/name` (or `Kind/name`), in declaration order."""
+    catalog: pulumi.Output[dict[str, Any]]
+    """With `catalogAs: data`, the status of every profile, model and runtime config, by
+    `Kind/namespace/name` (`Kind/name` for cluster kinds); with components, each has its own."""
 
     # Constructor overloads, written by scripts/generate_types.py: run it after changing one.
     @overload
@@ -216,6 +245,11 @@ class AIMStack(pulumi.ComponentResource):
         loaded, manifests, skipped = _load(path)
         objects = _ordered(loaded)
         options = {k: given[k] for k in _SERVICE_OPTIONS if k in given}
+        catalog_as = given.get("catalogAs") or "components"
+        if catalog_as not in CATALOG_AS:
+            raise api.AIMValidationError(
+                "catalogAs", "InvalidSpec", f"{catalog_as!r} is not one of {', '.join(CATALOG_AS)}"
+            )
         target = catalog if catalog is not None else current_registry().catalog
         super().__init__("aim:index:AIMStack", name, None, opts)
         # What the directory holds that is not deployed, for a caller that reports it (`plan`).
@@ -224,6 +258,7 @@ class AIMStack(pulumi.ComponentResource):
             pulumi.log.info(note.line, resource=self)
         child_opts = pulumi.ResourceOptions(parent=self)
         statuses: dict[str, Any] = {}
+        catalog_statuses: dict[str, Any] = {}
         declared: list[str] = []
         waiting: list[tuple[AIMService, list[int]]] = []
         for manifest in manifests:
@@ -237,6 +272,8 @@ class AIMStack(pulumi.ComponentResource):
                 service = AIMService(component_name, service_args, child_opts, catalog=catalog, _object=obj)
                 waiting.append((service, _waited_for(obj, manifests)))
                 statuses[f"{obj.metadata.namespace or 'default'}/{obj.metadata.name}"] = service.status
+            elif obj.kind in _COMPONENTS and catalog_as == "data":
+                catalog_statuses[obj.object_ref] = _declare_as_data(obj, _COMPONENTS[obj.kind], target, self)
             elif obj.kind in _COMPONENTS:
                 _COMPONENTS[obj.kind](component_name, {}, child_opts, catalog=catalog, _object=obj)
             else:
@@ -256,4 +293,34 @@ class AIMStack(pulumi.ComponentResource):
             with_children(declare_plain_objects)
         self.services = gathered(statuses)
         self.objects = output_of(declared)
-        self.register_outputs({"services": self.services, "objects": self.objects})
+        outputs: dict[str, Any] = {"services": self.services, "objects": self.objects}
+        self.catalog = gathered(catalog_statuses)
+        if catalog_as == "data":
+            # Only here: a stack of components keeps the outputs (and the state) it always had.
+            outputs["catalog"] = self.catalog
+        self.register_outputs(outputs)
+
+
+def _declare_as_data(
+    obj: api.AIMObject, kind: type[CatalogComponent[Any]], target: Catalog, stack: AIMStack
+) -> pulumi.Output[Any]:
+    """A catalog object as the stack's data: in the catalog and the round as a component would be.
+
+    Its status is settled by the same rule (`status_of`) against the same complete catalog; what
+    that rule warns about is said on the stack, naming the object.
+    """
+    reject_late_catalog_object(obj.object_ref)
+    target.add(obj)  # first: a different object under the same name is a DuplicateObject
+
+    def warn(message: str) -> None:
+        pulumi.log.warn(f"{obj.object_ref}: {message}", resource=stack)
+
+    record = CatalogRecord(
+        obj,
+        target,
+        site=declaration_site(),
+        namespace=PendingNamespace(),
+        status_of=partial(kind.status_of, warn=warn),
+    )
+    enlist_catalog_object(record)
+    return record.status.output

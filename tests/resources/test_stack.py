@@ -192,3 +192,98 @@ def test_a_resolution_failure_anywhere_in_the_manifests_registers_nothing(
     assert deployed(registered) == [], "the valid services of the same manifests are not half-deployed"
     if reason == "ProfileNotFound":
         assert observed == {f"{NS}/chat": "planned", f"{NS}/legacy": "planned", f"{NS}/zz-broken": "failed"}
+
+
+# ------------------------------------------------------------------------ catalogAs: data
+
+
+def _children_of_services(rec: Any) -> str:
+    """Every resource below a service, by name, with its type, parent's name and inputs."""
+    names = {r.urn: r.name for r in rec.resources}
+    below = [r for r in rec.resources if r.type not in _CATALOG_TYPES and r.type != "aim:index:AIMStack"]
+    return json.dumps(
+        sorted([r.name, r.type, names.get(r.parent, ""), r.inputs] for r in below),
+        sort_keys=True,
+        default=str,
+    )
+
+
+_CATALOG_TYPES = {
+    "aim:index:AIMRuntimeConfig",
+    "aim:index:AIMModel",
+    "aim:index:AIMProfile",
+    "aim:index:AIMClusterProfile",
+}
+
+
+def test_catalog_as_data_declares_one_resource_and_deploys_the_same(recording: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", SERVICE_DOCS + CATALOG_DOCS)
+
+    as_components = recording(lambda: AIMStack("prod", {"path": str(source)}))
+    as_data = recording(lambda: AIMStack("prod", {"path": str(source), "catalogAs": "data"}))
+
+    stack = as_data.by_name("prod")
+    assert [(r.type, r.name) for r in as_data.children(stack)] == [
+        ("aim:index:AIMService", f"prod-aimservice-{NS}-chat"),
+        ("aim:index:AIMService", f"prod-aimservice-{NS}-legacy"),
+    ]
+    assert not [r for r in as_data.resources if r.type in _CATALOG_TYPES]
+    assert len(as_components.resources) - len(as_data.resources) == 4
+    assert _children_of_services(as_data) == _children_of_services(as_components)
+    assert as_data.outputs_of("prod")["services"] == as_components.outputs_of("prod")["services"]
+    assert invalid_manifests(as_data.resources) == {}
+
+
+def test_catalog_as_data_statuses_are_the_components_statuses(recording: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", SERVICE_DOCS + CATALOG_DOCS)
+
+    as_components = recording(lambda: AIMStack("prod", {"path": str(source)}))
+    as_data = recording(lambda: AIMStack("prod", {"path": str(source), "catalogAs": "data"}))
+
+    expected = {
+        f"AIMRuntimeConfig/{NS}/default": f"prod-aimruntimeconfig-{NS}-default",
+        f"AIMModel/{NS}/qwen": f"prod-aimmodel-{NS}-qwen",
+        f"AIMProfile/{NS}/qwen-fp8": f"prod-aimprofile-{NS}-qwen-fp8",
+        "AIMClusterProfile/qwen-mi325x": "prod-aimclusterprofile-qwen-mi325x",
+    }
+    catalog = as_data.outputs_of("prod")["catalog"]
+    assert set(catalog) == set(expected), "templates are catalog data in either mode, with no status"
+    for ref, component in expected.items():
+        assert catalog[ref] == as_components.outputs_of(component)["status"], ref
+    assert catalog[f"AIMProfile/{NS}/qwen-fp8"]["status"] == "Ready"
+    assert "catalog" not in as_components.outputs_of("prod"), "a stack of components keeps its outputs"
+
+
+def test_catalog_as_data_says_what_a_status_warns_of_on_the_stack(recording: Any, tmp_path: Path) -> None:
+    broken_model = {
+        "apiVersion": "aim.eai.amd.com/v1alpha2",
+        "kind": "AIMModel",
+        "metadata": {"name": "m", "namespace": NS},
+        "spec": {"modelId": "org/m", "runtimeConfigName": "nope"},
+    }
+    source = write_docs(tmp_path / "aim.yaml", [broken_model])
+
+    rec = recording(lambda: AIMStack("prod", {"path": str(source), "catalogAs": "data"}))
+
+    warnings = rec.messages("warning", urn=rec.by_name("prod").urn)
+    assert any(m.startswith(f"AIMModel/{NS}/m: ReferenceNotFound") for m in warnings), warnings
+    assert rec.outputs_of("prod")["catalog"][f"AIMModel/{NS}/m"]["status"] == "Failed"
+
+
+def test_catalog_as_data_still_refuses_an_object_declared_twice(failed_run: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", [*CATALOG_DOCS, *SERVICE_DOCS, DUPLICATE_PROFILE])
+
+    error, registered = failed_run(lambda: AIMStack("prod", {"path": str(source), "catalogAs": "data"}))
+
+    assert isinstance(error, AIMValidationError | AIMResolutionError) and error.reason == "DuplicateObject"
+    assert deployed(registered) == []
+
+
+def test_catalog_as_must_be_a_known_value(recording: Any, tmp_path: Path) -> None:
+    source = write_docs(tmp_path / "aim.yaml", CATALOG_DOCS)
+
+    with pytest.raises(AIMValidationError) as caught:
+        recording(lambda: AIMStack("prod", {"path": str(source), "catalogAs": "resources"}))  # type: ignore[typeddict-item]
+
+    assert caught.value.field == "catalogAs" and caught.value.reason == "InvalidSpec"
+    assert "components, data" in caught.value.message
