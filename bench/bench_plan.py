@@ -45,7 +45,7 @@ import pulumi
 import yaml
 from pulumi.runtime import rpc
 
-from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
+from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService, AIMStack
 from aim_pulumi.cli.engine import run_program
 from aim_pulumi.cli.recording import PlanRecording
 from aim_pulumi.resources.children import register_child
@@ -123,7 +123,58 @@ def _service(index: int) -> tuple[str, dict[str, Any]]:
     }
 
 
-def aim_program(services: int, *, cluster_profiles: int = 200) -> None:
+def catalog_manifests(cluster_profiles: int) -> list[dict[str, Any]]:
+    """The catalog `aim_program` declares, as the AIM manifests of the same objects."""
+    from aim_pulumi import api
+    from aim_pulumi.resources.catalog_component import object_manifest
+
+    out = []
+    for namespace in NAMESPACES:
+        out.append(
+            object_manifest(
+                api.AIMRuntimeConfig,
+                f"{namespace}-default",
+                {"name": "default", "namespace": namespace, "spec": _runtime_config(namespace)},
+            )
+        )
+        for model in MODELS:
+            for precision, primary in (("fp8", True), ("fp16", False)):
+                args = _namespaced_profile(namespace, model, precision, primary)
+                out.append(object_manifest(api.AIMProfile, args["name"], args))
+    for index in range(cluster_profiles):
+        args = _cluster_profile(index)
+        out.append(object_manifest(api.AIMClusterProfile, args["name"], args))
+    return out
+
+
+def catalog_file(cluster_profiles: int) -> Path:
+    """`catalog_manifests` written once per size (a multi-document YAML file in the temp dir)."""
+    path = Path(tempfile.gettempdir()) / "aim-bench-catalog" / f"catalog-{cluster_profiles}.yaml"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(yaml.safe_dump_all(catalog_manifests(cluster_profiles), sort_keys=False))
+        partial.replace(path)
+    return path
+
+
+def aim_services(services: int) -> None:
+    for index in range(services):
+        _, args = _service(index)
+        AIMService(f"svc-{index}", args)  # type: ignore[arg-type]
+
+
+def aim_catalog_as_data(path: str) -> None:
+    """The catalog from AIM YAML, as data of one `AIMStack` (its graph option for a large catalog)."""
+    AIMStack("catalog", {"path": path, "catalogAs": "data"})
+
+
+def aim_program(services: int, *, cluster_profiles: int = 200, catalog_as: str = "components") -> None:
+    """`catalog_as="data"`: the same catalog (`catalog_manifests`) as `aim_catalog_as_data` declares it."""
+    if catalog_as == "data":
+        aim_catalog_as_data(str(catalog_file(cluster_profiles)))
+        aim_services(services)
+        return
     for namespace in NAMESPACES:
         AIMRuntimeConfig(
             f"{namespace}-default",
@@ -138,9 +189,7 @@ def aim_program(services: int, *, cluster_profiles: int = 200) -> None:
     for index in range(cluster_profiles):
         args = _cluster_profile(index)
         AIMClusterProfile(args["name"], args)  # type: ignore[arg-type]
-    for index in range(services):
-        _, args = _service(index)
-        AIMService(f"svc-{index}", args)  # type: ignore[arg-type]
+    aim_services(services)
 
 
 # ------------------------------------------------------------------------------ the bare graph

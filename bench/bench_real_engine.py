@@ -150,8 +150,10 @@ _AIM_PARTS = (
     bench_plan._namespaced_profile,
     bench_plan._cluster_profile,
     bench_plan._service,
+    bench_plan.aim_services,
     bench_plan.aim_program,
 )
+_DATA_PARTS = (bench_plan._service, bench_plan.aim_services, bench_plan.aim_catalog_as_data)
 
 
 def aim_program_source(services: int, profiles: int) -> str:
@@ -166,6 +168,17 @@ def aim_program_source(services: int, profiles: int) -> str:
         "from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService\n\n"
         f"NAMESPACES = {bench_plan.NAMESPACES!r}\nMODELS = {bench_plan.MODELS!r}\nG = {bench_plan.G!r}\n\n\n"
         f"{parts}\n\naim_program({services}, cluster_profiles={profiles})\n"
+    )
+
+
+def data_program_source(services: int) -> str:
+    """The same services over the same catalog, read from `catalog.yaml` as data of one AIMStack."""
+    parts = "\n\n".join(inspect.getsource(part) for part in _DATA_PARTS)
+    return (
+        "from typing import Any\n\n"
+        "from aim_pulumi import AIMService, AIMStack\n\n"
+        f"NAMESPACES = {bench_plan.NAMESPACES!r}\nMODELS = {bench_plan.MODELS!r}\nG = {bench_plan.G!r}\n\n\n"
+        f"{parts}\n\naim_catalog_as_data('catalog.yaml')\naim_services({services})\n"
     )
 
 
@@ -268,27 +281,46 @@ def _binding_provider() -> str:
     return serialized_provider()
 
 
-def write_projects(workdir: Path, services: int, profiles: int) -> dict[str, Any]:
-    """`aim/` and `bare/` projects for one size; the bare one from the aim one's offline plan."""
-    base = workdir / f"{services}-{profiles}"
-    aim, bare = base / "aim", base / "bare"
-    for directory, source in ((aim, aim_program_source(services, profiles)), (bare, BARE_PROGRAM)):
-        directory.mkdir(parents=True, exist_ok=True)
-        (directory / "Pulumi.yaml").write_text("name: bench\nruntime: python\n", encoding="utf-8")
-        (directory / f"Pulumi.{STACK}.yaml").write_text("config: {}\n", encoding="utf-8")
-        (directory / "__main__.py").write_text(PRELUDE + source, encoding="utf-8")
-    plan_file = base / "plan.json"
+def _bare_project(program: Path, bare: Path, plan_file: Path) -> int:
+    """`bare/` generated from `program`'s offline plan; the number of resources in its graph."""
     done = subprocess.run(
-        [sys.executable, "-m", "aim_pulumi.cli", "plan", str(aim), "--stack", STACK, "--quiet",
+        [sys.executable, "-m", "aim_pulumi.cli", "plan", str(program), "--stack", STACK, "--quiet",
          "--show-secrets", "--json", str(plan_file)],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     if done.returncode != 0:
-        raise SystemExit(f"aim-pulumi plan {aim} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
+        raise SystemExit(f"aim-pulumi plan {program} failed:\n{done.stdout[-2000:]}{done.stderr[-3000:]}")
     plan = json.loads(plan_file.read_text(encoding="utf-8"))
     graph = bare_graph(plan, _binding_provider())
     (bare / "graph.json").write_text(json.dumps(graph), encoding="utf-8")
-    return {"dir": base, "resources": len(graph)}
+    return len(graph)
+
+
+def write_projects(workdir: Path, services: int, profiles: int, data: bool = False) -> dict[str, Any]:
+    """`aim/` and `bare/` projects for one size; the bare one from the aim one's offline plan.
+
+    `data`: also `data/` (the same services over the same catalog as `catalogAs: data` of one
+    AIMStack, from `catalog.yaml`) and `data-bare/` (its graph, declared bare).
+    """
+    import yaml
+
+    base = workdir / f"{services}-{profiles}"
+    sources = {"aim": aim_program_source(services, profiles), "bare": BARE_PROGRAM}
+    if data:
+        sources |= {"data": data_program_source(services), "data-bare": BARE_PROGRAM}
+    for side, source in sources.items():
+        directory = base / side
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "Pulumi.yaml").write_text("name: bench\nruntime: python\n", encoding="utf-8")
+        (directory / f"Pulumi.{STACK}.yaml").write_text("config: {}\n", encoding="utf-8")
+        (directory / "__main__.py").write_text(PRELUDE + source, encoding="utf-8")
+    written: dict[str, Any] = {"dir": base}
+    written["resources"] = _bare_project(base / "aim", base / "bare", base / "plan.json")
+    if data:
+        catalog = yaml.safe_dump_all(bench_plan.catalog_manifests(profiles), sort_keys=False)
+        (base / "data" / "catalog.yaml").write_text(catalog, encoding="utf-8")
+        written["data_resources"] = _bare_project(base / "data", base / "data-bare", base / "plan-data.json")
+    return written
 
 
 # ------------------------------------------------------------------------------ the real CLI
@@ -392,20 +424,22 @@ def _stats(values: Sequence[float]) -> tuple[float, float]:
 
 
 def measure(
-    services: int, profiles: int, repeats: int, workdir: Path, tools: Path, up: bool
+    services: int, profiles: int, repeats: int, workdir: Path, tools: Path, up: bool, data: bool = False
 ) -> dict[str, Any]:
-    written = write_projects(workdir, services, profiles)
+    """Interleaved previews of every side; `data`: also the catalog as data and its own bare graph."""
+    written = write_projects(workdir, services, profiles, data)
     base: Path = written["dir"]
-    sides = ("aim", "bare")
+    sides = ("aim", "bare", "data", "data-bare") if data else ("aim", "bare")
     runs: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
     for repeat in range(repeats):
-        for side in sides[repeat % 2 :] + sides[: repeat % 2]:
+        for side in sides[repeat % len(sides) :] + sides[: repeat % len(sides)]:
             stack = Stack(base / side, base / f"run-{side}", tools)
             runs[side].append(stack.timed("preview"))
-            if runs[side][-1]["steps"] != runs[sides[0]][0]["steps"] or runs[side][-1]["steps"] < 0:
+            twin = {"aim": "bare", "bare": "aim", "data": "data-bare", "data-bare": "data"}[side]
+            expected = (runs[twin] or runs[side])[0]["steps"]
+            if runs[side][-1]["steps"] != expected or runs[side][-1]["steps"] < 0:
                 raise SystemExit(
-                    f"{side} previewed {runs[side][-1]['steps']:.0f} creates, "
-                    f"{sides[0]} {runs[sides[0]][0]['steps']:.0f}"
+                    f"{side} previewed {runs[side][-1]['steps']:.0f} creates, {twin} {expected:.0f}"
                 )
             print(
                 f"#   {services}/{profiles} {side} preview {repeat + 1}: {runs[side][-1]['cpu']:.2f} s CPU, "
@@ -413,7 +447,12 @@ def measure(
                 file=sys.stderr,
                 flush=True,
             )
-    result: dict[str, Any] = {"services": services, "profiles": profiles, "resources": written["resources"]}
+    result: dict[str, Any] = {
+        "services": services,
+        "profiles": profiles,
+        "resources": written["resources"],
+        "data_resources": written.get("data_resources"),
+    }
     for side in sides:
         result[side] = {key: _stats([r[key] for r in runs[side]]) for key in ("cpu", "body", "wall", "tree")}
         result[side]["rss_mb"] = max(r["rss_mb"] for r in runs[side])
@@ -465,6 +504,25 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
             f"| {r['services']:,} | {r['profiles']:,} | {_pair(a['body'], b['body'])} "
             f"| {_pair(a['tree'], b['tree'])} |"
         )
+    with_data = [r for r in results if r.get("data")]
+    if with_data:
+        print(
+            "\n`catalogAs: data` (the same catalog as data of one AIMStack, read from YAML): program CPU "
+            "and wall, against its own graph declared bare, and its CPU against the bare graph of one "
+            "resource per catalog object (the components' floor).\n"
+        )
+        print(
+            "| services | profiles | resources | program CPU: data | its bare graph | ratio "
+            "| wall: data | its bare graph | ratio | CPU ratio to the components' floor |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in with_data:
+            d, f, b = r["data"], r["data-bare"], r["bare"]
+            print(
+                f"| {r['services']:,} | {r['profiles']:,} | {r['data_resources']:,} "
+                f"| {_pair(d['cpu'], f['cpu'])} | {_pair(d['wall'], f['wall'])} "
+                f"| {d['cpu'][0] / b['cpu'][0]:.2f}x / {d['cpu'][1] / b['cpu'][1]:.2f}x |"
+            )
     by_key = {(r["services"], r["profiles"]): r for r in results}
     for services in sorted({r["services"] for r in results}):
         small, large = by_key.get((services, 200)), by_key.get((services, 2000))
@@ -476,23 +534,34 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
                 f"{aim_growth:.2f}x, bare graph {bare_growth:.2f}x ({aim_growth / bare_growth:.2f}x the "
                 f"floor's growth)"
             )
+            if small.get("data") and large.get("data"):
+                data_growth = large["data"]["cpu"][0] / small["data"]["cpu"][0]
+                print(
+                    f"{services} services, catalog as data, 200 -> 2,000 profiles: grows {data_growth:.2f}x "
+                    f"({data_growth / bare_growth:.2f}x the components' floor's growth)"
+                )
     ups = [r for r in results if "up" in r["aim"]]
     if ups:
         print("\n`pulumi up --skip-preview`, render mode, one run per side:\n")
         print(
-            "| services | profiles | program CPU components / bare | ratio | wall components / bare | ratio "
-            "| state per service components / bare |"
+            "| services | profiles | catalog | program CPU AIM / bare | ratio | wall AIM / bare | ratio "
+            "| state per service AIM / bare |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---|---:|---:|---:|---:|---:|")
         for r in ups:
-            a, b = r["aim"], r["bare"]
-            print(
-                f"| {r['services']:,} | {r['profiles']:,} | {a['up']['cpu']:.2f} / {b['up']['cpu']:.2f} s "
-                f"| {a['up']['cpu'] / b['up']['cpu']:.2f}x | {a['up']['wall']:.1f} / {b['up']['wall']:.1f} s "
-                f"| {a['up']['wall'] / b['up']['wall']:.2f}x "
-                f"| {a['state_bytes'] / r['services'] / 1024:.1f} / "
-                f"{b['state_bytes'] / r['services'] / 1024:.1f} KiB |"
-            )
+            pairs = [("components", r["aim"], r["bare"])]
+            if "up" in (r.get("data") or {}):
+                pairs.append(("as data", r["data"], r["data-bare"]))
+            for catalog, a, b in pairs:
+                print(
+                    f"| {r['services']:,} | {r['profiles']:,} | {catalog} "
+                    f"| {a['up']['cpu']:.2f} / {b['up']['cpu']:.2f} s "
+                    f"| {a['up']['cpu'] / b['up']['cpu']:.2f}x "
+                    f"| {a['up']['wall']:.1f} / {b['up']['wall']:.1f} s "
+                    f"| {a['up']['wall'] / b['up']['wall']:.2f}x "
+                    f"| {a['state_bytes'] / r['services'] / 1024:.1f} / "
+                    f"{b['state_bytes'] / r['services'] / 1024:.1f} KiB |"
+                )
 
 
 def profile_run(services: int, profiles: int, bare: bool, workdir: Path, tools: Path, limit: int) -> None:
@@ -525,6 +594,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="both sides: the SDK's end-of-program wait with one callback per pending Output (experiment)",
     )
+    parser.add_argument(
+        "--catalog-as-data", action="store_true", help="also the program with its catalog as AIMStack data"
+    )
     parser.add_argument("--up", action="store_true", help="also `pulumi up` once per side: CPU, state size")
     parser.add_argument("--profile-run", type=int, metavar="SERVICES", help="cProfile one preview instead")
     parser.add_argument("--bare", action="store_true", help="with --profile-run: profile the bare program")
@@ -551,7 +623,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         sizes = [(int(n), int(p)) for n, p in (size.split("x") for size in args.sizes.split(","))]
     results = []
     for services, profiles in sizes:
-        results.append(measure(services, profiles, args.repeats, workdir, tools, args.up))
+        results.append(
+            measure(services, profiles, args.repeats, workdir, tools, args.up, args.catalog_as_data)
+        )
         with saved.open("a", encoding="utf-8") as out:  # a long run's finished sizes survive it
             out.write(json.dumps(results[-1], default=str) + "\n")
     print_tables(results, args.repeats)

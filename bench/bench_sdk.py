@@ -117,11 +117,14 @@ def _import_what_both_sides_use() -> None:
 
 
 def child(mode: str, services: int, profiles: int, graph_file: str) -> None:
+    """`record`/`aim` run the components; `-data` after either: their catalog as `catalogAs: data`."""
+    mode, _, data = mode.partition("-")
+    catalog_as = "data" if data else "components"
     if mode == "record":
         from aim_pulumi.cli.engine import run_program
 
         recording = run_program(
-            lambda: bench_plan.aim_program(services, cluster_profiles=profiles),
+            lambda: bench_plan.aim_program(services, cluster_profiles=profiles, catalog_as=catalog_as),
             project="bench",
             stack="bench",
         )
@@ -129,7 +132,9 @@ def child(mode: str, services: int, profiles: int, graph_file: str) -> None:
         print(json.dumps({"registered": len(recording.resources)}))
         return
     if mode == "aim":
-        result = _run_under_sdk(lambda: bench_plan.aim_program(services, cluster_profiles=profiles))
+        result = _run_under_sdk(
+            lambda: bench_plan.aim_program(services, cluster_profiles=profiles, catalog_as=catalog_as)
+        )
     else:
         graph = json.loads(Path(graph_file).read_text(encoding="utf-8"))
         result = _run_under_sdk(lambda: bench_plan.bare_program(graph))
@@ -165,34 +170,55 @@ def _stats(values: Sequence[float]) -> tuple[float, float]:
     return min(values), statistics.median(values)
 
 
-def measure(services: int, profiles: int, repeats: int, workdir: Path, against: str = "") -> dict[str, Any]:
+def measure(
+    services: int, profiles: int, repeats: int, workdir: Path, against: str = "", data: bool = False
+) -> dict[str, Any]:
     """Interleaved repeats (rotating which side goes first), each run its own process.
 
     `against`: a directory holding another copy of the `aim_pulumi` package (a checkout before a
     change); its components run as a third side, so a change is measured against the same floor.
+    `data`: two more sides, the same program with its catalog as data of one `AIMStack`
+    (`catalogAs: data`) and that program's own graph declared bare.
     """
     graph_file = workdir / f"graph-{services}-{profiles}.json"
-    recorded = _spawn("record", services, profiles, graph_file)["registered"]
-    sides = ["aim", "bare", *(["before"] if against else [])]
+    data_graph_file = workdir / f"graph-{services}-{profiles}-data.json"
+    recorded = {"": _spawn("record", services, profiles, graph_file)["registered"]}
+    if data:
+        recorded["data"] = _spawn("record-data", services, profiles, data_graph_file)["registered"]
+    sides = ["aim", "bare", *(["before"] if against else []), *(["data", "data-bare"] if data else [])]
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for repeat in range(repeats):
         for side in sides[repeat % len(sides) :] + sides[: repeat % len(sides)]:
-            mode, root = ("aim", against) if side == "before" else (side, "")
-            run = _spawn(mode, services, profiles, graph_file, root)
-            if run["registered"] != recorded:
+            mode, root, graph = {
+                "before": ("aim", against, graph_file),
+                "data": ("aim-data", "", data_graph_file),
+                "data-bare": ("bare", "", data_graph_file),
+            }.get(side, (side, "", graph_file))
+            run = _spawn(mode, services, profiles, graph, root)
+            expected = recorded["data" if side.startswith("data") else ""]
+            if run["registered"] != expected:
                 raise SystemExit(
-                    f"{side} registered {run['registered']} resources, the recorded graph has {recorded}"
+                    f"{side} registered {run['registered']} resources, the recorded graph has {expected}"
                 )
             runs[side].append(run)
     return {
         "services": services,
         "profiles": profiles,
-        "resources": recorded,
-        "aim": _stats([r["cpu"] for r in runs["aim"]]),
-        "bare": _stats([r["cpu"] for r in runs["bare"]]),
-        "before": _stats([r["cpu"] for r in runs["before"]]) if against else None,
+        "resources": recorded[""],
+        "data_resources": recorded.get("data"),
+        **{
+            key: _stats([r["cpu"] for r in runs[side]]) if side in runs else None
+            for key, side in (
+                ("aim", "aim"),
+                ("bare", "bare"),
+                ("before", "before"),
+                ("data", "data"),
+                ("data_bare", "data-bare"),
+            )
+        },
         "aim_rss": max(r["rss_mb"] for r in runs["aim"]),
         "bare_rss": max(r["rss_mb"] for r in runs["bare"]),
+        "data_rss": max(r["rss_mb"] for r in runs["data"]) if data else None,
     }
 
 
@@ -222,6 +248,24 @@ def print_table(results: Sequence[dict[str, Any]]) -> None:
                 f"| {r['services']:,} | {r['profiles']:,} | {pmin:.2f} s / {pmed:.2f} s | {pmin / bmin:.2f}x "
                 f"| {amin:.2f} s / {amed:.2f} s | {amin / bmin:.2f}x | {amin / pmin - 1:+.0%} |"
             )
+    if any(r["data"] for r in results):
+        print(
+            "\n`catalogAs: data` (the catalog as data of one AIMStack): CPU min / median, against its own "
+            "graph declared bare and against the bare graph of one resource per catalog object\n"
+        )
+        print(
+            "| services | cluster profiles | resources | catalog as data | its bare graph | ratio | "
+            "ratio to the components' bare graph | peak RSS (components / data) |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in results:
+            (dmin, dmed), (fmin, fmed), (bmin, bmed) = r["data"], r["data_bare"], r["bare"]
+            print(
+                f"| {r['services']:,} | {r['profiles']:,} | {r['data_resources']:,} "
+                f"| {dmin:.2f} s / {dmed:.2f} s "
+                f"| {fmin:.2f} s / {fmed:.2f} s | {dmin / fmin:.2f}x / {dmed / fmed:.2f}x "
+                f"| {dmin / bmin:.2f}x / {dmed / bmed:.2f}x | {r['aim_rss']:.0f} / {r['data_rss']:.0f} MB |"
+            )
     by_key = {(r["services"], r["profiles"]): r for r in results}
     for services in sorted({r["services"] for r in results}):
         small, large = by_key.get((services, 200)), by_key.get((services, 2000))
@@ -235,21 +279,33 @@ def print_table(results: Sequence[dict[str, Any]]) -> None:
                 f"overhead {small['aim'][0] - small['bare'][0]:+.2f} s -> "
                 f"{large['aim'][0] - large['bare'][0]:+.2f} s"
             )
+            if small["data"] and large["data"]:
+                data_growth = large["data"][0] / small["data"][0]
+                print(
+                    f"{services} services, catalog as data, 200 -> 2,000 profiles (min): grows "
+                    f"{data_growth:.2f}x ({data_growth / bare_growth:.2f}x the components' floor's growth, "
+                    f"{data_growth / (large['data_bare'][0] / small['data_bare'][0]):.2f}x its own floor's)"
+                )
 
 
-def profile_once(services: int, profiles: int, bare: bool, workdir: Path, limit: int, dump: str = "") -> None:
+def profile_once(
+    services: int, profiles: int, bare: bool, workdir: Path, limit: int, dump: str = "", data: bool = False
+) -> None:
     """cProfile of one run under the SDK's runtime (in this process, which does nothing else)."""
+    catalog_as = "data" if data else "components"
     import cProfile
     import pstats
 
     program: Callable[[], None]
     if bare:
-        graph_file = workdir / f"graph-{services}-{profiles}.json"
-        _spawn("record", services, profiles, graph_file)
+        graph_file = workdir / f"graph-{services}-{profiles}{'-data' if data else ''}.json"
+        _spawn("record-data" if data else "record", services, profiles, graph_file)
         graph = json.loads(graph_file.read_text(encoding="utf-8"))
         program = lambda: bench_plan.bare_program(graph)  # noqa: E731
     else:
-        program = lambda: bench_plan.aim_program(services, cluster_profiles=profiles)  # noqa: E731
+        program = lambda: bench_plan.aim_program(  # noqa: E731
+            services, cluster_profiles=profiles, catalog_as=catalog_as
+        )
     profiler = cProfile.Profile()
 
     def profiled() -> None:
@@ -290,6 +346,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=40, help="with --profile: rows per listing")
     parser.add_argument("--dump", default="", help="with --profile: also write the pstats file here")
     parser.add_argument("--against", default="", help="a directory with another copy of aim_pulumi")
+    parser.add_argument(
+        "--catalog-as-data", action="store_true", help="also the program with its catalog as AIMStack data"
+    )
     parser.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "aim-bench-sdk"))
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -301,12 +360,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     catalog = [int(n) for n in args.profiles.split(",")]
     if args.profile:
-        profile_once(args.profile, catalog[0], args.bare, workdir, args.limit, args.dump)
+        profile_once(
+            args.profile, catalog[0], args.bare, workdir, args.limit, args.dump, args.catalog_as_data
+        )
         return
     results = []
     for services in (int(n) for n in args.services.split(",")):
         for profiles in catalog:
-            results.append(measure(services, profiles, args.repeats, workdir, args.against))
+            results.append(
+                measure(services, profiles, args.repeats, workdir, args.against, args.catalog_as_data)
+            )
             r = results[-1]
             print(
                 f"# {services} services / {profiles} profiles: components {r['aim'][0]:.2f} s, "
