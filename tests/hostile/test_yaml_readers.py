@@ -9,6 +9,7 @@ one reported. Either way the documents, and every error, are the Python parser's
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -186,16 +187,24 @@ EDITS = [
 ]
 
 
-@settings(max_examples=int(__import__("os").environ.get("AIM_YAML_EXAMPLES", "300")), deadline=None)
+# Hypothesis examples per property (AIM_YAML_EXAMPLES raises it for a longer search).
+_EXAMPLES = settings(max_examples=int(os.environ.get("AIM_YAML_EXAMPLES", "300")), deadline=None)
+# Characters inserted into written YAML: each one changes how a scanner reads what follows it.
+_DAMAGE = " \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028"
+
+
+def _edits(characters: str) -> st.SearchStrategy[list[tuple[int, str]]]:
+    """Up to three insertions of one of `characters` at any position of the text."""
+    return st.lists(st.tuples(st.integers(min_value=0), st.sampled_from(list(characters))), max_size=3)
+
+
+@_EXAMPLES
 @given(
     documents=st.lists(_values, min_size=1, max_size=3),
     flow=st.sampled_from([None, True, False]),
     unicode=st.booleans(),
     width=st.sampled_from([20, 80, 1000]),
-    edits=st.lists(
-        st.tuples(st.integers(min_value=0), st.sampled_from(list(" \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028"))),
-        max_size=3,
-    ),
+    edits=_edits(_DAMAGE),
 )
 def test_libyaml_agrees_on_written_and_damaged_yaml(
     documents: list[Any], flow: bool | None, unicode: bool, width: int, edits: list[tuple[int, str]]
@@ -210,16 +219,13 @@ def test_libyaml_agrees_on_written_and_damaged_yaml(
     assert _agrees(text)
 
 
-@settings(max_examples=int(__import__("os").environ.get("AIM_YAML_EXAMPLES", "300")), deadline=None)
+@_EXAMPLES
 @given(
     documents=st.lists(_values, min_size=1, max_size=3),
     style=st.sampled_from(['"', "'"]),
     unicode=st.booleans(),
     width=st.sampled_from([20, 80, 1000]),
-    edits=st.lists(
-        st.tuples(st.integers(min_value=0), st.sampled_from(list(" \t\n-:[]{},&*!|>'\"#%@`?\r\x85\u2028\\"))),
-        max_size=3,
-    ),
+    edits=_edits(_DAMAGE + "\\"),
 )
 def test_libyaml_agrees_on_flow_collections_of_quoted_scalars(
     documents: list[Any], style: str, unicode: bool, width: int, edits: list[tuple[int, str]]
