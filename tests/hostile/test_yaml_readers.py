@@ -198,6 +198,14 @@ def _edits(characters: str) -> st.SearchStrategy[list[tuple[int, str]]]:
     return st.lists(st.tuples(st.integers(min_value=0), st.sampled_from(list(characters))), max_size=3)
 
 
+def _damaged(text: str, edits: list[tuple[int, str]]) -> str:
+    """`text` with each edit's character inserted at its position (modulo the text's length)."""
+    for position, character in edits:
+        at = position % (len(text) + 1)
+        text = text[:at] + character + text[at:]
+    return text
+
+
 @_EXAMPLES
 @given(
     documents=st.lists(_values, min_size=1, max_size=3),
@@ -213,10 +221,7 @@ def test_libyaml_agrees_on_written_and_damaged_yaml(
         text = yaml.safe_dump_all(documents, default_flow_style=flow, allow_unicode=unicode, width=width)
     except yaml.YAMLError:
         return
-    for position, character in edits:
-        at = position % (len(text) + 1)
-        text = text[:at] + character + text[at:]
-    assert _agrees(text)
+    assert _agrees(_damaged(text, edits))
 
 
 @_EXAMPLES
@@ -237,10 +242,7 @@ def test_libyaml_agrees_on_flow_collections_of_quoted_scalars(
         )
     except yaml.YAMLError:
         return
-    for position, character in edits:
-        at = position % (len(text) + 1)
-        text = text[:at] + character + text[at:]
-    assert _agrees(text)
+    assert _agrees(_damaged(text, edits))
 
 
 def test_libyaml_reads_braces_in_block_scalars_and_flow_collections_of_quoted_scalars() -> None:
