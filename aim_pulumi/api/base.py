@@ -41,13 +41,15 @@ SKIP_ADMISSION = "aim_skip_admission"
 class AIMBase(BaseModel):
     """Base of every AIM model: camelCase aliases, strict types, unknown keys rejected."""
 
+    # The fields' docstrings document the generated types and reference; the generator reads them
+    # from the source. pydantic's `use_attribute_docstrings` would read every model's source in every
+    # program run, for descriptions nothing at run time shows.
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="forbid",
         strict=True,
         protected_namespaces=(),
-        use_attribute_docstrings=True,
     )
 
     def __init__(self, /, **data: Any) -> None:

@@ -276,7 +276,9 @@ def test_the_runtime_config_constructed_first_reaches_the_service(session: Provi
 
 def test_field_descriptions_come_from_the_model_docstrings(schema: dict[str, Any]) -> None:
     from aim_pulumi.api.service import ServiceSpec
+    from aim_pulumi.resources.attribute_docs import attribute_docs
 
     replicas = schema["types"]["aim:index:AIMServiceSpec"]["properties"]["replicas"]
-    assert ServiceSpec.model_fields["replicas"].description
-    assert replicas["description"] == ServiceSpec.model_fields["replicas"].description
+    written = attribute_docs(ServiceSpec)["replicas"]
+    assert written
+    assert " ".join(replicas["description"].split()) == written
