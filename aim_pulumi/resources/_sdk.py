@@ -27,6 +27,10 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `pulumi.runtime.settings.ROOT` and `SETTINGS.outputs` / `SETTINGS.rpc_manager`: the root
   resource and the outputs and RPCs in flight; the offline engine clears what an earlier failed run
   left behind, as `pulumi.runtime.test` does between unit tests (`forget_previous_run`).
+- `SETTINGS.rpc_manager.rpcs`: the RPCs the SDK's end-of-program wait awaits one by one before it
+  turns to the pending Output tasks. The round registers every child from an Output's callback;
+  held there, its registrations are awaited in that linear phase rather than in the SDK's
+  per-completion loop over every pending task (`awaited_with_the_rpcs`).
 - `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
   `get_config_env` (`stack_config_values`).
 - `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries, so that
@@ -336,3 +340,21 @@ def kubernetes_sdk_version() -> str:
 
     version: str = kubernetes_utilities.get_version()  # type: ignore[no-untyped-call]
     return version
+
+
+def awaited_with_the_rpcs(output: pulumi.Output[Any]) -> None:
+    """Have the SDK's end-of-program wait await `output` among the outstanding RPCs.
+
+    `wait_for_rpcs` first awaits the RPCs in flight one by one, then waits for the remaining Output
+    tasks with `asyncio.wait(..., FIRST_COMPLETED)` in a loop, which adds and removes a callback on
+    every pending task for each one that completes. Registrations made from an Output's callback
+    once the RPCs ran out (the round's children, after the sticky bindings settle) have their
+    engine round-trips waited for in that second loop, with every other pending task re-watched
+    per answer. Held as an RPC, the callback's registrations join the first, linear wait. Its
+    failure is raised there, as the same exception the Output's task raises.
+    """
+
+    async def settled() -> None:
+        await output.future()
+
+    pulumi_settings.SETTINGS.rpc_manager.rpcs.append(asyncio.ensure_future(settled()))

@@ -403,6 +403,7 @@ def register_children(
         return
     states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
+    _sdk.awaited_with_the_rpcs(done)
     for position, service in enumerate(services):
         service.resolve_status(done.apply(_at(position)))
 

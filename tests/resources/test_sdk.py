@@ -263,3 +263,35 @@ def test_outputs_held_as_one_awaitable_of_their_data() -> None:
         )
 
     assert _sdk.sync_await(read()) == ({"a": 1}, True, True, set())
+
+
+def test_the_end_of_program_wait_awaits_what_is_held_with_the_rpcs() -> None:
+    """The SDK's `wait_for_rpcs` awaits `rpc_manager.rpcs` one by one until the list is empty;
+    an Output held there is awaited in that phase, its failure raised as the Output's own."""
+    rpcs = getattr(pulumi_settings.SETTINGS.rpc_manager, "rpcs", None)
+    assert isinstance(rpcs, list), _changed("SETTINGS.rpc_manager.rpcs")
+    assert "rpc_manager.rpcs.pop()" in inspect.getsource(stack.wait_for_rpcs), _changed(
+        "wait_for_rpcs awaiting rpc_manager.rpcs"
+    )
+    failure = ValueError("the round failed")
+
+    async def run(outcome: Callable[[asyncio.Future[Any]], None]) -> tuple[list[str], BaseException | None]:
+        _sdk.forget_previous_run()
+        events: list[str] = []
+        data = asyncio.get_running_loop().create_future()
+        held = _sdk.output_from_data(data).apply(lambda value: events.append(f"round {value}"))
+        _sdk.awaited_with_the_rpcs(held)
+        asyncio.get_running_loop().call_later(0.05, outcome, data)
+        try:
+            await stack.wait_for_rpcs(await_all_outstanding_tasks=False)
+        except ValueError as error:
+            return events, error
+        return events, None
+
+    def settle(data: asyncio.Future[Any]) -> None:
+        data.set_result(_sdk.output_data(set(), "done", True, False))
+
+    # Nothing else is in flight: the wait returns only once the held Output's callback has run.
+    assert _sdk.sync_await(run(settle)) == (["round done"], None)
+    assert _sdk.sync_await(run(lambda data: data.set_exception(failure))) == ([], failure)
+    _sdk.forget_previous_run()
