@@ -21,7 +21,10 @@ to the file `AIM_BENCH_USAGE` names when the process exits; that is the language
 tables report (the Go language host and the engine are the same on both sides, and the CLI's
 whole process tree is also reported, as the `RUSAGE_CHILDREN` delta around the CLI call: every
 process the CLI waited for). `AIM_BENCH_CPROFILE=FILE` makes the prelude profile the program's
-main thread (the program body and the SDK's event loop) into FILE.
+main thread (the program body and the SDK's event loop) into FILE. It also counts the calls of the
+SDK's end-of-program wait loop over pending Output tasks (`asyncio.wait`) and the tasks they
+watched. Before measuring, the interpreter's packages and the checkout's are compiled to bytecode,
+as `pip install` does (`bench_plan.with_bytecode`).
 
 Runs alternate sides (the first side rotates with each repeat), each preview in a fresh stack of
 its own state directory; min and median of the repeats. `--up` also runs `pulumi up` once per side
@@ -124,6 +127,22 @@ if _os.environ.get("AIM_BENCH_LINEAR_WAIT"):
     _stack.wait_for_rpcs = _wait_for_rpcs
 
 
+_waits = [0, 0]
+if _os.environ.get("AIM_BENCH_USAGE"):
+    # The SDK's end-of-program wait loop: how often it waited for the first of its pending Output
+    # tasks, and for how many tasks in all (its cost grows with their product).
+    import asyncio as _asyncio_counted
+
+    _sdk_wait = _asyncio_counted.wait
+
+    async def _counted_wait(tasks, **kwargs):  # type: ignore[no-untyped-def]
+        _waits[0] += 1
+        _waits[1] += len(tasks)
+        return await _sdk_wait(tasks, **kwargs)
+
+    _asyncio_counted.wait = _counted_wait
+
+
 @_atexit.register
 def _report() -> None:
     if _profiler is not None:
@@ -137,6 +156,8 @@ def _report() -> None:
                     "cpu": usage.ru_utime + usage.ru_stime,
                     "body": _time.process_time() - _started,
                     "rss_mb": usage.ru_maxrss / 1024,
+                    "waits": _waits[0],
+                    "watched": _waits[1],
                 },
                 out,
             )
@@ -399,6 +420,8 @@ class Stack:
             "cpu": own["cpu"],
             "body": own["body"],
             "rss_mb": own["rss_mb"],
+            "waits": own["waits"],
+            "watched": own["watched"],
             "tree": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
             "steps": _created(done.stdout),
         }
@@ -443,7 +466,8 @@ def measure(
                 )
             print(
                 f"#   {services}/{profiles} {side} preview {repeat + 1}: {runs[side][-1]['cpu']:.2f} s CPU, "
-                f"{runs[side][-1]['wall']:.2f} s wall",
+                f"{runs[side][-1]['wall']:.2f} s wall, the SDK's end wait: {runs[side][-1]['waits']:.0f} "
+                f"waits over {runs[side][-1]['watched']:.0f} pending tasks",
                 file=sys.stderr,
                 flush=True,
             )
@@ -456,6 +480,8 @@ def measure(
     for side in sides:
         result[side] = {key: _stats([r[key] for r in runs[side]]) for key in ("cpu", "body", "wall", "tree")}
         result[side]["rss_mb"] = max(r["rss_mb"] for r in runs[side])
+        result[side]["end_wait"] = statistics.median(r["waits"] for r in runs[side])
+        result[side]["end_watched"] = statistics.median(r["watched"] for r in runs[side])
     if up:
         for side in sides:
             stack = Stack(base / side, base / f"up-{side}", tools)
@@ -467,6 +493,13 @@ def measure(
 def _pair(aim: tuple[float, float], bare: tuple[float, float], unit: str = "s") -> str:
     ratio = f"{aim[0] / bare[0]:.2f}x / {aim[1] / bare[1]:.2f}x"
     return f"{aim[0]:.2f} / {aim[1]:.2f} {unit} | {bare[0]:.2f} / {bare[1]:.2f} {unit} | {ratio}"
+
+
+def _end_wait(side: Mapping[str, Any]) -> str:
+    """The median run's `asyncio.wait` calls in the SDK's end-of-program loop, and the tasks they watched."""
+    if "end_wait" not in side:
+        return "-"
+    return f"{side['end_wait']:,.0f} waits, {side['end_watched']:,.0f} tasks watched"
 
 
 def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
@@ -491,18 +524,20 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
         "\nThe same runs: program CPU from the program's first line to exit (its own imports included; "
         "interpreter start and the SDK's import by the language host not), and the CPU of the CLI's "
         "whole process tree (RUSAGE_CHILDREN around the CLI call: CLI, language host, program, "
-        "providers).\n"
+        "providers); and the SDK's end-of-program wait (`wait_for_rpcs`): how often it called "
+        "`asyncio.wait(..., FIRST_COMPLETED)` on the Output tasks left after the RPCs, and how many "
+        "tasks those calls watched in all (median run).\n"
     )
     print(
         "| services | profiles | program body: components | bare graph | ratio "
-        "| CLI tree: components | bare graph | ratio |"
+        "| CLI tree: components | bare graph | ratio | the SDK's end wait: components | bare graph |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         a, b = r["aim"], r["bare"]
         print(
             f"| {r['services']:,} | {r['profiles']:,} | {_pair(a['body'], b['body'])} "
-            f"| {_pair(a['tree'], b['tree'])} |"
+            f"| {_pair(a['tree'], b['tree'])} | {_end_wait(a)} | {_end_wait(b)} |"
         )
     with_data = [r for r in results if r.get("data")]
     if with_data:
@@ -615,6 +650,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print_tables([json.loads(line) for line in lines], args.repeats)
         return
     tools = Path(args.toolchain) if args.toolchain else toolchain()
+    bench_plan.with_bytecode()
     if args.profile_run:
         profile_run(args.profile_run, catalog[0], args.bare, workdir, tools, args.limit)
         return

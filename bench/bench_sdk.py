@@ -16,7 +16,9 @@ so every run is a fresh subprocess; the sides alternate which goes first in each
 
 CPU is `time.process_time` of the child from before the program body to the end of the run (the
 mock monitor runs in-process, in the SDK's executor thread, and is counted: the same work on both
-sides). Imports and the recording of the bare graph are outside it.
+sides). The recording of the bare graph and the imports both sides share are outside it (the
+package's own lazy imports are inside). Before anything runs, the packages are compiled to
+bytecode, as `pip install` leaves them (`bench_plan.with_bytecode`).
 
     python bench/bench_sdk.py                          # 100/300/1,000 services x 200/2,000 profiles
     python bench/bench_sdk.py --services 300 --profiles 200,2000 -r 3
@@ -359,6 +361,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     catalog = [int(n) for n in args.profiles.split(",")]
+    bench_plan.with_bytecode(*([args.against] if args.against else []))
     if args.profile:
         profile_once(
             args.profile, catalog[0], args.bare, workdir, args.limit, args.dump, args.catalog_as_data
