@@ -28,6 +28,7 @@ Scenarios (CPU seconds, `time.process_time`, min and median of interleaved repea
 from __future__ import annotations
 
 import argparse
+import compileall
 import gc
 import json
 import os
@@ -35,6 +36,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -45,6 +47,7 @@ import pulumi
 import yaml
 from pulumi.runtime import rpc
 
+import aim_pulumi
 from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService, AIMStack
 from aim_pulumi.cli.engine import run_program
 from aim_pulumi.cli.recording import PlanRecording
@@ -55,7 +58,7 @@ MODELS = ("qwen", "llama", "mistral", "gemma", "phi")
 G = "aim.eai.amd.com"
 
 
-# ------------------------------------------------------------------------------ the AIM program
+# ------------------------------------------------------------------------------ measuring as users run
 
 
 def with_bytecode(*more: str) -> None:
@@ -66,13 +69,11 @@ def with_bytecode(*more: str) -> None:
     without compiling (uv's default), every run compiles every module it imports from source: more
     than 2 s of CPU per run, on both sides, which no user installing with pip pays.
     """
-    import compileall
-    import sysconfig
-
-    import aim_pulumi
-
     for directory in {sysconfig.get_paths()["purelib"], str(Path(aim_pulumi.__file__).parent), *more}:
         compileall.compile_dir(directory, quiet=1, workers=0)
+
+
+# ------------------------------------------------------------------------------ the AIM program
 
 
 def _source(model: str) -> dict[str, str]:
