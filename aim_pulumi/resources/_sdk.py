@@ -75,6 +75,7 @@ import asyncio
 import contextlib
 import pathlib
 import sys
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
@@ -342,7 +343,10 @@ def kubernetes_sdk_version() -> str:
     return version
 
 
-def awaited_with_the_rpcs(output: pulumi.Output[Any]) -> None:
+_HELD: weakref.WeakSet[asyncio.Future[None]] = weakref.WeakSet()
+
+
+def awaited_with_the_rpcs(output: pulumi.Output[Any] | None, then: Callable[[], None] | None = None) -> None:
     """Have the SDK's end-of-program wait await `output` among the outstanding RPCs.
 
     `wait_for_rpcs` first awaits the RPCs in flight one by one, then waits for the remaining Output
@@ -352,9 +356,24 @@ def awaited_with_the_rpcs(output: pulumi.Output[Any]) -> None:
     engine round-trips waited for in that second loop, with every other pending task re-watched
     per answer. Held as an RPC, the callback's registrations join the first, linear wait. Its
     failure is raised there, as the same exception the Output's task raises.
+
+    `then` runs once `output` has settled (or failed) and the RPCs in flight at that point (the
+    registrations its callback made) have been answered; their failures are the SDK's to report.
     """
 
     async def settled() -> None:
-        await output.future()
+        try:
+            if output is not None:
+                await output.future()
+        finally:
+            if then is not None:
+                try:
+                    # Not another held wait: two rounds' holds would await each other.
+                    answered = [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD]
+                    await asyncio.gather(*answered, return_exceptions=True)
+                finally:
+                    then()
 
-    pulumi_settings.SETTINGS.rpc_manager.rpcs.append(asyncio.ensure_future(settled()))
+    held = asyncio.ensure_future(settled())
+    _HELD.add(held)
+    pulumi_settings.SETTINGS.rpc_manager.rpcs.append(held)

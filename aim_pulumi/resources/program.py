@@ -40,8 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -53,6 +51,7 @@ from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import AIMError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk
+from aim_pulumi.resources.collector import collect_less, collecting_less
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
@@ -123,6 +122,8 @@ class ProgramRound:
     armed: bool = False
     started: bool = False
     task: Any = None
+    # Puts the collector's thresholds back: its window opens when the round is armed (`collector.py`).
+    put_back_collector: Callable[[], None] = field(default=lambda: None)
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,11 @@ class _Roster:
     catalog_objects: list[CatalogMember]
     services: list[ServiceMember]
     before_children: list[Callable[[], None]]
+    put_back_collector: Callable[[], None]
 
     def fail(self, error: BaseException) -> None:
+        """Every member fails with `error`; nothing more registers, so the collector's window ends."""
+        self.put_back_collector()
         for member in self.members:
             member.fail(error)
 
@@ -227,6 +231,7 @@ def _open_round() -> ProgramRound:
     if current.armed or registry.program_ended:
         return current
     current.armed = True
+    current.put_back_collector = collect_less()
     chosen = current
 
     def at_program_end(body_error: BaseException | None) -> None:
@@ -256,7 +261,11 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
         return
     current.started = True
     roster = _Roster(
-        list(current.members), list(current.catalog_objects), list(current.services), current.before_children
+        list(current.members),
+        list(current.catalog_objects),
+        list(current.services),
+        current.before_children,
+        current.put_back_collector,
     )
     if body_error is not None:
         roster.fail(body_error)
@@ -282,42 +291,16 @@ async def _settle_later(roster: _Roster) -> None:
         roster.fail(error)
 
 
-# Allocations between young collections, and young collections per middle one, while the round runs.
-_ROUND_GC_THRESHOLD = (50_000, 20, 100)
-_ROUNDS_RUNNING: list[tuple[int, ...]] = []  # the thresholds the first running round found
-_ROUNDS_LOCK = threading.Lock()
-
-
 @contextlib.contextmanager
 def _registering() -> Iterator[None]:
     """The round's planning and registrations: one long stretch of synchronous work.
 
-    It allocates hundreds of thousands of short-lived objects (plans, manifests, the SDK's
-    futures and Outputs of every child) on top of a heap that already holds the whole catalog; at
-    the default thresholds the collector runs over a thousand times in a large round, its full
-    passes walking that heap each time. The thresholds are raised while a round runs and put back
-    when the last running one ends (rounds of the component provider may overlap on its server's
-    threads); nothing is frozen or disabled, cycles are still collected, less often. Each
-    registration sends the stack trace the SDK would, computed for less
-    (`_sdk.cheaper_source_positions`).
+    The collector's thresholds are raised for it (`collector.py`), also in a round that opened no
+    window (one declared after the program body). Each registration sends the stack trace the
+    SDK would, computed for less (`_sdk.cheaper_source_positions`).
     """
-    with _ROUNDS_LOCK:
-        if not _ROUNDS_RUNNING:
-            found = gc.get_threshold()
-            gc.set_threshold(
-                *(max(mine, theirs) for mine, theirs in zip(_ROUND_GC_THRESHOLD, found, strict=True))
-            )
-            _ROUNDS_RUNNING.append(found)
-        else:
-            _ROUNDS_RUNNING.append(_ROUNDS_RUNNING[0])
-    try:
-        with _sdk.cheaper_source_positions():
-            yield
-    finally:
-        with _ROUNDS_LOCK:
-            restored = _ROUNDS_RUNNING.pop()
-            if not _ROUNDS_RUNNING:
-                gc.set_threshold(*restored)
+    with collecting_less(), _sdk.cheaper_source_positions():
+        yield
 
 
 def _resolve(roster: _Roster) -> None:
@@ -337,6 +320,7 @@ def _resolve_round(roster: _Roster) -> None:
             member.unknown(output)
         for register in roster.before_children:
             register()
+        _sdk.awaited_with_the_rpcs(None, then=roster.put_back_collector)
         return
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
@@ -362,7 +346,7 @@ def _resolve_round(roster: _Roster) -> None:
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
     current_registry().settled.extend(roster.members)
-    register_children(ready, roster.before_children)
+    register_children(ready, roster.before_children, roster.put_back_collector)
 
 
 def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
@@ -394,16 +378,24 @@ def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseExceptio
 
 
 def register_children(
-    services: Sequence[ServiceMember], before_children: Sequence[Callable[[], None]] = ()
+    services: Sequence[ServiceMember],
+    before_children: Sequence[Callable[[], None]],
+    put_back_collector: Callable[[], None],
 ) -> None:
-    """Bindings first; every child once every binding has settled (nothing before all planned)."""
+    """Bindings first; every child once every binding has settled (nothing before all planned).
+
+    The collector's window ends once the engine has answered every registration made here.
+    """
     bindings = [service.bind() for service in services]
     if all(b is None for b in bindings):
-        _finish_all(services, [None] * len(services), before_children)
+        try:
+            _finish_all(services, [None] * len(services), before_children)
+        finally:
+            _sdk.awaited_with_the_rpcs(None, then=put_back_collector)
         return
     states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
-    _sdk.awaited_with_the_rpcs(done)
+    _sdk.awaited_with_the_rpcs(done, then=put_back_collector)
     for position, service in enumerate(services):
         service.resolve_status(done.apply(_at(position)))
 

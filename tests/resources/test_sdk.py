@@ -295,3 +295,44 @@ def test_the_end_of_program_wait_awaits_what_is_held_with_the_rpcs() -> None:
     assert _sdk.sync_await(run(settle)) == (["round done"], None)
     assert _sdk.sync_await(run(lambda data: data.set_exception(failure))) == ([], failure)
     _sdk.forget_previous_run()
+
+
+def test_what_follows_a_held_output_waits_for_the_rpcs_its_callback_made() -> None:
+    """`then` runs after the held Output and after every RPC in flight once it settled (the
+    registrations its callback made), however they end; another hold is not waited for."""
+    rpc_manager = pulumi_settings.SETTINGS.rpc_manager
+
+    async def run(fail: bool) -> list[str]:
+        _sdk.forget_previous_run()
+        loop = asyncio.get_running_loop()
+        events: list[str] = []
+        answer = loop.create_future()
+
+        async def registration() -> None:
+            await answer
+            events.append("answered")
+            if fail:
+                raise RuntimeError("the engine refused it")
+
+        def callback(value: Any) -> None:
+            events.append(f"round {value}")
+            rpc_manager.rpcs.append(asyncio.ensure_future(registration()))
+
+        data = loop.create_future()
+        held = _sdk.output_from_data(data).apply(callback)
+        _sdk.awaited_with_the_rpcs(None, then=lambda: events.append("other round ended"))
+        _sdk.awaited_with_the_rpcs(held, then=lambda: events.append("then"))
+        data.set_result(_sdk.output_data(set(), "done", True, False))
+        loop.call_later(0.05, answer.set_result, None)
+        try:
+            await stack.wait_for_rpcs(await_all_outstanding_tasks=False)
+        except RuntimeError:
+            events.append("failure reported by the SDK")
+        return events
+
+    ended = _sdk.sync_await(run(fail=False))
+    assert ended.index("round done") < ended.index("answered") < ended.index("then")
+    failed = _sdk.sync_await(run(fail=True))
+    assert failed.index("answered") < failed.index("then")
+    assert "failure reported by the SDK" in failed
+    _sdk.forget_previous_run()

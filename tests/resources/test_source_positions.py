@@ -2,22 +2,17 @@
 
 The package computes it itself (`_sdk.cheaper_source_positions`), so this checks, on a whole
 program under `pulumi.runtime.set_mocks` run as the language host runs one (`run_in_stack`), that
-each trace is the one the SDK's own function returns at the same point, and that the round puts
-the collector's thresholds back.
+each trace is the one the SDK's own function returns at the same point, and that the collector's
+thresholds are raised from the first declaration until the engine has answered the round's last
+registration, and put back then.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 import subprocess
 import sys
-import threading
 from typing import Any
-
-import pytest
-
-from aim_pulumi.resources import program
 
 PROGRAM = """
 import gc, json
@@ -29,9 +24,15 @@ from pulumi.runtime.stack import run_in_stack
 from pulumi.runtime.sync_await import _sync_await
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.binding import BindingProvider
+from aim_pulumi.resources.collector import RAISED_THRESHOLDS
+
+RAISED = RAISED_THRESHOLDS[0]
+
+raised = []
 
 class Echo(Mocks):
     def new_resource(self, args):
+        raised.append(gc.get_threshold()[0] >= RAISED)
         if args.typ.startswith("pulumi-python:dynamic"):
             return args.name + "-id", BindingProvider().check({}, args.inputs).inputs
         return args.name + "-id", args.inputs
@@ -61,12 +62,15 @@ def main():
         "acceleratorCount": 1, "modelSources": [{"modelId": "a/b", "sourceUri": "hf://a/b", "size": "1Gi"}],
     }
     labels = {"aim.eai.amd.com/source-model": "b"}
+    body = [gc.get_threshold()[0] >= RAISED]
     aim.AIMProfile("p", {"namespace": "ml", "labels": labels, "spec": profile})
+    body.append(gc.get_threshold()[0] >= RAISED)
+    raised.append(body)
     pipeline = {"aim.eai.amd.com/reconciler-pipeline": "profile"}
     aim.AIMService("chat", {"namespace": "ml", "annotations": pipeline, "spec": {"model": {"name": "b"}}})
 
 _sync_await(run_in_stack(main))
-print(json.dumps({"seen": seen, "thresholds_kept": gc.get_threshold() == thresholds,
+print(json.dumps({"seen": seen, "thresholds_kept": gc.get_threshold() == thresholds, "raised": raised,
                   "restored": sdk_resource._get_stack_trace is sdk_trace}))
 """
 
@@ -85,30 +89,7 @@ def test_every_registration_sends_the_sdks_stack_trace() -> None:
     # Children registered by the round point into the package, as the SDK's own trace does.
     assert any("aim_pulumi/resources/" in uri for _, _, uri in seen)
     assert result["thresholds_kept"] and result["restored"]
-
-
-def test_the_round_raises_the_collector_thresholds_until_the_last_running_one_ends() -> None:
-    before = gc.get_threshold()
-    entered = threading.Event()
-    release = threading.Event()
-    seen: list[tuple[int, ...]] = []
-
-    def other_round() -> None:
-        with program._registering():
-            entered.set()
-            release.wait(10)
-
-    other = threading.Thread(target=other_round)
-    other.start()
-    try:
-        assert entered.wait(10)
-        assert gc.get_threshold()[0] >= program._ROUND_GC_THRESHOLD[0]
-        with pytest.raises(RuntimeError), program._registering():
-            seen.append(gc.get_threshold())
-            raise RuntimeError("a failed round")
-        # The other round still runs: its thresholds stay.
-        assert gc.get_threshold() == seen[0]
-    finally:
-        release.set()
-        other.join(10)
-    assert gc.get_threshold() == before
+    # Raised by the first declaration, not before it; and while the engine answers every registration.
+    body, *registrations = result["raised"]
+    assert body == [False, True]
+    assert len(registrations) >= 6 and all(registrations)
