@@ -24,6 +24,8 @@ bytecode, as `pip install` leaves them (`bench_plan.with_bytecode`).
     python bench/bench_sdk.py --services 300 --profiles 200,2000 -r 3
     python bench/bench_sdk.py --against /tmp/before   # also the components of another copy of
                                                       # aim_pulumi (/tmp/before/aim_pulumi), interleaved
+    python bench/bench_sdk.py --bare-collecting-less  # also the bare graph with the collector's
+                                                      # thresholds raised as the components raise them
     python bench/bench_sdk.py --profile 300 --profiles 2000   # cProfile of one component run
     python bench/bench_sdk.py --profile 300 --profiles 2000 --bare   # ... of its bare graph
 """
@@ -119,7 +121,22 @@ def _import_what_both_sides_use() -> None:
 
 
 def child(mode: str, services: int, profiles: int, graph_file: str) -> None:
-    """`record`/`aim` run the components; `-data` after either: their catalog as `catalogAs: data`."""
+    """`record`/`aim` run the components; `-data` after either: their catalog as `catalogAs: data`.
+
+    `bare-collecting-less`: the bare graph with the collector's thresholds raised as the components
+    raise them (`aim_pulumi.resources.collector`) from its first declaration to the end of the run.
+    """
+    if mode == "bare-collecting-less":
+        from aim_pulumi.resources.collector import collect_less
+
+        graph = json.loads(Path(graph_file).read_text(encoding="utf-8"))
+
+        def tuned() -> None:
+            collect_less()  # put back only when the process ends, after the run
+            bench_plan.bare_program(graph)
+
+        print(json.dumps(_run_under_sdk(tuned)))
+        return
     mode, _, data = mode.partition("-")
     catalog_as = "data" if data else "components"
     if mode == "record":
@@ -173,21 +190,34 @@ def _stats(values: Sequence[float]) -> tuple[float, float]:
 
 
 def measure(
-    services: int, profiles: int, repeats: int, workdir: Path, against: str = "", data: bool = False
+    services: int,
+    profiles: int,
+    repeats: int,
+    workdir: Path,
+    against: str = "",
+    data: bool = False,
+    collecting_less: bool = False,
 ) -> dict[str, Any]:
     """Interleaved repeats (rotating which side goes first), each run its own process.
 
     `against`: a directory holding another copy of the `aim_pulumi` package (a checkout before a
     change); its components run as a third side, so a change is measured against the same floor.
     `data`: two more sides, the same program with its catalog as data of one `AIMStack`
-    (`catalogAs: data`) and that program's own graph declared bare.
+    (`catalogAs: data`) and that program's own graph declared bare. `collecting_less`: one more, the
+    bare graph with the collector's thresholds raised as the components raise them.
     """
     graph_file = workdir / f"graph-{services}-{profiles}.json"
     data_graph_file = workdir / f"graph-{services}-{profiles}-data.json"
     recorded = {"": _spawn("record", services, profiles, graph_file)["registered"]}
     if data:
         recorded["data"] = _spawn("record-data", services, profiles, data_graph_file)["registered"]
-    sides = ["aim", "bare", *(["before"] if against else []), *(["data", "data-bare"] if data else [])]
+    sides = [
+        "aim",
+        "bare",
+        *(["before"] if against else []),
+        *(["data", "data-bare"] if data else []),
+        *(["bare-collecting-less"] if collecting_less else []),
+    ]
     runs: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
     for repeat in range(repeats):
         for side in sides[repeat % len(sides) :] + sides[: repeat % len(sides)]:
@@ -216,6 +246,7 @@ def measure(
                 ("before", "before"),
                 ("data", "data"),
                 ("data_bare", "data-bare"),
+                ("bare_collecting_less", "bare-collecting-less"),
             )
         },
         "aim_rss": max(r["rss_mb"] for r in runs["aim"]),
@@ -267,6 +298,19 @@ def print_table(results: Sequence[dict[str, Any]]) -> None:
                 f"| {dmin:.2f} s / {dmed:.2f} s "
                 f"| {fmin:.2f} s / {fmed:.2f} s | {dmin / fmin:.2f}x / {dmed / fmed:.2f}x "
                 f"| {dmin / bmin:.2f}x / {dmed / bmed:.2f}x | {r['aim_rss']:.0f} / {r['data_rss']:.0f} MB |"
+            )
+    if any(r["bare_collecting_less"] for r in results):
+        print(
+            "\nAgainst the bare graph collecting as little as the components (the collector's thresholds "
+            "raised for its whole run): CPU min / median\n"
+        )
+        print("| services | cluster profiles | components | bare graph collecting less | ratio |")
+        print("|---:|---:|---:|---:|---:|")
+        for r in results:
+            (amin, amed), (gmin, gmed) = r["aim"], r["bare_collecting_less"]
+            print(
+                f"| {r['services']:,} | {r['profiles']:,} | {amin:.2f} s / {amed:.2f} s "
+                f"| {gmin:.2f} s / {gmed:.2f} s | {amin / gmin:.2f}x / {amed / gmed:.2f}x |"
             )
     by_key = {(r["services"], r["profiles"]): r for r in results}
     for services in sorted({r["services"] for r in results}):
@@ -351,6 +395,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--catalog-as-data", action="store_true", help="also the program with its catalog as AIMStack data"
     )
+    parser.add_argument(
+        "--bare-collecting-less",
+        action="store_true",
+        help="also the bare graph with the collector's thresholds raised as the components raise them",
+    )
     parser.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "aim-bench-sdk"))
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -371,7 +420,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     for services in (int(n) for n in args.services.split(",")):
         for profiles in catalog:
             results.append(
-                measure(services, profiles, args.repeats, workdir, args.against, args.catalog_as_data)
+                measure(
+                    services,
+                    profiles,
+                    args.repeats,
+                    workdir,
+                    args.against,
+                    args.catalog_as_data,
+                    args.bare_collecting_less,
+                )
             )
             r = results[-1]
             print(
