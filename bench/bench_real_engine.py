@@ -27,13 +27,28 @@ watched. Before measuring, the interpreter's packages and the checkout's are com
 as `pip install` does (`bench_plan.with_bytecode`).
 
 Runs alternate sides (the first side rotates with each repeat), each preview in a fresh stack of
-its own state directory; min and median of the repeats. `--up` also runs `pulumi up` once per side
-(render mode: the manifests are written to a directory) and reports its CPU, wall time and the
-state file's size per service.
+its own state directory; min and median of the repeats. `--up` then runs `pulumi up --skip-preview`
+as many times per side, interleaved the same way, each in a fresh stack, and reports the same
+figures (program CPU, wall time, the CLI tree's CPU, peak RSS) and the state file's size per
+service: in render mode (the manifests are written to a directory), or with `--cluster` against a
+real API server, the project's test cluster (`tests/cluster/cluster.py`: etcd, kube-apiserver and
+controllers, with the CRDs and StorageClasses installed), the provider configured with its
+kubeconfig (`kubernetes:kubeconfig`); the programs are the same. Both sides declare the same
+objects, so every up gets a fresh cluster of its own (a fresh state directory; the namespaces the
+plan uses created, then waited until idle), started before and stopped after the measured call,
+whatever happens: each side applies to the same empty, idle API server (no cold-start or
+deletion work inside a measurement, no leftover history in etcd), at the price of about 25 s of
+start and stop per run. Nothing runs pods there, and the provider waits for each download Job's
+`Complete` and each InferenceService's `Ready` (the components' annotations, the same on both
+sides): the status writer of `tests/cluster/status_writer.py` writes them, in this process
+(outside the CLI's process tree), as the cluster tests do; routes are not waited for and the
+cache PVCs carry the components' own `pulumi.com/skipAwait`. The cluster's own CPU during each
+up is reported too.
 
     python bench/bench_real_engine.py                       # 100, 300 services x 200, 2,000 profiles
     python bench/bench_real_engine.py --services 1000        # larger (slow)
     python bench/bench_real_engine.py --services 300 --profiles 2000 -r 3 --up
+    python bench/bench_real_engine.py --sizes 100x200 -r 2 --up --cluster --workdir W   # up applies
     python bench/bench_real_engine.py --sizes 300x2000,1000x200 --workdir W   # chosen sizes
     python bench/bench_real_engine.py --tables --workdir W   # the tables of every size saved in W
     python bench/bench_real_engine.py --sizes 100x2000 --linear-wait --workdir W2   # see PRELUDE
@@ -43,6 +58,7 @@ state file's size per service.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import inspect
 import json
 import os
@@ -54,7 +70,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +82,7 @@ import bench_plan  # noqa: E402
 PASSPHRASE = "bench"
 LINEAR_WAIT = False  # --linear-wait
 STACK = "bench"
+STACK_CONFIG = "config: {}\n"  # the stack's config file as each fresh stack starts it
 
 # ------------------------------------------------------------------------------ the two programs
 
@@ -333,7 +350,7 @@ def write_projects(workdir: Path, services: int, profiles: int, data: bool = Fal
         directory = base / side
         directory.mkdir(parents=True, exist_ok=True)
         (directory / "Pulumi.yaml").write_text("name: bench\nruntime: python\n", encoding="utf-8")
-        (directory / f"Pulumi.{STACK}.yaml").write_text("config: {}\n", encoding="utf-8")
+        (directory / f"Pulumi.{STACK}.yaml").write_text(STACK_CONFIG, encoding="utf-8")
         (directory / "__main__.py").write_text(PRELUDE + source, encoding="utf-8")
     written: dict[str, Any] = {"dir": base}
     written["resources"] = _bare_project(base / "aim", base / "bare", base / "plan.json")
@@ -360,9 +377,13 @@ def toolchain() -> Path:
 
 
 class Stack:
-    """A fresh stack of one program: its own state directory, home and render directory."""
+    """A fresh stack of one program: its own state directory, home and render directory.
 
-    def __init__(self, program: Path, workdir: Path, tools: Path) -> None:
+    `kubeconfig`: the Kubernetes provider applies to the cluster it names (`kubernetes:kubeconfig`)
+    instead of rendering; nothing else about the stack differs.
+    """
+
+    def __init__(self, program: Path, workdir: Path, tools: Path, kubeconfig: Path | None = None) -> None:
         if workdir.exists():
             shutil.rmtree(workdir)
         (workdir / "state").mkdir(parents=True)
@@ -386,8 +407,14 @@ class Stack:
             self.env.pop(name, None)
         if LINEAR_WAIT:
             self.env["AIM_BENCH_LINEAR_WAIT"] = "1"
+        # The stack config file is the program directory's, shared by the stacks made of it one after
+        # another: each starts it anew, so no other stack's salt or provider config carries over.
+        (program / f"Pulumi.{STACK}.yaml").write_text(STACK_CONFIG, encoding="utf-8")
         self.pulumi("stack", "init", STACK)
-        self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(workdir / "rendered"))
+        if kubeconfig is None:
+            self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(workdir / "rendered"))
+        else:
+            self.pulumi("config", "set", "kubernetes:kubeconfig", str(kubeconfig))
 
     def pulumi(self, *args: str, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -433,6 +460,93 @@ class Stack:
         return sum(p.stat().st_size for p in files)
 
 
+# ------------------------------------------------------------------------------ the test cluster
+
+CLUSTER_TESTS = REPO / "tests" / "cluster"
+
+
+def _cluster_tests() -> None:
+    """`tests/cluster` importable: its `cluster`, `kube` and `status_writer` modules."""
+    if str(CLUSTER_TESTS) not in sys.path:
+        sys.path.insert(0, str(CLUSTER_TESTS))
+
+
+def cluster_built() -> Path | None:
+    """The test cluster's binaries (`scripts/test-cluster.sh --check`), or None when not built."""
+    _cluster_tests()
+    from cluster import built  # type: ignore[import-not-found]
+
+    found: Path | None = built()
+    return found
+
+
+def _cluster_cpu(state: Path) -> float:
+    """User + system CPU so far of the cluster's processes (etcd, kube-apiserver, controllers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pidfile in state.glob("*.pid"):
+        fields = Path(f"/proc/{pidfile.read_text().strip()}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def _settle(state: Path, quiet: float = 0.1, seconds: int = 3, limit: float = 60.0) -> None:
+    """Wait until the cluster is idle: under `quiet` s of CPU in each of `seconds` consecutive seconds
+    (a fresh API server publishes the CRDs' OpenAPI a few seconds after they are installed)."""
+    deadline = time.monotonic() + limit
+    calm = 0
+    while calm < seconds and time.monotonic() < deadline:
+        before = _cluster_cpu(state)
+        time.sleep(1.0)
+        calm = calm + 1 if _cluster_cpu(state) - before < quiet else 0
+
+
+@contextlib.contextmanager
+def fresh_cluster(state: Path, namespaces: Iterable[str]) -> Iterator[Any]:
+    """A test cluster started in an empty `state` (`tests/cluster/cluster.py`: the CRDs and
+    StorageClasses installed), with `namespaces` created, idle; always stopped on leaving. Its
+    directory (etcd's data, the logs) is removed after a run that went through, kept after a failure."""
+    _cluster_tests()
+    from cluster import TestCluster
+
+    if state.exists():
+        shutil.rmtree(state)
+    cluster = TestCluster.start(state)  # stops what it started if it fails
+    try:
+        for namespace in namespaces:
+            cluster.kube.ensure_namespace(namespace)
+        _settle(state)
+        yield cluster
+    finally:
+        cluster.stop()
+    shutil.rmtree(state, ignore_errors=True)
+
+
+def up_once(base: Path, side: str, tools: Path, namespaces: Sequence[str] | None) -> dict[str, float]:
+    """One `pulumi up --skip-preview` of `side` in a fresh stack: render mode, or with `namespaces`
+    against a fresh test cluster with the status writer of `tests/cluster/status_writer.py` playing
+    the Job controller and KServe, whose conditions the provider waits for (each download Job's
+    `Complete`, each InferenceService's `Ready`; routes are not waited for, the cache PVCs carry the
+    components' own `skipAwait`, the same on both sides). The writer runs in this process, outside
+    the CLI's process tree; `cluster_cpu` is the cluster's own CPU during the call, `status_writes`
+    the number of statuses the writer wrote."""
+    program, workdir = base / side, base / f"up-{side}"
+    if namespaces is None:
+        stack = Stack(program, workdir, tools)
+        return {**stack.timed("up", "--yes", "--skip-preview"), "state_bytes": stack.state_bytes()}
+    _cluster_tests()
+    from status_writer import StatusWriter  # type: ignore[import-not-found]
+
+    with fresh_cluster(base / f"cluster-{side}", namespaces) as cluster:
+        stack = Stack(program, workdir, tools, kubeconfig=cluster.kubeconfig)
+        with StatusWriter(cluster.kube, namespaces, routes=False) as writer:
+            before = _cluster_cpu(cluster.state)
+            run = stack.timed("up", "--yes", "--skip-preview")
+            run["cluster_cpu"] = _cluster_cpu(cluster.state) - before
+        run["status_writes"] = len(writer.written)
+        return {**run, "state_bytes": stack.state_bytes()}
+
+
 # ------------------------------------------------------------------------------ measuring
 
 
@@ -446,24 +560,67 @@ def _stats(values: Sequence[float]) -> tuple[float, float]:
     return min(values), statistics.median(values)
 
 
+_TWIN = {"aim": "bare", "bare": "aim", "data": "data-bare", "data-bare": "data"}
+
+
+def _rotation(sides: Sequence[str], repeat: int) -> Sequence[str]:
+    """The sides in the order of one repeat: the first side rotates with each repeat."""
+    return [*sides[repeat % len(sides) :], *sides[: repeat % len(sides)]]
+
+
+def _check_steps(runs: Mapping[str, Sequence[Mapping[str, float]]], side: str, what: str) -> None:
+    """The latest run of `side` created (or planned) as many resources as its twin's first run."""
+    twin = _TWIN[side]
+    expected = (runs[twin] or runs[side])[0]["steps"]
+    if runs[side][-1]["steps"] != expected or runs[side][-1]["steps"] < 0:
+        raise SystemExit(f"{side} {what}: {runs[side][-1]['steps']:.0f} creates, {twin} {expected:.0f}")
+
+
+def _summary(runs: Sequence[Mapping[str, float]]) -> dict[str, Any]:
+    """One side's runs of one CLI command: min and median of each figure, the largest peak RSS."""
+    keys = [k for k in ("cpu", "body", "wall", "tree", "state_bytes", "cluster_cpu") if k in runs[0]]
+    summary: dict[str, Any] = {key: _stats([r[key] for r in runs]) for key in keys}
+    summary["rss_mb"] = max(r["rss_mb"] for r in runs)
+    summary["end_wait"] = statistics.median(r["waits"] for r in runs)
+    summary["end_watched"] = statistics.median(r["watched"] for r in runs)
+    summary["runs"] = len(runs)
+    return summary
+
+
+def _plan_namespaces(plan_file: Path) -> set[str]:
+    """The namespaces of the Kubernetes objects an offline plan declares."""
+    plan = json.loads(plan_file.read_text(encoding="utf-8"))
+    return {
+        r["inputs"]["metadata"]["namespace"]
+        for r in plan["resources"]
+        if r["type"].startswith("kubernetes:") and (r["inputs"].get("metadata") or {}).get("namespace")
+    }
+
+
 def measure(
-    services: int, profiles: int, repeats: int, workdir: Path, tools: Path, up: bool, data: bool = False
+    services: int,
+    profiles: int,
+    repeats: int,
+    workdir: Path,
+    tools: Path,
+    up: bool,
+    data: bool = False,
+    cluster: bool = False,
 ) -> dict[str, Any]:
-    """Interleaved previews of every side; `data`: also the catalog as data and its own bare graph."""
+    """Interleaved previews of every side; `data`: also the catalog as data and its own bare graph.
+
+    `up`: then as many interleaved `pulumi up` runs, each in a fresh stack; `cluster`: each against a
+    fresh test cluster (`up_once`).
+    """
     written = write_projects(workdir, services, profiles, data)
     base: Path = written["dir"]
     sides = ("aim", "bare", "data", "data-bare") if data else ("aim", "bare")
     runs: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
     for repeat in range(repeats):
-        for side in sides[repeat % len(sides) :] + sides[: repeat % len(sides)]:
+        for side in _rotation(sides, repeat):
             stack = Stack(base / side, base / f"run-{side}", tools)
             runs[side].append(stack.timed("preview"))
-            twin = {"aim": "bare", "bare": "aim", "data": "data-bare", "data-bare": "data"}[side]
-            expected = (runs[twin] or runs[side])[0]["steps"]
-            if runs[side][-1]["steps"] != expected or runs[side][-1]["steps"] < 0:
-                raise SystemExit(
-                    f"{side} previewed {runs[side][-1]['steps']:.0f} creates, {twin} {expected:.0f}"
-                )
+            _check_steps(runs, side, "previewed")
             print(
                 f"#   {services}/{profiles} {side} preview {repeat + 1}: {runs[side][-1]['cpu']:.2f} s CPU, "
                 f"{runs[side][-1]['wall']:.2f} s wall, the SDK's end wait: {runs[side][-1]['waits']:.0f} "
@@ -478,21 +635,42 @@ def measure(
         "data_resources": written.get("data_resources"),
     }
     for side in sides:
-        result[side] = {key: _stats([r[key] for r in runs[side]]) for key in ("cpu", "body", "wall", "tree")}
-        result[side]["rss_mb"] = max(r["rss_mb"] for r in runs[side])
-        result[side]["end_wait"] = statistics.median(r["waits"] for r in runs[side])
-        result[side]["end_watched"] = statistics.median(r["watched"] for r in runs[side])
+        result[side] = _summary(runs[side])
     if up:
+        plans = [base / "plan.json", *([base / "plan-data.json"] if data else [])]
+        namespaces = sorted(set().union(*map(_plan_namespaces, plans))) if cluster else None
+        target = "cluster" if cluster else "render"
+        ups: dict[str, list[dict[str, float]]] = {side: [] for side in sides}
+        for repeat in range(repeats):
+            for side in _rotation(sides, repeat):
+                ups[side].append(up_once(base, side, tools, namespaces))
+                _check_steps(ups, side, "up created")
+                last = ups[side][-1]
+                print(
+                    f"#   {services}/{profiles} {side} up {repeat + 1} ({target}): "
+                    f"{last['cpu']:.2f} s CPU, {last['wall']:.2f} s wall, CLI tree {last['tree']:.2f} s"
+                    + (
+                        f", cluster {last['cluster_cpu']:.2f} s CPU, "
+                        f"{last['status_writes']:.0f} statuses written"
+                        if cluster
+                        else ""
+                    ),
+                    file=sys.stderr,
+                    flush=True,
+                )
+        result["up_target"] = target
         for side in sides:
-            stack = Stack(base / side, base / f"up-{side}", tools)
-            result[side]["up"] = stack.timed("up", "--yes", "--skip-preview")
-            result[side]["state_bytes"] = stack.state_bytes()
+            result[side]["up"] = _summary(ups[side])
     return result
 
 
 def _pair(aim: tuple[float, float], bare: tuple[float, float], unit: str = "s") -> str:
     ratio = f"{aim[0] / bare[0]:.2f}x / {aim[1] / bare[1]:.2f}x"
     return f"{aim[0]:.2f} / {aim[1]:.2f} {unit} | {bare[0]:.2f} / {bare[1]:.2f} {unit} | {ratio}"
+
+
+def _rss(aim: Mapping[str, Any], bare: Mapping[str, Any]) -> str:
+    return f"{aim['rss_mb']:.0f} / {bare['rss_mb']:.0f} MB ({aim['rss_mb'] / bare['rss_mb']:.2f}x)"
 
 
 def _end_wait(side: Mapping[str, Any]) -> str:
@@ -517,8 +695,7 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
         a, b = r["aim"], r["bare"]
         print(
             f"| {r['services']:,} | {r['profiles']:,} | {r['resources']:,} | {_pair(a['cpu'], b['cpu'])} "
-            f"| {_pair(a['wall'], b['wall'])} | {a['rss_mb']:.0f} / {b['rss_mb']:.0f} MB "
-            f"({a['rss_mb'] / b['rss_mb']:.2f}x) |"
+            f"| {_pair(a['wall'], b['wall'])} | {_rss(a, b)} |"
         )
     print(
         "\nThe same runs: program CPU from the program's first line to exit (its own imports included; "
@@ -577,26 +754,47 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
                 )
     ups = [r for r in results if "up" in r["aim"]]
     if ups:
-        print("\n`pulumi up --skip-preview`, render mode, one run per side:\n")
         print(
-            "| services | profiles | catalog | program CPU AIM / bare | ratio | wall AIM / bare | ratio "
-            "| state per service AIM / bare |"
+            "\n`pulumi up --skip-preview`, each run in a fresh stack, up against: `render`, the Kubernetes "
+            "provider in render mode (manifests written to a directory), or `cluster`, a fresh test "
+            "cluster per run (etcd, kube-apiserver, controllers; the status writer plays the Job "
+            "controller and KServe); min / median of the runs per side, interleaved. Program CPU and CLI "
+            "tree as in the previews; peak RSS of the program process (largest run); the state file per "
+            "service and the cluster's own CPU during the call (etcd, API server, controllers), median "
+            "run.\n"
         )
-        print("|---:|---:|---|---:|---:|---:|---:|---:|")
+        print(
+            "| services | profiles | catalog | up against | runs | program CPU: components | bare graph "
+            "| ratio | wall: components | bare graph | ratio | CLI tree: components | bare graph | ratio "
+            "| peak RSS components / bare | state per service components / bare "
+            "| cluster CPU components / bare |"
+        )
+        print("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in ups:
             pairs = [("components", r["aim"], r["bare"])]
             if "up" in (r.get("data") or {}):
                 pairs.append(("as data", r["data"], r["data-bare"]))
-            for catalog, a, b in pairs:
-                print(
-                    f"| {r['services']:,} | {r['profiles']:,} | {catalog} "
-                    f"| {a['up']['cpu']:.2f} / {b['up']['cpu']:.2f} s "
-                    f"| {a['up']['cpu'] / b['up']['cpu']:.2f}x "
-                    f"| {a['up']['wall']:.1f} / {b['up']['wall']:.1f} s "
-                    f"| {a['up']['wall'] / b['up']['wall']:.2f}x "
-                    f"| {a['state_bytes'] / r['services'] / 1024:.1f} / "
-                    f"{b['state_bytes'] / r['services'] / 1024:.1f} KiB |"
+            for catalog, a_side, b_side in pairs:
+                a, b = _up_summary(a_side), _up_summary(b_side)
+                state = [side["state_bytes"][1] / r["services"] / 1024 for side in (a, b)]
+                cluster = (
+                    f"{a['cluster_cpu'][1]:.2f} / {b['cluster_cpu'][1]:.2f} s" if "cluster_cpu" in a else "-"
                 )
+                print(
+                    f"| {r['services']:,} | {r['profiles']:,} | {catalog} | {r.get('up_target', 'render')} "
+                    f"| {a['runs']} | {_pair(a['cpu'], b['cpu'])} | {_pair(a['wall'], b['wall'])} "
+                    f"| {_pair(a['tree'], b['tree'])} | {_rss(a, b)} "
+                    f"| {state[0]:.1f} / {state[1]:.1f} KiB ({state[0] / state[1]:.2f}x) | {cluster} |"
+                )
+
+
+def _up_summary(side: Mapping[str, Any]) -> dict[str, Any]:
+    """A side's `up` figures as `_summary` makes them; a result saved when `--up` ran once per side
+    (single figures, the state file's size beside them) reads as one run."""
+    up = side["up"]
+    if "runs" in up:
+        return dict(up)
+    return _summary([{**up, "state_bytes": side["state_bytes"]}])
 
 
 def profile_run(services: int, profiles: int, bare: bool, workdir: Path, tools: Path, limit: int) -> None:
@@ -632,13 +830,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--catalog-as-data", action="store_true", help="also the program with its catalog as AIMStack data"
     )
-    parser.add_argument("--up", action="store_true", help="also `pulumi up` once per side: CPU, state size")
+    parser.add_argument(
+        "--up", action="store_true", help="also `pulumi up` as often per side: CPU, wall, state size"
+    )
+    parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="with --up: each `pulumi up` against a fresh test cluster (scripts/test-cluster.sh) instead of "
+        "render mode",
+    )
     parser.add_argument("--profile-run", type=int, metavar="SERVICES", help="cProfile one preview instead")
     parser.add_argument("--bare", action="store_true", help="with --profile-run: profile the bare program")
     parser.add_argument("--limit", type=int, default=40, help="with --profile-run: rows per listing")
     parser.add_argument("--toolchain", default="", help="a built toolchain directory (default: --check's)")
     parser.add_argument("--workdir", default=str(Path(tempfile.gettempdir()) / "aim-bench-real-engine"))
     args = parser.parse_args(argv)
+    if args.cluster and not args.up:
+        parser.error("--cluster applies to --up")
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     catalog = [int(n) for n in args.profiles.split(",")]
@@ -649,6 +857,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         lines = saved.read_text(encoding="utf-8").splitlines()
         print_tables([json.loads(line) for line in lines], args.repeats)
         return
+    if args.cluster and cluster_built() is None:
+        raise SystemExit("the test cluster is not built: run `bash scripts/test-cluster.sh build` first")
     tools = Path(args.toolchain) if args.toolchain else toolchain()
     bench_plan.with_bytecode()
     if args.profile_run:
@@ -660,7 +870,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     results = []
     for services, profiles in sizes:
         results.append(
-            measure(services, profiles, args.repeats, workdir, tools, args.up, args.catalog_as_data)
+            measure(
+                services, profiles, args.repeats, workdir, tools, args.up, args.catalog_as_data, args.cluster
+            )
         )
         with saved.open("a", encoding="utf-8") as out:  # a long run's finished sizes survive it
             out.write(json.dumps(results[-1], default=str) + "\n")
