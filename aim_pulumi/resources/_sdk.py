@@ -30,7 +30,8 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `SETTINGS.rpc_manager.rpcs`: the RPCs the SDK's end-of-program wait awaits one by one before it
   turns to the pending Output tasks. The round registers every child from an Output's callback;
   held there, its registrations are awaited in that linear phase rather than in the SDK's
-  per-completion loop over every pending task (`awaited_with_the_rpcs`).
+  per-completion loop over every pending task (`awaited_with_the_rpcs`); the same hold tells the
+  round when the engine has answered them, which ends the collector's window (`collector.py`).
 - `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
   `get_config_env` (`stack_config_values`).
 - `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries, so that

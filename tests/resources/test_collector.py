@@ -1,10 +1,11 @@
 """The collector's window: raised thresholds from a round's first declaration until its registrations
-are answered, put back on every way a round ends (behaviour the package owes every program it runs in)."""
+are answered, put back on every way a round ends, so no program is left collecting less after it."""
 
 from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
 
 import pulumi
 import pytest
@@ -13,10 +14,6 @@ from aim_pulumi.resources import collector
 from tests.conftest import FailedRun, Recorder
 
 from .catalog import P1, by_model, declare_catalog, declare_service
-
-
-def _raised() -> bool:
-    return gc.get_threshold()[0] >= collector.RAISED_THRESHOLDS[0]
 
 
 def test_a_program_that_resolves_leaves_no_window_open(recording: Recorder) -> None:
@@ -53,10 +50,19 @@ def _fail(value: str) -> str:
     raise ValueError(f"no namespace {value}")
 
 
-@pytest.mark.parametrize("program", [_body_fails, _a_service_fails, _a_namespace_is_never_known])
-def test_every_way_a_round_fails_puts_the_thresholds_back(failed_run: FailedRun, program: object) -> None:
-    error, _ = failed_run(program)  # type: ignore[arg-type]
-    assert error is not None
+@pytest.mark.parametrize(
+    ("program", "failure"),
+    [
+        (_body_fails, "the program body failed"),
+        (_a_service_fails, "no-such-profile"),
+        (_a_namespace_is_never_known, "no namespace ml-team"),
+    ],
+)
+def test_every_way_a_round_fails_puts_the_thresholds_back(
+    failed_run: FailedRun, program: Callable[[], None], failure: str
+) -> None:
+    error, _ = failed_run(program)
+    assert failure in str(error)
     assert collector._FOUND == []
 
 
