@@ -39,6 +39,7 @@ from pulumi.runtime.stack import Stack, run_pulumi_func
 
 from aim_pulumi.cli.recording import DynamicCheckFailed, LogRecord, PlanRecording, RecordedResource, plain
 from aim_pulumi.resources import _sdk
+from aim_pulumi.resources.collector import put_back_all
 from aim_pulumi.resources.registry import reset_registry
 
 __all__ = [
@@ -481,6 +482,7 @@ def _collector_tuned() -> Iterator[None]:
     try:
         yield
     finally:
+        put_back_all()  # a run that failed on an RPC left its round's window open
         gc.set_threshold(*thresholds)
         if owns_freeze:
             gc.unfreeze()

@@ -347,7 +347,35 @@ def kubernetes_sdk_version() -> str:
 _HELD: weakref.WeakSet[asyncio.Future[None]] = weakref.WeakSet()
 
 
-def awaited_with_the_rpcs(output: pulumi.Output[Any] | None, then: Callable[[], None] | None = None) -> None:
+def _rpcs_in_flight() -> list[asyncio.Future[Any]]:
+    """The RPCs in flight, but no round's hold."""
+    return [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD]
+
+
+def after_the_rpcs_in_flight(then: Callable[[], None]) -> None:
+    """Call `then` once the RPCs in flight after this turn of the loop (the registrations just made:
+    each registers its RPC on its task's first step) have been answered; nothing is held."""
+    event_loop().call_soon(lambda: _when_done(_rpcs_in_flight(), then))
+
+
+def _when_done(futures: list[asyncio.Future[Any]], then: Callable[[], None]) -> None:
+    """Call `then` once every one of `futures` is done, however it ended."""
+    pending = [future for future in futures if not future.done()]
+    if not pending:
+        then()
+        return
+    left = [len(pending)]
+
+    def one_done(_: asyncio.Future[Any]) -> None:
+        left[0] -= 1
+        if left[0] == 0:
+            then()
+
+    for future in pending:
+        future.add_done_callback(one_done)
+
+
+def awaited_with_the_rpcs(output: pulumi.Output[Any], then: Callable[[], None] | None = None) -> None:
     """Have the SDK's end-of-program wait await `output` among the outstanding RPCs.
 
     `wait_for_rpcs` first awaits the RPCs in flight one by one, then waits for the remaining Output
@@ -368,12 +396,11 @@ def awaited_with_the_rpcs(output: pulumi.Output[Any] | None, then: Callable[[], 
                 await output.future()
         finally:
             if then is not None:
-                try:
-                    # Not another held wait: two rounds' holds would await each other.
-                    answered = [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD]
-                    await asyncio.gather(*answered, return_exceptions=True)
-                finally:
-                    then()
+                # Not another round's hold; watched, not awaited, so the SDK alone awaits (and
+                # reports) each RPC, in its own order.
+                _when_done(
+                    [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD], then
+                )
 
     held = asyncio.ensure_future(settled())
     _HELD.add(held)

@@ -22,12 +22,13 @@ import gc
 import threading
 from collections.abc import Callable, Iterator
 
-__all__ = ["RAISED_THRESHOLDS", "collect_less", "collecting_less"]
+__all__ = ["RAISED_THRESHOLDS", "collect_less", "collecting_less", "put_back_all"]
 
 RAISED_THRESHOLDS = (50_000, 20, 100)
 """Allocations between young collections, and young collections per middle and per full one."""
 
 _FOUND: list[tuple[int, ...]] = []  # one entry per open window: the thresholds the first one found
+_GENERATION = [0]  # put_back_all starts a new one: the closers of older windows do nothing
 _LOCK = threading.Lock()
 
 
@@ -44,12 +45,13 @@ def collect_less() -> Callable[[], None]:
             _FOUND.append(found)
         else:
             _FOUND.append(_FOUND[0])
+        generation = _GENERATION[0]
     closed = False
 
     def put_back() -> None:
         nonlocal closed
         with _LOCK:
-            if closed:
+            if closed or generation != _GENERATION[0]:
                 return
             closed = True
             restored = _FOUND.pop()
@@ -57,6 +59,19 @@ def collect_less() -> Callable[[], None]:
                 gc.set_threshold(*restored)
 
     return put_back
+
+
+def put_back_all() -> None:
+    """Close every window: the run that opened them has ended, whether or not they saw it end.
+
+    A run that fails on an RPC stops its loop with registrations still pending, so the round that
+    waits for their answers never hears of them; whoever ran the program closes what it left.
+    """
+    with _LOCK:
+        _GENERATION[0] += 1
+        if _FOUND:
+            gc.set_threshold(*_FOUND[0])
+            _FOUND.clear()
 
 
 @contextlib.contextmanager

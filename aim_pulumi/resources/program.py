@@ -320,7 +320,7 @@ def _resolve_round(roster: _Roster) -> None:
             member.unknown(output)
         for register in roster.before_children:
             register()
-        _sdk.awaited_with_the_rpcs(None, then=roster.put_back_collector)
+        _sdk.after_the_rpcs_in_flight(roster.put_back_collector)
         return
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
@@ -391,7 +391,7 @@ def register_children(
         try:
             _finish_all(services, [None] * len(services), before_children)
         finally:
-            _sdk.awaited_with_the_rpcs(None, then=put_back_collector)
+            _sdk.after_the_rpcs_in_flight(put_back_collector)
         return
     states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))

@@ -6,10 +6,12 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import pulumi
 import pytest
 
+from aim_pulumi.cli.__main__ import main
 from aim_pulumi.resources import collector
 from tests.conftest import FailedRun, Recorder
 
@@ -103,4 +105,29 @@ def test_overlapping_windows_put_the_thresholds_back_when_the_last_one_ends() ->
     finally:
         release.set()
         other.join(10)
+    assert gc.get_threshold() == before
+
+
+def test_a_run_that_fails_on_a_registration_leaves_no_window_open(tmp_path: Path) -> None:
+    # A secret where only an env value may be one fails in the child's serialization, an RPC: the
+    # run stops with registrations unanswered, and the engine that ran it closes the round's window.
+    # Its closer would run late, after the engine put its own thresholds back: it must do nothing.
+    program = Path(__file__).resolve().parents[1] / "fixtures" / "programs" / "secret-field"
+    before = gc.get_threshold()
+    assert main(["plan", str(program), "--config", "secret=true", "--yaml", str(tmp_path / "p.yaml")]) == 1
+    main(["plan", str(program), "--yaml", str(tmp_path / "q.yaml")])  # the loop runs on: late callbacks
+    assert collector._FOUND == []
+    assert gc.get_threshold() == before
+
+
+def test_closing_every_window_makes_older_closers_do_nothing() -> None:
+    before = gc.get_threshold()
+    first, second = collector.collect_less(), collector.collect_less()
+    collector.put_back_all()
+    assert gc.get_threshold() == before and collector._FOUND == []
+    third = collector.collect_less()
+    first()
+    second()  # of the closed generation: the open window stays
+    assert gc.get_threshold()[0] >= collector.RAISED_THRESHOLDS[0]
+    third()
     assert gc.get_threshold() == before
