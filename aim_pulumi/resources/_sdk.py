@@ -348,7 +348,7 @@ _HELD: weakref.WeakSet[asyncio.Future[None]] = weakref.WeakSet()
 
 
 def _rpcs_in_flight() -> list[asyncio.Future[Any]]:
-    """The RPCs in flight, but no round's hold."""
+    """The RPCs in flight, but no round's hold (two rounds' holds would wait for each other)."""
     return [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD]
 
 
@@ -364,11 +364,12 @@ def _when_done(futures: list[asyncio.Future[Any]], then: Callable[[], None]) -> 
     if not pending:
         then()
         return
-    left = [len(pending)]
+    left = len(pending)
 
     def one_done(_: asyncio.Future[Any]) -> None:
-        left[0] -= 1
-        if left[0] == 0:
+        nonlocal left
+        left -= 1
+        if left == 0:
             then()
 
     for future in pending:
@@ -392,15 +393,11 @@ def awaited_with_the_rpcs(output: pulumi.Output[Any], then: Callable[[], None] |
 
     async def settled() -> None:
         try:
-            if output is not None:
-                await output.future()
+            await output.future()
         finally:
             if then is not None:
-                # Not another round's hold; watched, not awaited, so the SDK alone awaits (and
-                # reports) each RPC, in its own order.
-                _when_done(
-                    [rpc for rpc in pulumi_settings.SETTINGS.rpc_manager.rpcs if rpc not in _HELD], then
-                )
+                # Watched, not awaited, so the SDK alone awaits (and reports) each RPC, in its order.
+                _when_done(_rpcs_in_flight(), then)
 
     held = asyncio.ensure_future(settled())
     _HELD.add(held)

@@ -320,7 +320,10 @@ def test_what_follows_a_held_output_waits_for_the_rpcs_its_callback_made() -> No
 
         data = loop.create_future()
         held = _sdk.output_from_data(data).apply(callback)
-        _sdk.awaited_with_the_rpcs(None, then=lambda: events.append("other round ended"))
+        settled = loop.create_future()
+        settled.set_result(_sdk.output_data(set(), "other", True, False))
+        other = _sdk.output_from_data(settled)  # another round's hold
+        _sdk.awaited_with_the_rpcs(other, then=lambda: events.append("other round ended"))
         _sdk.awaited_with_the_rpcs(held, then=lambda: events.append("then"))
         data.set_result(_sdk.output_data(set(), "done", True, False))
         loop.call_later(0.05, answer.set_result, None)
