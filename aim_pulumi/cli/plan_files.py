@@ -22,6 +22,7 @@ from aim_pulumi.cli.render import UNKNOWN, as_mapping, mark_unknowns, redact_sec
 from aim_pulumi.cli.tree import KUBERNETES_PREFIX, parents, tree_order
 
 if TYPE_CHECKING:
+    from aim_pulumi.adopt.matching import PlannedStack
     from aim_pulumi.cli.recording import PlanRecording, RecordedResource
 
 
@@ -128,6 +129,26 @@ def plan_document(recording: PlanRecording, *, show_secrets: bool = False) -> di
         "resources": resources,
         "outputs": _reveal(recording.stack_outputs(), show_secrets),
     }
+
+
+def planned_stack(recording: PlanRecording) -> PlannedStack:
+    """What `import` matches with the live objects: every resource in tree order, secrets in plaintext,
+    and the resolved profile each AIMStack reports for its services."""
+    from aim_pulumi.adopt.matching import PlannedResource, PlannedStack
+
+    by_urn, _ = parents(recording)
+    resources = []
+    profiles: dict[str, Mapping[str, Any]] = {}
+    for _, r in tree_order(recording):
+        parent = by_urn.get(r.parent)
+        manifest = _inputs_for_document(r, show_secrets=True)
+        resources.append(PlannedResource(r.type, r.name, parent.name if parent else None, r.custom, manifest))
+        if r.type == "aim:index:AIMStack":
+            services = as_mapping(_reveal(recording.outputs.get(r.urn) or {}, True).get("services"))
+            for key, status in services.items():
+                if isinstance(status, Mapping) and isinstance(status.get("resolvedProfile"), Mapping):
+                    profiles[str(key)] = status["resolvedProfile"]
+    return PlannedStack(tuple(resources), profiles)
 
 
 def previous_state(plan: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from aim_pulumi.adopt.record import keep_fields
 from aim_pulumi.manifests._common import TIMEOUT_SECONDS, metadata, plain, sorted_map
-from aim_pulumi.manifests.adopted import keep_fields
 from aim_pulumi.resolve.children.caching import CA_MOUNT_PATH, DOWNLOAD_MOUNT_PATH
 from aim_pulumi.resolve.types import CachePlan
 

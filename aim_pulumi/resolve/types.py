@@ -155,7 +155,7 @@ class CachePlan:
     timeout_seconds: int = 3600
     skip_await: bool = False
     # A cache adopted from the operator: the live values its PVC and Job keep, by kind
-    # (`aim_pulumi.manifests.adopted.keep_fields`); empty for every other cache.
+    # (`aim_pulumi.adopt.record.keep_fields`); empty for every other cache.
     adopted: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, compare=False)
 
     @property

@@ -16,9 +16,9 @@ from typing import Any
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.adopt.record import adopt_plan, adopted_record, keep_adopted, planned_cache_names
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests._common import plain
-from aim_pulumi.manifests.adopted import adopt_plan, adopted_record, keep_adopted, planned_cache_names
 from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.catalog.store import Catalog

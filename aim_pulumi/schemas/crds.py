@@ -13,12 +13,13 @@ Core kinds (Job, PVC, ...) are the API server's own and have no definition here.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
-__all__ = ["crd_manifests", "custom_resource_definition"]
+__all__ = ["crd_manifests", "crd_schema", "custom_resource_definition"]
 
 _SCHEMA_ONLY_KEYS = ("$schema", "$id", "x-source", "x-kubernetes-group-version-kind")
 # Groups under k8s.io are protected: the API server wants the approval their upstream CRDs carry.
@@ -103,3 +104,22 @@ def crd_manifests(groups: Iterable[str] | None = None) -> list[dict[str, Any]]:
         if wanted is None or name.split(".", 1)[1] in wanted:
             by_name.setdefault(name, []).append(document)
     return [custom_resource_definition(by_name[name]) for name in sorted(by_name)]
+
+
+@functools.cache
+def _schemas_by_type() -> dict[tuple[str, str], Mapping[str, Any]]:
+    schemas: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for crd in crd_manifests():
+        spec = crd["spec"]
+        for version in spec["versions"]:
+            api_version = f"{spec['group']}/{version['name']}"
+            schemas[(api_version, spec["names"]["kind"])] = version["schema"]["openAPIV3Schema"]
+    return schemas
+
+
+def crd_schema(api_version: str, kind: str) -> Mapping[str, Any] | None:
+    """The `openAPIV3Schema` of a kind the vendored CRDs define; None for the API server's own kinds.
+
+    One object per kind for the life of the process, so the defaulters made for it are made once.
+    """
+    return _schemas_by_type().get((api_version, kind))

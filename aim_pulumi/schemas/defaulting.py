@@ -1,4 +1,4 @@
-"""CRD structural defaulting, applied before validation as the API server does.
+"""CRD structural defaulting, applied before validation as the API server does, and undone for adoption.
 
 Some rules only hold after defaulting: HTTPRoute's "port required for a Service backend" CEL rule
 reads `backendRefs[].kind`, which the schema defaults to `Service`, and its match-count rule reads
@@ -8,14 +8,23 @@ which have no `$ref`; the core schemas have `$ref`s but no defaults, so referenc
 Only the parts of a value whose schema declares a default somewhere beneath are rebuilt; the rest
 is shared with the input when it already is plain JSON (dicts with string keys, lists, scalars), so
 checking a manifest does not copy its containers, env lists and volumes each time.
+
+The one walk of a schema lives here: a field's schema is its property, else `additionalProperties`
+(`field_schema`), an item's is `items` (`item_schema`). Validation fills defaults
+(`apply_defaults`); `aim-pulumi import` takes them off the AIM objects it reads back from a cluster
+(`strip_defaults`) and compares a planned list with a live one after them (`apply_defaults` at the
+schema `schema_at` finds for a field path).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+__all__ = ["apply_defaults", "field_schema", "item_schema", "schema_at", "strip_defaults"]
 
 _EMPTY: Mapping[str, Any] = {}
 _ATOMIC = (str, int, float, bool, type(None))
@@ -182,3 +191,53 @@ def apply_defaults(value: object, schema: Mapping[str, Any]) -> Any:
     its first use (the prepared schemas never do).
     """
     return _defaulters(_Held(schema)).of(schema)(value)
+
+
+def field_schema(node: Mapping[str, Any] | None, key: str) -> Mapping[str, Any] | None:
+    """The schema of field `key` of an object: its property, else `additionalProperties`; None if neither."""
+    if node is None:
+        return None
+    found = _subschema(node, "properties").get(key)
+    if found is None:
+        found = node.get("additionalProperties")
+    return found if isinstance(found, Mapping) else None
+
+
+def item_schema(node: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The schema of the items of an array; None when the node declares none."""
+    items = node.get("items") if node is not None else None
+    return items if isinstance(items, Mapping) else None
+
+
+_SELECTOR = re.compile(r"\[[^\]]*\]")
+
+
+def schema_at(schema: Mapping[str, Any] | None, path: str) -> Mapping[str, Any] | None:
+    """The schema of the field at a dotted path (`.spec.predictor.containers`; list selectors skipped)."""
+    for part in _SELECTOR.sub("", path).strip(".").split("."):
+        if schema is not None and schema.get("type") == "array":
+            schema = item_schema(schema)
+        schema = field_schema(schema, part)
+    return schema
+
+
+def strip_defaults(value: Any, schema: Mapping[str, Any]) -> None:
+    """Remove, in place, every field whose value is the default its schema declares for it.
+
+    The inverse of `apply_defaults` on what the API server wrote: a field that differs from its
+    default stays, declared or not, and so does everything beneath it that is not a default.
+    """
+    if isinstance(value, dict):
+        for key in list(value):
+            sub = field_schema(schema, key)
+            if sub is None:
+                continue
+            if "default" in sub and value[key] == sub["default"]:
+                del value[key]
+            else:
+                strip_defaults(value[key], sub)
+    elif isinstance(value, list):
+        items = item_schema(schema)
+        if items is not None:
+            for item in value:
+                strip_defaults(item, items)

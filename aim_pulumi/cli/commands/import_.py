@@ -4,23 +4,21 @@ under Pulumi.
 DUMP is what `kubectl get -o yaml` prints for the AIM objects and their children (a file, a
 directory of files, or `-` for standard input). `--kubeconfig FILE [--context NAME] (-n NS |
 --all-namespaces)` lists the same objects from the cluster instead, read-only
-(`aim_pulumi.cli.cluster_read`); both feed the same code. Into DIR go `aim/` (the AIM YAML that
+(`aim_pulumi.adopt.cluster`); both feed the same code. Into DIR go `aim/` (the AIM YAML that
 `AIMStack` or `aim-pulumi plan` plans, with the operator's profile choice kept as the sticky
 binding's start), `import.json` (a `pulumi import --file` document for every child that already
 exists), and `report.json`; standard output gets the same report as text, then the steps that
-take the operator out. The logic is in `aim_pulumi.cli.adoption` and `aim_pulumi.cli.live_diff`.
+take the operator out. What is adopted, kept and changed is decided by `aim_pulumi.adopt`
+(`aim_pulumi.adopt.run`); this module reads the arguments, hands the package the offline planner,
+writes what it returns and prints it.
 
 Nothing is ever replaced silently: when the first `pulumi up` would replace an adopted
 InferenceService (a model restart that can take many minutes) or PVC (downloaded weights lost),
 or shrink a PVC, `import` exits 1 and writes no `import.json` unless `--allow-replace` is given.
-
-Each AIMService carries an adoption record (`aim_pulumi.manifests.adopted`): the operator's cache
-names and what its InferenceService, PVCs and Jobs keep of the live objects, so the first `up`
-replaces nothing and restarts no model. `--format python` writes the same objects as a Python
-program (`aim_pulumi.cli.import_program`) instead of `aim/`. `--apply` makes the removal steps that
-are API calls once the files are written (`aim_pulumi.cli.cluster_apply`): the operator scaled to
-zero, the ownerReferences removed, and with `--delete-aim-objects` the AIM objects deleted,
-orphaning their children.
+`--format python` writes the same objects as a Python program instead of `aim/`. `--apply` makes
+the removal steps that are API calls once the files are written (`aim_pulumi.adopt.cluster`): the
+operator scaled to zero, the ownerReferences removed, and with `--delete-aim-objects` the AIM
+objects deleted, orphaning their children.
 
 Exit status: 0 written, 1 a replacement was found (without `--allow-replace`), the dump (or the
 namespace) holds no AIMService, the cluster could not be read, the plan of the written YAML
@@ -34,33 +32,22 @@ import dataclasses
 import json
 import sys
 import tempfile
+import traceback
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from aim_pulumi.adopt.cluster import ClusterReadError
+from aim_pulumi.adopt.dump import describe, read_dump
+from aim_pulumi.adopt.matching import Adoption, Child, ServiceReport
+from aim_pulumi.adopt.program import PROGRAM_FILE
+from aim_pulumi.adopt.run import ImportFailed, Planner, Started, start_import
 from aim_pulumi.api.errors import AIMValidationError, escape
-from aim_pulumi.cli.adoption import (
-    Adoption,
-    Child,
-    Dump,
-    ServiceReport,
-    adopt,
-    adoption_records,
-    aim_yaml,
-    clean_documents,
-    describe,
-    import_document,
-    object_key,
-    planned_key,
-    read_dump,
-    removal_steps,
-    split_dump,
-)
-from aim_pulumi.cli.cluster_read import ClusterReadError
 from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError, format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, write_files
-from aim_pulumi.cli.import_program import PROGRAM_FILE, python_program
+
+if TYPE_CHECKING:
+    from aim_pulumi.adopt.matching import PlannedStack
 
 __all__ = ["register", "run"]
 
@@ -160,17 +147,9 @@ def _read(source: str, stdin: TextIO) -> list[dict[str, Any]]:
         raise UsageError(escape(exc)) from None
 
 
-@dataclass
-class _Source:
-    """What `run` reads: the dump's objects, the listed objects tied to no AIM object, and a label."""
-
-    objects: list[dict[str, Any]]
-    others: list[dict[str, Any]]
-    label: str
-
-
-def _read_source(args: argparse.Namespace, stdin: TextIO) -> _Source:
-    """The objects of `--from` or of the cluster; raises UsageError, ClusterReadError."""
+def _start(args: argparse.Namespace, stdin: TextIO) -> Started:
+    """The objects of `--from` or of the cluster, sorted out; raises UsageError, ClusterReadError,
+    ImportFailed."""
     if args.delete_aim_objects and not args.apply:
         raise UsageError("--delete-aim-objects is a step of --apply: give both")
     if args.kubeconfig is None:
@@ -178,66 +157,23 @@ def _read_source(args: argparse.Namespace, stdin: TextIO) -> _Source:
             raise UsageError(
                 "-n, --all-namespaces, --context and --apply act on a cluster: they need --kubeconfig"
             )
-        return _Source(_read(args.source, stdin), [], escape(args.source))
+        return start_import(_read(args.source, stdin), [], escape(args.source))
     if args.namespace is None and not args.all_namespaces:
         raise UsageError("--kubeconfig needs -n NS or --all-namespaces")
     if not Path(args.kubeconfig).is_file():
         raise UsageError(f"--kubeconfig {escape(args.kubeconfig)}: no such file")
     from kubernetes.config import ConfigException
 
-    from aim_pulumi.cli.cluster_read import read_cluster
+    from aim_pulumi.adopt import cluster
 
     try:
-        read = read_cluster(args.kubeconfig, args.context, None if args.all_namespaces else args.namespace)
+        read = cluster.read_cluster(
+            args.kubeconfig, args.context, None if args.all_namespaces else args.namespace
+        )
     except (ConfigException, OSError) as exc:
         raise UsageError(f"--kubeconfig {escape(args.kubeconfig)}: {escape(exc)}") from None
     where = "any namespace" if args.all_namespaces else f"namespace {escape(args.namespace)}"
-    return _Source(read.objects, read.others, f"{where} of the cluster")
-
-
-def _planned_keys(plan: Mapping[str, Any]) -> set[tuple[str, str, str, str]]:
-    return {
-        planned_key(r)
-        for r in plan.get("resources") or []
-        if r.get("custom") and str(r.get("type") or "").startswith("kubernetes:")
-    }
-
-
-def _aim_files(dump: Dump, records: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, str]:
-    """One file per AIM object, `aim/<namespace or cluster>/<kind>-<name>.yaml`, relative to DIR."""
-    files: dict[str, str] = {}
-    for obj in dump.aim:
-        _, kind, namespace, name = object_key(obj)
-        files[f"aim/{namespace or 'cluster'}/{kind.lower()}-{name}.yaml"] = aim_yaml([obj], records)
-    return files
-
-
-def _renamed(plan: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Any]:
-    """The plan's manifests with the operator's cache names: what is kept is then only what else differs."""
-    from aim_pulumi.manifests.adopted import rename_caches
-
-    names = {str(k): str(v) for r in records.values() for k, v in (r.get("caches") or {}).items()}
-    resources = [
-        {**r, "inputs": rename_caches(r.get("inputs") or {}, names)} for r in plan.get("resources") or []
-    ]
-    return {**plan, "resources": resources}
-
-
-def _note_kept(adoption: Adoption, fresh: Adoption, records: Mapping[str, Mapping[str, Any]]) -> None:
-    """Mark on each adopted child what its service's record keeps, against the plan without records."""
-    # By identity: a renamed cache has another Pulumi name (its suffix hashes the PVC name).
-    fresh_changes = {planned_key(c.resource): c.changes for c in fresh.adopted}
-    planned_names = {
-        operator: planned
-        for record in records.values()
-        for planned, operator in (record.get("caches") or {}).items()
-    }
-    for child in adoption.adopted:
-        now = {c.path for c in child.changes}
-        child.kept = [c for c in fresh_changes.get(planned_key(child.resource), []) if c.path not in now]
-        name = planned_key(child.resource)[3]
-        if name in planned_names:
-            child.planned_name = planned_names[name]
+    return start_import(read.objects, read.others, f"{where} of the cluster")
 
 
 def _check_output(out_dir: Path, files: Mapping[str, str]) -> None:
@@ -256,32 +192,34 @@ def _check_output(out_dir: Path, files: Mapping[str, str]) -> None:
             )
 
 
-def _plan(files: Mapping[str, str], name: str, debug: bool, err: TextIO) -> Mapping[str, Any] | None:
-    """Plan the AIM YAML as `aim-pulumi plan` would, in a scratch copy; None when the plan failed."""
-    import traceback
+def _planner(name: str, debug: bool, err: TextIO) -> Planner:
+    """Plan files as `aim-pulumi plan` would, in a scratch copy; None (the error printed) when it fails."""
 
-    from aim_pulumi.cli.execution import execute
-    from aim_pulumi.cli.plan_files import plan_document
-    from aim_pulumi.cli.project import load_program
+    def plan(files: Mapping[str, str]) -> PlannedStack | None:
+        from aim_pulumi.cli.execution import execute
+        from aim_pulumi.cli.plan_files import planned_stack
+        from aim_pulumi.cli.project import load_program
 
-    with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
-        # A Python program (`--format python`) is planned from its own directory, YAML from aim/.
-        root = Path(scratch) if PROGRAM_FILE in files else Path(scratch) / "aim"
-        for relative, text in files.items():
-            target = Path(scratch) / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-        root.mkdir(exist_ok=True)
-        program = dataclasses.replace(load_program(str(root)), project=name)
-        outcome = execute(program, debug=debug)
-        if outcome.error is not None:
-            if debug:
-                traceback.print_exception(outcome.error.cause, file=err)
-            for line in outcome.error.line.splitlines():
-                print(f"error: {line}", file=err)
-            return None
-        assert outcome.recording is not None
-        return plan_document(outcome.recording, show_secrets=True)
+        with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
+            # A Python program (`--format python`) is planned from its own directory, YAML from aim/.
+            root = Path(scratch) if PROGRAM_FILE in files else Path(scratch) / "aim"
+            for relative, text in files.items():
+                target = Path(scratch) / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(text, encoding="utf-8")
+            root.mkdir(exist_ok=True)
+            program = dataclasses.replace(load_program(str(root)), project=name)
+            outcome = execute(program, debug=debug)
+            if outcome.error is not None:
+                if debug:
+                    traceback.print_exception(outcome.error.cause, file=err)
+                for line in outcome.error.line.splitlines():
+                    print(f"error: {line}", file=err)
+                return None
+            assert outcome.recording is not None
+            return planned_stack(outcome.recording)
+
+    return plan
 
 
 def _value(value: Any) -> str:
@@ -290,9 +228,9 @@ def _value(value: Any) -> str:
 
 
 def _child_lines(child: Child) -> list[str]:
-    _, kind, namespace, name = planned_key(child.resource)
+    _, kind, namespace, name = child.key
     label = f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
-    pulumi_name = child.resource.get("name")
+    pulumi_name = child.resource.name
     if child.live is None:
         return [f"  create  {label}  ({pulumi_name}): not in the cluster; the first `pulumi up` creates it"]
     effects = child.effects()
@@ -416,106 +354,47 @@ def _report_lines(adoption: Adoption) -> list[str]:
     return lines
 
 
-def _summary(adoption: Adoption) -> dict[str, int]:
-    adopted = adoption.adopted
-    return {
-        "adopted": len(adopted),
-        "toCreate": len([c for c in adoption.children if c.live is None]),
-        "replaced": len([c for c in adopted if "replaces" in c.effects()]),
-        "refused": len([c for c in adopted if "refused" in c.effects()]),
-        "rollsPods": len([c for c in adopted if "rolls-pods" in c.effects()]),
-        "changed": len([c for c in adopted if c.changes]),
-        "notManaged": len(adoption.unmanaged) + sum(len(r.unmanaged) for r in adoption.services),
-    }
-
-
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """The `import` command; `stdout`/`stderr` default to the process streams (tests pass buffers)."""
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     out_dir = Path(args.output_dir)
     try:
-        try:
-            source = _read_source(args, sys.stdin)
-        except AIMValidationError as exc:
-            print(format_problem(exc.located(object_ref="?")), file=err)
-            return EXIT_FAILED
-        except ClusterReadError as exc:
-            print(f"aim-pulumi import: error: {escape(exc)}", file=err)
-            return EXIT_FAILED
-        dump = split_dump(source.objects)
-        if not dump.services:
-            print(f"aim-pulumi import: error: no AIMService in {source.label}", file=err)
-            return EXIT_FAILED
-        files = _aim_files(dump)
-        _check_output(out_dir, files)
-    except UsageError as exc:
-        print(f"aim-pulumi import: error: {exc}", file=err)
-        return EXIT_USAGE
-    fresh_plan = _plan(files, args.name, args.debug, err)
-    if fresh_plan is None:
-        print("aim-pulumi import: error: the AIM YAML of the dump does not plan; nothing written", file=err)
-        return EXIT_FAILED
-    # A listed object tied to no AIM object is adopted only where the plan names it: it exists, so
-    # the first `up` must not try to create it.
-    planned = _planned_keys(fresh_plan)
-    dump.live.extend(o for o in source.others if object_key(o) in planned)
-    # Planned again with what each service keeps of the operator's objects (cache names, the
-    # running predictor), so the first `up` leaves the pods alone; the report says what was kept.
-    records = adoption_records(fresh_plan, dump)
-    plan: Mapping[str, Any] = fresh_plan
-    if records:
-        files = _aim_files(dump, records)
-        adopted_plan = _plan(files, args.name, args.debug, err)
-        if adopted_plan is None:
-            print("aim-pulumi import: error: the adopted AIM YAML does not plan; nothing written", file=err)
-            return EXIT_FAILED
-        plan = adopted_plan
-        dump.live.extend(o for o in source.others if object_key(o) in _planned_keys(plan) - planned)
-    if args.format == "python":
-        # The same objects as a program; its plan names the resources import.json lists.
-        files = python_program(clean_documents(dump.aim, records))
-        program_plan = _plan(files, args.name, args.debug, err)
-        if program_plan is None:
-            print("aim-pulumi import: error: the Python program does not plan; nothing written", file=err)
-            return EXIT_FAILED
-        plan = program_plan
-    adoption = adopt(dump, plan)
-    if records:
-        _note_kept(adoption, adopt(dump, _renamed(fresh_plan, records)), records)
-    blocking = adoption.blocking()
-    blocked = bool(blocking) and not args.allow_replace
-    steps = removal_steps(
-        dump, operator_namespace=args.operator_namespace, operator_deployment=args.operator_deployment
-    )
-    report = {
-        "summary": _summary(adoption),
-        "services": [r.to_json() for r in adoption.services],
-        "notManaged": [
-            {"kind": object_key(o)[1], "namespace": object_key(o)[2], "name": object_key(o)[3], "why": why}
-            for o, why in adoption.unmanaged
-        ],
-        "blocking": [c.to_json() for c in blocking],
-        "importWritten": not blocked,
-        "operatorRemoval": [{"step": what, "commands": commands} for what, commands in steps],
-    }
-    writes = [(out_dir / relative, text) for relative, text in files.items()]
-    writes.append((out_dir / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n"))
-    if not blocked:
-        document = import_document(plan, adoption)
-        writes.append((out_dir / "import.json", json.dumps(document, indent=2) + "\n"))
-    try:
+        started = _start(args, sys.stdin)
+        _check_output(out_dir, started.files)
+        imported = started.finish(
+            _planner(args.name, args.debug, err),
+            python=args.format == "python",
+            allow_replace=args.allow_replace,
+            operator_namespace=args.operator_namespace,
+            operator_deployment=args.operator_deployment,
+        )
+        writes = [(out_dir / relative, text) for relative, text in imported.files.items()]
+        writes.append(
+            (out_dir / "report.json", json.dumps(imported.report, indent=2, ensure_ascii=False) + "\n")
+        )
+        if imported.import_document is not None:
+            writes.append((out_dir / "import.json", json.dumps(imported.import_document, indent=2) + "\n"))
         write_files(writes, root=out_dir, create_parents=True)
-    except (WriteRefused, WriteFailed) as exc:
+    except AIMValidationError as exc:
+        print(format_problem(exc.located(object_ref="?")), file=err)
+        return EXIT_FAILED
+    except (ClusterReadError, ImportFailed) as exc:
+        print(
+            f"aim-pulumi import: error: {escape(exc) if isinstance(exc, ClusterReadError) else exc}", file=err
+        )
+        return EXIT_FAILED
+    except (UsageError, WriteRefused, WriteFailed) as exc:
         print(f"aim-pulumi import: error: {exc}", file=err)
         return EXIT_USAGE
-    for line in _report_lines(adoption):
+    blocked = imported.import_document is None
+    for line in _report_lines(imported.adoption):
         print(line, file=out)
     print("", file=out)
-    _print_next_steps(out, out_dir, args.name if args.format == "yaml" else None, steps, blocked)
+    _print_next_steps(out, out_dir, args.name if args.format == "yaml" else None, imported.steps, blocked)
     if blocked:
-        for child in blocking:
-            _, kind, namespace, name = planned_key(child.resource)
+        for child in imported.blocking:
+            _, kind, namespace, name = child.key
             fields = ", ".join(c.path for c in child.changes if c.effect in ("replaces", "refused"))
             print(
                 f"error: the first `pulumi up` would replace {kind} {namespace}/{name} ({escape(fields)}); "
@@ -525,14 +404,14 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             )
         return EXIT_FAILED
     if args.apply:
-        from aim_pulumi.cli.cluster_apply import apply_removal
+        from aim_pulumi.adopt.cluster import apply_removal
 
         print("", file=out)
         try:
             apply_removal(
                 args.kubeconfig,
                 args.context,
-                dump,
+                imported.dump,
                 operator_namespace=args.operator_namespace,
                 operator_deployment=args.operator_deployment,
                 delete=args.delete_aim_objects,

@@ -32,9 +32,10 @@ from typing import Any
 
 import yaml
 
+from aim_pulumi.adopt.record import rename_caches
 from aim_pulumi.cli.commands import plan as plan_command
-from aim_pulumi.cli.live_diff import crd_schema, defaulted
-from aim_pulumi.manifests.adopted import rename_caches
+from aim_pulumi.schemas.crds import crd_schema
+from aim_pulumi.schemas.defaulting import apply_defaults
 
 AIM = "aim.eai.amd.com"
 SERVICE_LABEL = f"{AIM}/service"
@@ -149,7 +150,8 @@ def operator_deployment(docs: Sequence[Mapping[str, Any]], work: Path) -> list[d
     for manifest in sorted(children, key=lambda c: (c["kind"], c["metadata"]["name"])):
         obj = _as_operator_made(rename_caches(manifest, names))
         # What the API server stores: the CRD's defaults filled in (an HTTPRoute parent's `kind`).
-        obj = defaulted(obj, crd_schema(obj["apiVersion"], obj["kind"]))
+        schema = crd_schema(obj["apiVersion"], obj["kind"])
+        obj = copy.deepcopy(apply_defaults(obj, schema)) if schema is not None else obj
         meta = obj["metadata"]
         meta["uid"] = _uid(obj["kind"], meta["namespace"], meta["name"])
         service = services.get(f"{meta['namespace']}/{(meta.get('labels') or {}).get(SERVICE_LABEL)}")

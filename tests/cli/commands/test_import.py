@@ -22,12 +22,13 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.cli import cluster_read
-from aim_pulumi.cli.adoption import owner_patch, read_dump, split_dump
-from aim_pulumi.cli.cluster_read import ClusterRead, tied_to_aim
+from aim_pulumi.adopt import cluster
+from aim_pulumi.adopt.cluster import ClusterRead, tied_to_aim
+from aim_pulumi.adopt.dump import read_dump, split_dump
+from aim_pulumi.adopt.live_diff import diff_manifest
+from aim_pulumi.adopt.record import ADOPTED_ANNOTATION
+from aim_pulumi.adopt.removal import owner_patch
 from aim_pulumi.cli.commands import import_, plan
-from aim_pulumi.cli.live_diff import diff_manifest
-from aim_pulumi.manifests.adopted import ADOPTED_ANNOTATION
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "import"
 OPERATOR_DUMP = FIXTURES / "operator-dump.yaml"
@@ -653,7 +654,7 @@ def fake_cluster(
         calls.append((kubeconfig, context, namespace))
         return read
 
-    monkeypatch.setattr(cluster_read, "read_cluster", fake)
+    monkeypatch.setattr(cluster, "read_cluster", fake)
     kubeconfig = tmp_path / "kubeconfig"
     kubeconfig.write_text("apiVersion: v1\nkind: Config\n")
     return kubeconfig, calls
@@ -865,7 +866,7 @@ def test_apply_acts_on_a_cluster_only(tmp_path: Path) -> None:
 
 
 def test_kept_fields_apply_only_while_the_plan_asks_for_what_it_asked_at_import() -> None:
-    from aim_pulumi.manifests.adopted import fields_digest, keep_fields
+    from aim_pulumi.adopt.record import fields_digest, keep_fields
 
     planned = {"kind": "PersistentVolumeClaim", "spec": {"accessModes": ["ReadWriteOnce"]}}
     fields = {"spec.storageClassName": "standard", "spec.volumeName": "pvc-1"}

@@ -16,24 +16,22 @@ the predictor pods) restarts the model's pods. Everything else is an update in p
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from aim_pulumi.schemas.crds import crd_schema
+from aim_pulumi.schemas.defaulting import apply_defaults, field_schema, item_schema
 from aim_pulumi.schemas.quantity import quantity_value
 
 __all__ = [
     "REPLACING_FIELDS",
     "Change",
     "Effect",
-    "crd_schema",
-    "defaulted",
     "diff_manifest",
     "same",
     "same_scalar",
-    "schema_at",
 ]
 
 Effect = Literal["update", "rolls-pods", "replaces", "refused"]
@@ -103,62 +101,6 @@ def _keyed(items: Sequence[Any]) -> bool:
 Schema = Mapping[str, Any] | None
 
 
-@functools.cache
-def _crd_schemas() -> dict[tuple[str, str], Mapping[str, Any]]:
-    from aim_pulumi.schemas.crds import crd_manifests
-
-    schemas: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for crd in crd_manifests():
-        spec = crd["spec"]
-        for version in spec["versions"]:
-            api_version = f"{spec['group']}/{version['name']}"
-            schemas[(api_version, spec["names"]["kind"])] = version["schema"]["openAPIV3Schema"]
-    return schemas
-
-
-def crd_schema(api_version: str, kind: str) -> Schema:
-    """The `openAPIV3Schema` of a kind the vendored CRDs define; None for the API server's own kinds."""
-    return _crd_schemas().get((api_version, kind))
-
-
-def _field(schema: Schema, key: str) -> Schema:
-    if schema is None:
-        return None
-    found = (schema.get("properties") or {}).get(key)
-    if found is None and isinstance(schema.get("additionalProperties"), Mapping):
-        found = schema["additionalProperties"]
-    return found if isinstance(found, Mapping) else None
-
-
-def _items(schema: Schema) -> Schema:
-    items = schema.get("items") if schema is not None else None
-    return items if isinstance(items, Mapping) else None
-
-
-def schema_at(schema: Schema, path: str) -> Schema:
-    """The schema of the field at a report path (`.spec.predictor.containers`, selectors skipped)."""
-    for part in _SELECTOR.sub("", path).strip(".").split("."):
-        if schema is not None and schema.get("type") == "array":
-            schema = _items(schema)
-        schema = _field(schema, part)
-    return schema
-
-
-def defaulted(value: Any, schema: Schema) -> Any:
-    """`value` with the defaults its schema gives, as the API server fills them on write."""
-    if schema is None:
-        return value
-    if isinstance(value, Mapping):
-        out = {k: defaulted(v, _field(schema, k)) for k, v in value.items()}
-        for key, sub in (schema.get("properties") or {}).items():
-            if key not in out and isinstance(sub, Mapping) and "default" in sub:
-                out[key] = sub["default"]
-        return out
-    if isinstance(value, list):
-        return [defaulted(v, _items(schema)) for v in value]
-    return value
-
-
 def same(planned: Any, live: Any) -> bool:
     """Whole values equal (quantities by value)."""
     if isinstance(planned, Mapping) and isinstance(live, Mapping):
@@ -184,7 +126,7 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
             or (isinstance(planned, Mapping) and schema.get("x-kubernetes-map-type") == "atomic")
         )
     ):
-        if not same(defaulted(planned, schema), live):
+        if not same(apply_defaults(planned, schema), live):
             out.append((path, live, planned))
         return
     if isinstance(planned, Mapping):
@@ -194,7 +136,7 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
             out.append((path, None if live is _MISSING else live, planned))
             return
         for key, value in planned.items():
-            _walk(value, live.get(key, _MISSING), f"{path}.{key}", out, _field(schema, key))
+            _walk(value, live.get(key, _MISSING), f"{path}.{key}", out, field_schema(schema, key))
         return
     if isinstance(planned, list):
         if not isinstance(live, list):
@@ -206,7 +148,7 @@ def _walk(planned: Any, live: Any, path: str, out: list[tuple[str, Any, Any]], s
             for item in planned:
                 key = tuple(item.get(k) for k in keys)
                 selector = ",".join(f"{k}={v}" for k, v in zip(keys, key, strict=True))
-                _walk(item, by_key.get(key, _MISSING), f"{path}[{selector}]", out, _items(schema))
+                _walk(item, by_key.get(key, _MISSING), f"{path}[{selector}]", out, item_schema(schema))
             return
         if _keyed(planned) and (not live or _keyed(live)):
             by_name = {item["name"]: item for item in live}
