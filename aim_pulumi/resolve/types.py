@@ -64,6 +64,9 @@ class ResolvedRuntimeConfig:
     spec: Mapping[str, Any]
     # For `explain`: dotted field path -> the scope ("Cluster" | "Namespace") whose value won.
     contributions: Mapping[str, str] = field(default_factory=dict)
+    # The scopes merged, lowest first, as (label, spec), the label naming the object
+    # (`AIMRuntimeConfig ns/name`): read only (a resolution's copies share them).
+    scopes: tuple[tuple[str, Mapping[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,10 @@ class ContainerPlan:
     priority_class_name: str | None = None
     command: tuple[str, ...] | None = None
     args: tuple[str, ...] | None = None
+    # For `explain`: the env layers merged, lowest first, and each variable's name -> the layers that
+    # set it; the last one's value is in `env` (`aim_pulumi.resolve.children.container.inference_env_layers`).
+    env_layers: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    env_sources: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

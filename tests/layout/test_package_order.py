@@ -15,13 +15,15 @@ import pytest
 from test_import_cycles import GRAPH, MODULES
 
 # Top first. The provider module serves the components through its gRPC server (provider_server),
-# which runs the Pulumi layer below it.
+# which runs the Pulumi layer below it. Adoption sits below the manifest builders, which read back
+# the record an import writes (`aim_pulumi.adopt.record`), and above the decisions it plans with.
 ORDER = (
     "aim_pulumi.cli",
     "aim_pulumi.provider",
     "aim_pulumi.provider_server",
     "aim_pulumi.resources",
     "aim_pulumi.manifests",
+    "aim_pulumi.adopt",
     "aim_pulumi.resolve",
     "aim_pulumi.api",
     "aim_pulumi.schemas",

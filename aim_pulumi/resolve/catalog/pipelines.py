@@ -65,8 +65,10 @@ class EffectiveProfile:
     resolved_model: ObjectRef | None = None
     #: Declared objects resolved beyond the profile and the model, under their status field.
     also_resolved: tuple[tuple[str, ObjectRef], ...] = ()
-    #: An env that replaces `spec.profileOverrides.containerEnv` as the container's final env layer.
+    #: An env that replaces `spec.profileOverrides.containerEnv` as the container's final env layer,
+    #: and how `explain` names it.
     override_env: Sequence[Mapping[str, Any]] | None = None
+    override_env_label: str | None = None
     #: How a summary words the choice, for a pipeline whose choice is not a profile selection.
     summary: PipelineSummary | None = None
 

@@ -18,7 +18,7 @@ import yaml
 from aim_pulumi.api.admission import normalise_flag
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.children.names import profile_configmap_name
-from aim_pulumi.resolve.runtime_config.merge import merge_env
+from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_env_with_sources
 from aim_pulumi.resolve.scalars import text
 from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
 
@@ -341,6 +341,61 @@ def vllm_env(profile_spec: Mapping[str, Any], cache_mount: str | None) -> list[d
     return env
 
 
+RC_ENV = "the runtime config"
+VLLM_ENV = "vLLM (profile engineEnv, model, offline mode)"
+FRAMEWORK_ENV = "AIM runtime (profile id, model, cache path)"
+SERVICE_ENV = "AIMService spec.env"
+OVERRIDE_ENV = "AIMService spec.profileOverrides.containerEnv"
+
+
+def inference_env_layers(
+    profile_spec: Mapping[str, Any],
+    service_spec: Mapping[str, Any],
+    rc_spec: Mapping[str, Any] | None = None,
+    *,
+    cache_mount: str | None = None,
+    override_env: Sequence[Mapping[str, Any]] | None = None,
+    base_env: Sequence[Mapping[str, Any]] | None = None,
+    runtime_profile_id: str | None = None,
+    rc_scopes: Sequence[tuple[str, Mapping[str, Any] | None]] | None = None,
+    labels: Mapping[str, str] | None = None,
+) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """§10.1's env layers, lowest first, each with the label `explain` names it by.
+
+    RC env < profile containerEnv < framework vars < service env < profileOverrides env. `rc_spec`
+    is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`); given its
+    scopes (`rc_scopes`, the layers that merged into it, lowest first), each scope is an env layer
+    of its own, which merges to the same env, so each variable names the scope it came from.
+    `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
+    replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
+    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
+    ranks below the RC env (a template profile's operator defaults, §10.3); `runtime_profile_id`
+    see `framework_env`. `labels` names the layers whose source the caller knows: `base`,
+    `profile`, `override`. The layers below the profile are left out when they set nothing.
+    """
+    named = labels or {}
+    if override_env is None:
+        override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
+    direct = is_direct_vllm(profile_spec)
+    framework: list[Mapping[str, Any]] = list(
+        vllm_env(profile_spec, cache_mount)
+        if direct
+        else framework_env(profile_spec, runtime_profile_id=runtime_profile_id)
+    )
+    if rc_scopes is None:
+        runtime_config = [(RC_ENV, _env_list((rc_spec or {}).get("env")))]
+    else:
+        runtime_config = [(label, _env_list((spec or {}).get("env"))) for label, spec in rc_scopes]
+    below = [(named.get("base", "the profile's defaults"), _env_list(base_env)), *runtime_config]
+    return [
+        *((label, entries) for label, entries in below if entries),
+        (named.get("profile", "the profile's containerEnv"), _env_list(profile_spec.get("containerEnv"))),
+        (VLLM_ENV if direct else FRAMEWORK_ENV, framework),
+        (SERVICE_ENV, _env_list(service_spec.get("env"))),
+        (named.get("override", OVERRIDE_ENV), _env_list(override_env)),
+    ]
+
+
 def inference_env(
     profile_spec: Mapping[str, Any],
     service_spec: Mapping[str, Any],
@@ -351,30 +406,18 @@ def inference_env(
     base_env: Sequence[Mapping[str, Any]] | None = None,
     runtime_profile_id: str | None = None,
 ) -> list[dict[str, Any]]:
-    """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env.
-
-    `rc_spec` is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`);
-    `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
-    replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
-    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
-    ranks below the RC env (a template profile's operator defaults, §10.3); `runtime_profile_id`
-    see `framework_env`.
-    """
-    if override_env is None:
-        override_env = (service_spec.get("profileOverrides") or {}).get("containerEnv")
-    framework = (
-        vllm_env(profile_spec, cache_mount)
-        if is_direct_vllm(profile_spec)
-        else framework_env(profile_spec, runtime_profile_id=runtime_profile_id)
+    """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env
+    (`inference_env_layers`, merged by name)."""
+    layers = inference_env_layers(
+        profile_spec,
+        service_spec,
+        rc_spec,
+        cache_mount=cache_mount,
+        override_env=override_env,
+        base_env=base_env,
+        runtime_profile_id=runtime_profile_id,
     )
-    return merge_env(
-        _env_list(base_env),
-        _env_list((rc_spec or {}).get("env")),
-        _env_list(profile_spec.get("containerEnv")),
-        framework,
-        _env_list(service_spec.get("env")),
-        _env_list(override_env),
-    )
+    return merge_env(*(entries for _, entries in layers))
 
 
 def _env_list(value: Any) -> list[Mapping[str, Any]]:
@@ -395,6 +438,8 @@ class ContainerDefaults:
     isvc_labels: Mapping[str, str | None] = field(default_factory=dict)
     #: The env layer below the runtime config's (see `inference_env`).
     base_env: list[dict[str, str]] = field(default_factory=list)
+    #: How `explain` names `base_env`.
+    base_env_label: str = "the profile's defaults"
     #: A per-GPU default of resources (§7.2), applied only when neither the profile nor the service
     #: sets `resources`, as the operator applies it.
     default_resources: dict[str, Any] | None = None
@@ -413,11 +458,15 @@ def build_container_plan(
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
     defaults: ContainerDefaults = NO_DEFAULTS,
+    rc_scopes: Sequence[tuple[str, Mapping[str, Any] | None]] | None = None,
+    env_labels: Mapping[str, str] | None = None,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
     `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`;
-    `defaults` what the declared profile's labels add below the profile's own fields.
+    `defaults` what the declared profile's labels add below the profile's own fields. `rc_scopes`
+    and `env_labels` name the env layers (`inference_env_layers`): the container records which
+    layer set each variable.
     """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
@@ -425,19 +474,23 @@ def build_container_plan(
     default_resources = defaults.default_resources
     if default_resources and not profile_spec.get("resources") and not service_spec.get("resources"):
         resources = _merge_resource_layers(default_resources, resources)
+    layers = inference_env_layers(
+        profile_spec,
+        service_spec,
+        rc_spec,
+        cache_mount=cache_mount,
+        override_env=override_env,
+        base_env=defaults.base_env,
+        runtime_profile_id=defaults.runtime_profile_id,
+        rc_scopes=rc_scopes,
+        labels={"base": defaults.base_env_label, **(env_labels or {})},
+    )
+    env, sources = merge_env_with_sources(layers)
     return ContainerPlan(
         image=text(profile_spec.get("image")),
-        env=tuple(
-            inference_env(
-                profile_spec,
-                service_spec,
-                rc_spec,
-                cache_mount=cache_mount,
-                override_env=override_env,
-                base_env=defaults.base_env,
-                runtime_profile_id=defaults.runtime_profile_id,
-            )
-        ),
+        env=tuple(env),
+        env_layers=tuple(label for label, _ in layers),
+        env_sources=sources,
         resources=container_resources(resources, service_spec.get("resources")),
         image_pull_secrets=identity.image_pull_secrets,
         service_account_name=identity.service_account_name,
@@ -494,6 +547,7 @@ __all__ = [
     "engine_arg_flags",
     "framework_env",
     "inference_env",
+    "inference_env_layers",
     "is_direct_vllm",
     "normalise_flag",
     "pod_identity",

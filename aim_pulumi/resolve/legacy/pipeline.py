@@ -60,6 +60,7 @@ def template_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile
         resolved_model=model_ref,
         also_resolved=(("resolvedTemplate", chosen),),
         override_env=overrides.get("env") if isinstance(overrides, Mapping) else None,
+        override_env_label="AIMService spec.overrides.env",
         summary=PipelineSummary(
             choice=f"template {chosen.kind} {chosen.name} of model {model_ref.name} (template pipeline)",
             why=f"template pipeline: template {chosen.name} of model {model_ref.name}",
@@ -80,6 +81,7 @@ def template_container_defaults(
         # A profile converted from a template names it; the operator labels template services so.
         isvc_labels={TEMPLATE_LABEL: (labels or {}).get(TEMPLATE_LABEL)},
         base_env=template_base_env(labels),
+        base_env_label="the template's operator defaults",
         default_resources=template_default_resources_for(labels, profile_spec.get("acceleratorCount")),
         runtime_profile_id=template_runtime_profile_id(labels, profile_spec),
     )

@@ -93,7 +93,10 @@ class PlanningContext:
         if resolved is None:
             return None
         return ResolvedRuntimeConfig(
-            ref=resolved.ref, spec=plain_copy(resolved.spec), contributions=dict(resolved.contributions)
+            ref=resolved.ref,
+            spec=plain_copy(resolved.spec),
+            contributions=dict(resolved.contributions),
+            scopes=resolved.scopes,
         )
 
     def service_runtime_config(self, namespace: str, name: str | None, inline: Layer) -> Mapping[str, Any]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aim_pulumi.resolve.catalog.pipelines import PipelineSummary
+from aim_pulumi.resolve.runtime_config.merge import FieldSource, Layer, field_sources
 from aim_pulumi.resolve.selection.select import ProfileSelection
 from aim_pulumi.resolve.types import (
     AwaitPlan,
@@ -67,3 +68,10 @@ class ServicePlan:
     status: Mapping[str, Any] = field(default_factory=dict)
     selection: ProfileSelection | None = field(default=None, compare=False, repr=False)
     """The profile selection this plan deployed (profile pipeline): what `explain` reports."""
+    runtime_config_layers: tuple[Layer, ...] = field(default=(), compare=False, repr=False)
+    """The runtime-config layers the service reads, lowest first: the runtime config's scopes, its
+    inline `spec.runtimeConfig`, then its own `storage`, `routing` and `scaleFromZero`."""
+
+    def runtime_config_sources(self) -> list[FieldSource]:
+        """Every runtime-config field the service reads, with the layer that set it (`explain`)."""
+        return field_sources(self.runtime_config_layers)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.pipelines import choose_pipeline, container_defaults, pipeline
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
@@ -41,9 +42,11 @@ from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
 from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
 from aim_pulumi.resolve.plan.result import ServicePlan
-from aim_pulumi.resolve.runtime_config.lookup import runtime_config_condition
+from aim_pulumi.resolve.runtime_config.lookup import DEFAULT_NAME, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import (
+    Layer,
     inline_runtime_config_layer,
+    service_inline_layer,
 )
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import (
@@ -59,6 +62,10 @@ from aim_pulumi.resolve.types import (
 PROFILE_LABEL = "aim.eai.amd.com/profile"
 METRIC_LABEL = "aim.eai.amd.com/metric"
 PRECISION_LABEL = "aim.eai.amd.com/precision"
+
+#: How `explain` names the service's own runtime-config layers.
+INLINE_RUNTIME_CONFIG = "AIMService spec.runtimeConfig"
+SERVICE_FIELDS = "AIMService spec"
 
 #: Reasons that degrade a service instead of failing it (behaviour "Hard errors vs degraded").
 DEGRADING_REASONS = frozenset({"GatewayNotConfigured", "PathTemplateInvalid", "ActivationMetricQueryInvalid"})
@@ -144,8 +151,9 @@ def _plan(
     rc_condition = runtime_config_condition(runtime_config)
     if runtime_config is None:
         diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
-    inline = inline_runtime_config_layer(service_spec)
+    inline = inline_runtime_config_layer(service_spec, label=INLINE_RUNTIME_CONFIG)
     rc_spec = context.service_runtime_config(namespace, rc_name, inline)
+    rc_scopes = (*_scopes(catalog, namespace, rc_name, runtime_config), (inline.label, inline.spec))
     # Without an inline block or its own routing, a service routes as its namespace's config says.
     shared_routing: Mapping[str, Any] | None = None
     if inline.spec is None and service.spec.routing is None:
@@ -207,6 +215,11 @@ def _plan(
         cache_mount=_served_model_mount(profile_spec, caches),
         override_env=chosen.override_env,
         defaults=defaults,
+        rc_scopes=rc_scopes,
+        env_labels={
+            "profile": f"profile {profile_name} containerEnv",
+            **({"override": chosen.override_env_label} if chosen.override_env_label else {}),
+        },
     )
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content
@@ -291,6 +304,25 @@ def _plan(
         diagnostics=tuple(diagnostics),
         status=status,
         selection=chosen.selection,
+        runtime_config_layers=(
+            *(Layer(label, spec) for label, spec in rc_scopes),
+            service_inline_layer(service_spec, label=SERVICE_FIELDS, include_env=False),
+        ),
+    )
+
+
+def _scopes(
+    catalog: Catalog, namespace: str, name: str | None, resolved: ResolvedRuntimeConfig | None
+) -> tuple[tuple[str, Mapping[str, Any] | None], ...]:
+    """The runtime config's scopes as `explain` names them: the embedded default says it is one."""
+    if resolved is None:
+        return ()
+    cluster = catalog.runtime_config_objects(namespace, name or DEFAULT_NAME)[1]
+    if cluster is None or cluster is not embedded_default_runtime_config():
+        return resolved.scopes
+    return tuple(
+        (f"{label} (embedded default)" if label.startswith(cluster.kind) else label, spec)
+        for label, spec in resolved.scopes
     )
 
 

@@ -69,7 +69,14 @@ def resolve_runtime_config(
     merged, contributions = merge_layers_with_provenance([("Cluster", cluster_spec), ("Namespace", ns_spec)])
     chosen = ns_obj if ns_obj is not None else cluster_obj
     assert chosen is not None
-    return ResolvedRuntimeConfig(ref=_ref(chosen, namespace), spec=merged, contributions=contributions)
+    scopes = []
+    if cluster_obj is not None:
+        scopes.append((f"{cluster_obj.kind} {wanted}", cluster_spec))
+    if ns_obj is not None:
+        scopes.append((f"{ns_obj.kind} {namespace}/{wanted}", ns_spec))
+    return ResolvedRuntimeConfig(
+        ref=_ref(chosen, namespace), spec=merged, contributions=contributions, scopes=tuple(scopes)
+    )
 
 
 def runtime_config_condition(result: ResolvedRuntimeConfig | None) -> Condition:

@@ -141,6 +141,19 @@ def _merge_env_into(
     return touched
 
 
+def merge_env_with_sources(
+    layers: Sequence[tuple[str, Sequence[Mapping[str, Any]] | None]],
+) -> tuple[list[dict[str, Any]], dict[str, tuple[str, ...]]]:
+    """`merge_env` of labelled layers, and for each name the labels of the layers that set it, lowest
+    first: the last is the one whose value the result holds (`explain` prints them)."""
+    merged: dict[str, dict[str, Any]] = {}
+    sources: dict[str, list[str]] = {}
+    for label, layer in layers:
+        for name in _merge_env_into(merged, layer):
+            sources.setdefault(name, []).append(label)
+    return list(merged.values()), {name: tuple(labels) for name, labels in sources.items()}
+
+
 def merge_env(*layers: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
     """Kubernetes EnvVar lists merged by name, lowest precedence first.
 
@@ -243,6 +256,59 @@ def merge_layers_with_provenance(
         merger.add(layer if isinstance(layer, Layer) else Layer(layer[0], layer[1]))
     contributions = {_render_path(path): label for path, label in sorted(merger.contributions.items())}
     return merger.result, contributions
+
+
+@dataclass(frozen=True)
+class FieldSource:
+    """One field of a merge: its path, its merged value, the layer whose value it is, and the other
+    layers that set it (or a field under or above it) and were overridden."""
+
+    path: str
+    value: Any
+    set_by: str
+    overridden: tuple[str, ...]
+
+
+_PATH_TOKEN = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_]*)|\[([^\]]*)\]")
+
+
+def value_at(document: Any, path: str) -> Any:
+    """The value at a contribution path (`env[HF_TOKEN]`, `routing.annotations[example.com/x]`):
+    a key of a map, or the item of a keyed list with that name."""
+    current = document
+    for match in _PATH_TOKEN.finditer(path):
+        key = match.group(1) if match.group(1) is not None else match.group(2)
+        if isinstance(current, Mapping):
+            current = current.get(key)
+        elif isinstance(current, list):
+            current = next((i for i in current if isinstance(i, Mapping) and i.get("name") == key), None)
+        else:
+            return None
+    return current
+
+
+def _related(path: str, other: str) -> bool:
+    return (
+        path == other
+        or other.startswith((path + ".", path + "["))
+        or path.startswith((other + ".", other + "["))
+    )
+
+
+def field_sources(layers: Sequence[Layer]) -> list[FieldSource]:
+    """Every field the layers set, merged as `merge_layers_with_provenance` merges them, with its layer
+    and the layers it overrode, in path order."""
+    merged, contributions = merge_layers_with_provenance(layers)
+    own = [(layer.label, set(merge_layers_with_provenance([layer])[1])) for layer in layers]
+    return [
+        FieldSource(
+            path,
+            value_at(merged, path),
+            label,
+            tuple(other for other, paths in own if other != label and any(_related(path, p) for p in paths)),
+        )
+        for path, label in contributions.items()
+    ]
 
 
 def merge_layers(*specs: Mapping[str, Any] | None) -> dict[str, Any]:

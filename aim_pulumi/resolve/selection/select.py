@@ -93,6 +93,22 @@ class ProfileSelection:
         return tuple(out)
 
 
+class NoProfileSelected(AIMResolutionError):
+    """A selection that found no profile, with every candidate it refused and the filter that refused it.
+
+    The explanation is built on first access, from the evaluation the selection ran (`explain`
+    prints it for a service whose plan failed).
+    """
+
+    def __init__(self, error: AIMResolutionError, explainer: Callable[[], SelectionExplanation]) -> None:
+        super().__init__(error.reason, error.message, field=error.field, object_ref=error.object_ref or "")
+        self._explainer = explainer
+
+    @cached_property
+    def explanation(self) -> SelectionExplanation:
+        return self._explainer()
+
+
 def _model_for_image(req: Request, catalog: CatalogView) -> AnyModel:
     local, cluster = catalog.models_with_image(req.namespace, req.model_image)
     matches: list[AnyModel] = local or cluster
@@ -401,7 +417,15 @@ def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelectio
         else catalog.memoised(_RankedKey(prepared.memo_key), lambda: _ranked(evaluation))
     )
     if ranked is None:
-        _not_found(req, catalog, evaluation, model)
+        try:
+            _not_found(req, catalog, evaluation, model)
+        except AIMResolutionError as error:
+            raise NoProfileSelected(
+                error,
+                lambda: explain_selection(
+                    req, evaluation, None, model=model_name, previous=previous_name, sticky="none"
+                ),
+            ) from None
     winner, tied = ranked
     rebound_from: str | None = None
     reason: RebindReason | None = None
