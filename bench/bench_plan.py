@@ -49,8 +49,8 @@ from pulumi.runtime import rpc
 
 import aim_pulumi
 from aim_pulumi import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService, AIMStack
-from aim_pulumi.cli.engine import run_program
-from aim_pulumi.cli.recording import PlanRecording
+from aim_pulumi.offline.engine import run_program
+from aim_pulumi.offline.recording import PlanRecording
 from aim_pulumi.resources.children import register_child
 
 NAMESPACES = ("team-a", "team-b", "team-c", "team-d")
@@ -420,7 +420,7 @@ def _usage() -> dict[str, float]:
 
 def child_aim(directory: str, graph_file: str) -> None:
     """`aim-pulumi plan DIRECTORY` as a user runs it; afterwards, its graph for the bare side."""
-    import aim_pulumi.cli.engine as engine
+    import aim_pulumi.offline.engine as engine
     from aim_pulumi.cli.__main__ import main
 
     recordings: list[PlanRecording] = []

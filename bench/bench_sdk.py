@@ -140,7 +140,7 @@ def child(mode: str, services: int, profiles: int, graph_file: str) -> None:
     mode, _, data = mode.partition("-")
     catalog_as = "data" if data else "components"
     if mode == "record":
-        from aim_pulumi.cli.engine import run_program
+        from aim_pulumi.offline.engine import run_program
 
         recording = run_program(
             lambda: bench_plan.aim_program(services, cluster_profiles=profiles, catalog_as=catalog_as),

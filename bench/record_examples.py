@@ -25,10 +25,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from aim_pulumi.cli.engine import run_program  # noqa: E402
 from aim_pulumi.cli.execution import execute  # noqa: E402
 from aim_pulumi.cli.project import load_program  # noqa: E402
-from aim_pulumi.cli.recording import PlanRecording  # noqa: E402
+from aim_pulumi.offline.engine import run_program  # noqa: E402
+from aim_pulumi.offline.recording import PlanRecording  # noqa: E402
 
 
 def canonical(recording: PlanRecording) -> str:

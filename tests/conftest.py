@@ -8,8 +8,8 @@ from typing import Any, Protocol
 import pytest
 from hypothesis import HealthCheck, settings
 
-from aim_pulumi.cli.engine import run_program
-from aim_pulumi.cli.recording import PlanRecording
+from aim_pulumi.offline.engine import run_program
+from aim_pulumi.offline.recording import PlanRecording
 from aim_pulumi.resources.registry import reset_registry
 
 # Property tests check what holds, never how fast: no per-example deadline or slow-generation check,
@@ -65,7 +65,7 @@ class FailedRun(Protocol):
 @pytest.fixture
 def failed_run(monkeypatch: pytest.MonkeyPatch) -> Iterator[FailedRun]:
     """Run a program that must fail: the exception, and (type, name) of everything it registered."""
-    from aim_pulumi.cli.engine import RecordingMonitor
+    from aim_pulumi.offline.engine import RecordingMonitor
 
     registered: list[tuple[str, str]] = []
     original = RecordingMonitor.RegisterResource

@@ -23,7 +23,7 @@ from aim_pulumi.cli.tree import resource_label
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
     from aim_pulumi.api.sources import Skipped
-    from aim_pulumi.cli.recording import PlanRecording
+    from aim_pulumi.offline.recording import PlanRecording
     from aim_pulumi.resolve.catalog.store import Catalog
     from aim_pulumi.resolve.settings import Settings
     from aim_pulumi.resources.resolutions import Resolution as ServiceRecord
@@ -115,7 +115,7 @@ def execute(
     Raises UsageError for unusable `--catalog` paths. Catalog objects are added to the stack
     catalog before the program starts, as if declared first.
     """
-    from aim_pulumi.cli.engine import run_program
+    from aim_pulumi.offline.engine import run_program
     from aim_pulumi.resources.registry import current_registry
 
     services: dict[str, ServiceRecord] = {}
@@ -175,7 +175,7 @@ def _duplicate_urn(recording: PlanRecording) -> DuplicateResource | None:
 
 def _program_body(program: Program, skipped: list[Skipped]) -> Any:
     if program.kind == "pulumi":
-        from aim_pulumi.cli.engine import program_callable
+        from aim_pulumi.offline.engine import program_callable
 
         return program_callable(program.path)
     path = str(program.path)

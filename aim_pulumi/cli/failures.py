@@ -65,7 +65,7 @@ def _chained_location(exc: BaseException, program: Program) -> str | None:
     """The program's own line, also when Pulumi re-raised the error from a failed registration."""
     seen: set[int] = set()
     current: BaseException | None = exc
-    from aim_pulumi.cli.engine import ORIGIN_TRACEBACK
+    from aim_pulumi.offline.engine import ORIGIN_TRACEBACK
 
     while current is not None and id(current) not in seen:
         seen.add(id(current))
@@ -117,7 +117,7 @@ def failure_line(exc: BaseException, program: Program) -> str:
     """
     from aim_pulumi.api import AIMValidationError
     from aim_pulumi.api.io import ManifestPathError
-    from aim_pulumi.cli.recording import DynamicCheckFailed
+    from aim_pulumi.offline.recording import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
     from aim_pulumi.resources.program import AIMProgramError
 

@@ -46,8 +46,5 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def completion_script(shell: str) -> str:
-    """What `aim-pulumi completion SHELL` prints: the script for every subcommand of `build_parser`."""
-    for action in build_parser()._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return completion.script(shell, action)
-    raise AssertionError("the parser has no subcommands")
+    """What `aim-pulumi completion SHELL` prints: the script for `build_parser` and every subcommand."""
+    return completion.script(shell, build_parser())

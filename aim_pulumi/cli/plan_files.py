@@ -23,7 +23,7 @@ from aim_pulumi.cli.tree import KUBERNETES_PREFIX, parents, tree_order
 
 if TYPE_CHECKING:
     from aim_pulumi.adopt.matching import PlannedStack
-    from aim_pulumi.cli.recording import PlanRecording, RecordedResource
+    from aim_pulumi.offline.recording import PlanRecording, RecordedResource
 
 
 DYNAMIC_PREFIX = "pulumi-python:dynamic"
@@ -36,7 +36,7 @@ def _reveal(value: Any, show_secrets: bool) -> Any:
 
     Values not known before `pulumi up` (a StackReference output, an id) are `[unknown]` either way.
     """
-    from aim_pulumi.cli.recording import plain
+    from aim_pulumi.offline.recording import plain
 
     return mark_unknowns(plain(value)) if show_secrets else redact_secrets(value)
 

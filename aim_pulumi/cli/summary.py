@@ -17,7 +17,7 @@ from aim_pulumi.cli.tree import resource_label
 
 if TYPE_CHECKING:
     from aim_pulumi.cli.execution import PlanRun
-    from aim_pulumi.cli.recording import PlanRecording
+    from aim_pulumi.offline.recording import PlanRecording
     from aim_pulumi.resolve.plan.result import ServicePlan
     from aim_pulumi.resolve.selection.select import ProfileSelection
     from aim_pulumi.resources.resolutions import Resolution as ServiceRecord

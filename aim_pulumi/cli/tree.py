@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from aim_pulumi.cli.common import one_line
-from aim_pulumi.cli.recording import plain
 from aim_pulumi.cli.render import Palette, as_mapping, table
+from aim_pulumi.offline.recording import plain
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.recording import PlanRecording, RecordedResource
+    from aim_pulumi.offline.recording import PlanRecording, RecordedResource
 
 
 KUBERNETES_PREFIX = "kubernetes:"

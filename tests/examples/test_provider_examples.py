@@ -15,7 +15,7 @@ from typing import Any
 import pulumi
 import yaml
 
-from aim_pulumi.cli.engine import run_program
+from aim_pulumi.offline.engine import run_program
 from aim_pulumi.provider import AIMComponentProvider
 from aim_pulumi.resources import COMPONENTS
 from aim_pulumi.resources.registry import reset_registry

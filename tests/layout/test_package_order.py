@@ -14,11 +14,13 @@ import ast
 import pytest
 from test_import_cycles import GRAPH, MODULES
 
-# Top first. The provider module serves the components through its gRPC server (provider_server),
+# Top first. The offline engine runs programs for the command line (and the tests) on the Pulumi
+# layer's components. The provider module serves the components through its gRPC server (provider_server),
 # which runs the Pulumi layer below it. Adoption sits below the manifest builders, which read back
 # the record an import writes (`aim_pulumi.adopt.record`), and above the decisions it plans with.
 ORDER = (
     "aim_pulumi.cli",
+    "aim_pulumi.offline",
     "aim_pulumi.provider",
     "aim_pulumi.provider_server",
     "aim_pulumi.resources",

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pulumi
 
-from aim_pulumi.cli.recording import PlanRecording, RecordedResource
+from aim_pulumi.offline.recording import PlanRecording, RecordedResource
 from aim_pulumi.resources import (
     AIMClusterProfile,
     AIMClusterRuntimeConfig,

@@ -274,7 +274,7 @@ def test_every_binding_carries_the_provider_pickled_once_per_process(monkeypatch
     from pulumi.dynamic.dynamic import serialize_provider
 
     import aim_pulumi.resources.binding as binding
-    from aim_pulumi.cli.engine import run_program
+    from aim_pulumi.offline.engine import run_program
 
     calls: list[object] = []
 

@@ -11,7 +11,7 @@ import pytest
 from pulumi.runtime import rpc
 
 from aim_pulumi.api import AIMValidationError
-from aim_pulumi.cli.engine import PlanRecording
+from aim_pulumi.offline.engine import PlanRecording
 from aim_pulumi.resources import AIMClusterProfile, AIMRuntimeConfig
 from aim_pulumi.resources.secrets import OUTPUT_NOT_ALLOWED
 

@@ -15,7 +15,7 @@ import pulumi
 import pytest
 
 from aim_pulumi import inputs
-from aim_pulumi.cli.engine import PlanRecording
+from aim_pulumi.offline.engine import PlanRecording
 from aim_pulumi.resources import (
     COMPONENTS,
     AIMClusterRuntimeConfig,

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from aim_pulumi.cli.__main__ import main
-from aim_pulumi.cli.engine import run_program
-from aim_pulumi.cli.recording import PlanRecording
+from aim_pulumi.offline.engine import run_program
+from aim_pulumi.offline.recording import PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources.program import AIMProgramError
 

@@ -194,7 +194,7 @@ def test_a_run_of_the_offline_engine_takes_no_stack_trace() -> None:
     import pulumi
     from pulumi.runtime import resource as sdk_resource
 
-    from aim_pulumi.cli.engine import run_program
+    from aim_pulumi.offline.engine import run_program
 
     original = sdk_resource._get_stack_trace
     seen: list[Any] = []

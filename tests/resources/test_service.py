@@ -11,7 +11,7 @@ import pytest
 from pulumi.runtime import rpc
 
 from aim_pulumi.api import AIMValidationError
-from aim_pulumi.cli.recording import DynamicCheckFailed, PlanRecording
+from aim_pulumi.offline.recording import DynamicCheckFailed, PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
 from aim_pulumi.schemas import validate_manifest

@@ -1,14 +1,15 @@
 """`aim-pulumi completion bash|zsh|fish`: shell completion generated from the parser itself.
 
 The scripts are written from the live argparse definitions, so every subcommand and flag the
-`--help` pages list completes, and a new flag needs no second edit here. zsh runs the bash
-script through `bashcompinit`, as kubectl's and helm's users are used to.
+`--help` pages list completes, and a new flag needs no second edit here. bash and zsh come from
+`shtab`, which writes static scripts (nothing runs on a key press: building the parser takes
+seconds, since it imports every command and Pulumi, which rules out `argcomplete`'s callback into
+the program on every TAB). `shtab` writes no fish script, so fish's is written here.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import shlex
 import sys
 from typing import Any, TextIO
@@ -26,8 +27,7 @@ def register(subparsers: Any) -> None:
         "zsh: `source <(aim-pulumi completion zsh)`; fish: `aim-pulumi completion fish | source`.",
     )
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
-    # Registered with the other subcommands, this one completes them all (itself included).
-    parser.set_defaults(func=functools.partial(run, subcommands=subparsers))
+    parser.set_defaults(func=run)
 
 
 def _commands(commands: Any) -> list[tuple[str, str, argparse.ArgumentParser]]:
@@ -38,52 +38,6 @@ def _commands(commands: Any) -> list[tuple[str, str, argparse.ArgumentParser]]:
 
 def _options(parser: argparse.ArgumentParser) -> list[argparse.Action]:
     return [a for a in parser._actions if a.option_strings]
-
-
-def _bash(subcommands: Any) -> str:
-    commands = _commands(subcommands)
-    cases = []
-    for name, _, sub in commands:
-        flags = " ".join(o for a in _options(sub) for o in a.option_strings)
-        choices = " ".join(
-            str(c) for a in sub._actions if not a.option_strings and a.choices for c in a.choices
-        )
-        cases.append(f"    {name}) opts={shlex.quote(flags)}; words_={shlex.quote(choices)} ;;")
-    names = " ".join(name for name, _, _ in commands)
-    return "\n".join(
-        [
-            "# aim-pulumi bash completion: source <(aim-pulumi completion bash)",
-            "_aim_pulumi() {",
-            '  local cur="${COMP_WORDS[COMP_CWORD]}" opts="" words_=""',
-            '  if [ "$COMP_CWORD" -eq 1 ]; then',
-            f'    COMPREPLY=($(compgen -W "{names} --version --help" -- "$cur"))',
-            "    return",
-            "  fi",
-            '  case "${COMP_WORDS[1]}" in',
-            *cases,
-            "  esac",
-            '  if [[ "$cur" == -* ]]; then',
-            '    COMPREPLY=($(compgen -W "$opts" -- "$cur"))',
-            '  elif [ -n "$words_" ]; then',
-            '    COMPREPLY=($(compgen -W "$words_" -- "$cur"))',
-            "  else",
-            '    COMPREPLY=($(compgen -f -- "$cur"))',
-            "  fi",
-            "}",
-            "complete -o filenames -F _aim_pulumi aim-pulumi",
-            "",
-        ]
-    )
-
-
-def _zsh(subcommands: Any) -> str:
-    return "\n".join(
-        [
-            "# aim-pulumi zsh completion: source <(aim-pulumi completion zsh)",
-            "autoload -U +X bashcompinit && bashcompinit",
-            _bash(subcommands),
-        ]
-    )
 
 
 def _fish_text(text: str) -> str:
@@ -122,17 +76,20 @@ def _fish(subcommands: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
-def script(shell: str, subcommands: Any) -> str:
-    """The script for `shell` completing every parser of `subcommands` (argparse's subparsers action)."""
-    return {"bash": _bash, "zsh": _zsh, "fish": _fish}[shell](subcommands)
+def script(shell: str, parser: argparse.ArgumentParser) -> str:
+    """The script for `shell` completing `parser` and every subcommand of it."""
+    if shell == "fish":
+        (subcommands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return _fish(subcommands)
+    import shtab
+
+    return f"# aim-pulumi {shell} completion: source <(aim-pulumi completion {shell})\n" + str(
+        shtab.complete(parser, shell=shell)
+    )
 
 
-def run(
-    args: argparse.Namespace,
-    stdout: TextIO | None = None,
-    stderr: TextIO | None = None,
-    *,
-    subcommands: Any,
-) -> int:
-    (stdout or sys.stdout).write(script(args.shell, subcommands))
+def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    from aim_pulumi.cli.parser import completion_script  # the full parser: every command completes
+
+    (stdout or sys.stdout).write(completion_script(args.shell))
     return 0

@@ -51,7 +51,7 @@ from aim_pulumi.cli.tree import tree_lines
 
 if TYPE_CHECKING:
     from aim_pulumi.cli.diff import PlanDiff
-    from aim_pulumi.cli.recording import PlanRecording
+    from aim_pulumi.offline.recording import PlanRecording
 
 __all__ = ["register", "run"]
 

@@ -37,7 +37,7 @@ from pulumi.runtime.config import set_all_config
 from pulumi.runtime.proto import callback_pb2, engine_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, run_pulumi_func
 
-from aim_pulumi.cli.recording import DynamicCheckFailed, LogRecord, PlanRecording, RecordedResource, plain
+from aim_pulumi.offline.recording import DynamicCheckFailed, LogRecord, PlanRecording, RecordedResource, plain
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.collector import put_back_all
 from aim_pulumi.resources.registry import reset_registry

@@ -14,8 +14,8 @@ from pulumi.runtime import rpc
 from resources.catalog import BINDING
 
 from aim_pulumi.api import AIMValidationError
-from aim_pulumi.cli.engine import run_program
-from aim_pulumi.cli.recording import DynamicCheckFailed, plain
+from aim_pulumi.offline.engine import run_program
+from aim_pulumi.offline.recording import DynamicCheckFailed, plain
 from aim_pulumi.resources.binding import Binding
 from aim_pulumi.resources.registry import current_registry
 
@@ -270,7 +270,7 @@ def test_a_failed_runs_unfinished_work_never_reaches_a_later_run(monkeypatch: py
     import time
 
     from aim_pulumi import AIMProfile, AIMService
-    from aim_pulumi.cli.engine import RecordingMonitor
+    from aim_pulumi.offline.engine import RecordingMonitor
     from aim_pulumi.resources import _sdk
 
     original = RecordingMonitor.RegisterResource
