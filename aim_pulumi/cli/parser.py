@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Plan, validate and explain AIM inference services deployed with Pulumi.",
     )
     parser.add_argument("--version", action="version", version=version.version_line())
+    parser.set_defaults(root_parser=parser)  # what `completion` completes
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, parser_class=argparse.ArgumentParser
     )

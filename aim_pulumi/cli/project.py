@@ -3,6 +3,11 @@
 PROGRAM is a Pulumi Python program directory (its `__main__.py`, configured by `Pulumi.yaml` and
 `Pulumi.<stack>.yaml`) or a file/directory of AIM YAML, planned through `AIMStack`. `plan` and
 `explain` take the same PROGRAM arguments (`add_program_arguments`).
+
+Not `pulumi.automation`'s `ProjectSettings`/`StackSettings` readers: they load both files with
+PyYAML's YAML 1.1 (`aim:waitFor: 1:30` becomes 90, `on` becomes true, where the Pulumi CLI passes
+the text as written), drop `stackConfigDir` (the stack files then go unfound) and a stack file's
+`environment` imports (whose missing config the plan warns of).
 """
 
 from __future__ import annotations

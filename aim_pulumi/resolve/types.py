@@ -65,7 +65,7 @@ class ResolvedRuntimeConfig:
     # For `explain`: dotted field path -> the scope ("Cluster" | "Namespace") whose value won.
     contributions: Mapping[str, str] = field(default_factory=dict)
     # The scopes merged, lowest first, as (label, spec), the label naming the object
-    # (`AIMRuntimeConfig ns/name`): read only (a resolution's copies share them).
+    # (`AIMRuntimeConfig ns/name`); a plan's own copy (`PlanningContext.own_copy`) copies them too.
     scopes: tuple[tuple[str, Mapping[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
 
 

@@ -89,7 +89,6 @@ def script(shell: str, parser: argparse.ArgumentParser) -> str:
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    from aim_pulumi.cli.parser import completion_script  # the full parser: every command completes
-
-    (stdout or sys.stdout).write(completion_script(args.shell))
+    """Print the script for the parser the command line was read with (`build_parser` names itself)."""
+    (stdout or sys.stdout).write(script(args.shell, args.root_parser))
     return 0
