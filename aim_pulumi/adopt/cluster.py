@@ -117,8 +117,12 @@ def _failed(exc: Any) -> str:
 
 def _aim_resources(client: Any) -> list[Any]:
     """Every listable AIM kind, in the group's preferred version (else the first the server lists)."""
+    from kubernetes.dynamic.resource import ResourceList
+
+    # Discovery also lists a `<Kind>List` pseudo-resource per kind: not a kind of its own.
+    kinds = [r for r in client.resources.search(group=AIM_GROUP) if not isinstance(r, ResourceList)]
     found: dict[str, Any] = {}
-    for resource in sorted(client.resources.search(group=AIM_GROUP), key=lambda r: not r.preferred):
+    for resource in sorted(kinds, key=lambda r: not r.preferred):
         if resource.kind not in found and "list" in (resource.verbs or []):
             found[resource.kind] = resource
     return [found[kind] for kind in sorted(found)]
