@@ -6,6 +6,7 @@ end up in a manifest), so that a plan can be compared, hashed, printed and teste
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -64,9 +65,34 @@ class ResolvedRuntimeConfig:
     spec: Mapping[str, Any]
     # For `explain`: dotted field path -> the scope ("Cluster" | "Namespace") whose value won.
     contributions: Mapping[str, str] = field(default_factory=dict)
-    # The scopes merged, lowest first, as (label, spec), the label naming the object
-    # (`AIMRuntimeConfig ns/name`); a plan's own copy (`PlanningContext.own_copy`) copies them too.
-    scopes: tuple[tuple[str, Mapping[str, Any] | None], ...] = field(default=(), compare=False, repr=False)
+    # The scopes merged, lowest first (`explain` names each); immutable, so every copy shares them.
+    scopes: tuple[RuntimeConfigScope, ...] = field(default=(), compare=False, repr=False)
+
+
+def env_names(spec: Mapping[str, Any] | None) -> frozenset[str]:
+    """The names a runtime-config-shaped spec's `env` sets."""
+    env = (spec or {}).get("env")
+    return frozenset(str(e.get("name")) for e in env or () if isinstance(e, Mapping))
+
+
+@dataclass(frozen=True)
+class RuntimeConfigScope:
+    """One runtime config merged into a consumer's (`AIMClusterRuntimeConfig default`, then the
+    namespace's of the same name), kept for `explain`: its label, its spec as JSON text (read back
+    by `spec`, so no plan can change what another explains) and the names its `env` sets."""
+
+    label: str
+    text: str
+    env_names: frozenset[str]
+
+    @staticmethod
+    def of(label: str, spec: Mapping[str, Any]) -> RuntimeConfigScope:
+        return RuntimeConfigScope(label, json.dumps(spec, default=str), env_names(spec))
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        spec: dict[str, Any] = json.loads(self.text)
+        return spec
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,7 @@ def runtime_config_rows(plan: ServicePlan) -> tuple[list[str], list[list[str]]]:
         [f.path, _shown(_path_parts(f.path), f.value), f.set_by, ", ".join(f.overridden) or "-"]
         for f in plan.runtime_config_sources()
     ]
-    return [layer.label for layer in plan.runtime_config_layers if layer.spec], rows
+    return [layer.label for layer in plan.runtime_config_layers() if layer.spec], rows
 
 
 NOT_SHOWN = "[not shown]"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -357,21 +357,18 @@ def inference_env_layers(
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
     runtime_profile_id: str | None = None,
-    rc_scopes: Sequence[tuple[str, Mapping[str, Any] | None]] | None = None,
     labels: Mapping[str, str] | None = None,
 ) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """§10.1's env layers, lowest first, each with the label `explain` names it by.
 
     RC env < profile containerEnv < framework vars < service env < profileOverrides env. `rc_spec`
-    is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`); given its
-    scopes (`rc_scopes`, the layers that merged into it, lowest first), each scope is an env layer
-    of its own, which merges to the same env, so each variable names the scope it came from.
-    `cache_mount` is where the first model source's cache is mounted, when one is. `override_env`
-    replaces `spec.profileOverrides.containerEnv` as the final layer: a legacy service's
-    `spec.overrides.env`, which outranks its `spec.env` just as its migrated form does. `base_env`
-    ranks below the RC env (a template profile's operator defaults, §10.3); `runtime_profile_id`
-    see `framework_env`. `labels` names the layers whose source the caller knows: `base`,
-    `profile`, `override`. The layers below the profile are left out when they set nothing.
+    is the merged runtime config (cluster < namespace < inline `spec.runtimeConfig`); `cache_mount`
+    is where the first model source's cache is mounted, when one is. `override_env` replaces
+    `spec.profileOverrides.containerEnv` as the final layer: a legacy service's `spec.overrides.env`,
+    which outranks its `spec.env` just as its migrated form does. `base_env` ranks below the RC env
+    (a template profile's operator defaults, §10.3); `runtime_profile_id` see `framework_env`.
+    `labels` names the layers whose source the caller knows: `base`, `profile`, `override`. The
+    layers below the profile are left out when they set nothing.
     """
     named = labels or {}
     if override_env is None:
@@ -382,11 +379,10 @@ def inference_env_layers(
         if direct
         else framework_env(profile_spec, runtime_profile_id=runtime_profile_id)
     )
-    if rc_scopes is None:
-        runtime_config = [(RC_ENV, _env_list((rc_spec or {}).get("env")))]
-    else:
-        runtime_config = [(label, _env_list((spec or {}).get("env"))) for label, spec in rc_scopes]
-    below = [(named.get("base", "the profile's defaults"), _env_list(base_env)), *runtime_config]
+    below = [
+        (named.get("base", "the profile's defaults"), _env_list(base_env)),
+        (RC_ENV, _env_list((rc_spec or {}).get("env"))),
+    ]
     return [
         *((label, entries) for label, entries in below if entries),
         (named.get("profile", "the profile's containerEnv"), _env_list(profile_spec.get("containerEnv"))),
@@ -394,6 +390,25 @@ def inference_env_layers(
         (SERVICE_ENV, _env_list(service_spec.get("env"))),
         (named.get("override", OVERRIDE_ENV), _env_list(override_env)),
     ]
+
+
+def _by_scope(
+    layers: Sequence[str],
+    sources: Mapping[str, tuple[str, ...]],
+    scopes: Sequence[tuple[str, Collection[str]]],
+) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """The runtime config's env layer named scope by scope: the scopes whose `env` sets a variable
+    (`scopes`: label and names, lowest first, those with an `env` only) stand for it, as their merge
+    made it."""
+
+    def expand(labels: Sequence[str], name: str | None) -> tuple[str, ...]:
+        out: list[str] = []
+        for label in labels:
+            named = [scope for scope, names in scopes if name is None or name in names]
+            out.extend(named if label == RC_ENV and named else [label])
+        return tuple(out)
+
+    return expand(layers, None), {name: expand(labels, name) for name, labels in sources.items()}
 
 
 def inference_env(
@@ -458,15 +473,16 @@ def build_container_plan(
     cache_mount: str | None = None,
     override_env: Sequence[Mapping[str, Any]] | None = None,
     defaults: ContainerDefaults = NO_DEFAULTS,
-    rc_scopes: Sequence[tuple[str, Mapping[str, Any] | None]] | None = None,
+    rc_scopes: Sequence[tuple[str, Collection[str]]] | None = None,
     env_labels: Mapping[str, str] | None = None,
 ) -> ContainerPlan:
     """The profile pipeline's container: every precedence rule of §10.1 and §13.2-13.5 applied.
 
     `override_env` is the final env layer when it is not `spec.profileOverrides.containerEnv`;
-    `defaults` what the declared profile's labels add below the profile's own fields. `rc_scopes`
-    and `env_labels` name the env layers (`inference_env_layers`): the container records which
-    layer set each variable.
+    `defaults` what the declared profile's labels add below the profile's own fields. `env_labels`
+    name the env layers (`inference_env_layers`) and `rc_scopes` (each runtime config merged into
+    `rc_spec`, lowest first, with the names its `env` sets) the runtime config's: the container
+    records which layer set each variable.
     """
     identity = pod_identity(service_spec, profile_spec)
     direct = is_direct_vllm(profile_spec)
@@ -482,14 +498,16 @@ def build_container_plan(
         override_env=override_env,
         base_env=defaults.base_env,
         runtime_profile_id=defaults.runtime_profile_id,
-        rc_scopes=rc_scopes,
         labels={"base": defaults.base_env_label, **(env_labels or {})},
     )
     env, sources = merge_env_with_sources(layers)
+    names = tuple(label for label, _ in layers)
+    if rc_scopes is not None:
+        names, sources = _by_scope(names, sources, [(label, n) for label, n in rc_scopes if n])
     return ContainerPlan(
         image=text(profile_spec.get("image")),
         env=tuple(env),
-        env_layers=tuple(label for label, _ in layers),
+        env_layers=names,
         env_sources=sources,
         resources=container_resources(resources, service_spec.get("resources")),
         image_pull_secrets=identity.image_pull_secrets,

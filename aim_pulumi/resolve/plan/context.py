@@ -96,7 +96,7 @@ class PlanningContext:
             ref=resolved.ref,
             spec=plain_copy(resolved.spec),
             contributions=dict(resolved.contributions),
-            scopes=tuple((label, plain_copy(spec)) for label, spec in resolved.scopes),
+            scopes=resolved.scopes,
         )
 
     def service_runtime_config(self, namespace: str, name: str | None, inline: Layer) -> Mapping[str, Any]:

@@ -11,7 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aim_pulumi.resolve.catalog.pipelines import PipelineSummary
-from aim_pulumi.resolve.runtime_config.merge import FieldSource, Layer, field_sources
+from aim_pulumi.resolve.runtime_config.merge import (
+    INLINE_RUNTIME_CONFIG,
+    SERVICE_FIELDS,
+    FieldSource,
+    Layer,
+    field_sources,
+    inline_runtime_config_layer,
+    service_inline_layer,
+)
 from aim_pulumi.resolve.selection.select import ProfileSelection
 from aim_pulumi.resolve.types import (
     AwaitPlan,
@@ -23,6 +31,7 @@ from aim_pulumi.resolve.types import (
     ProfileConfigPlan,
     ResolvedRuntimeConfig,
     RoutePlan,
+    RuntimeConfigScope,
     ScalingPlan,
 )
 
@@ -68,10 +77,21 @@ class ServicePlan:
     status: Mapping[str, Any] = field(default_factory=dict)
     selection: ProfileSelection | None = field(default=None, compare=False, repr=False)
     """The profile selection this plan deployed (profile pipeline): what `explain` reports."""
-    runtime_config_layers: tuple[Layer, ...] = field(default=(), compare=False, repr=False)
-    """The runtime-config layers the service reads, lowest first: the runtime config's scopes, its
-    inline `spec.runtimeConfig`, then its own `storage`, `routing` and `scaleFromZero`."""
+    runtime_config_scopes: tuple[RuntimeConfigScope, ...] = field(default=(), compare=False, repr=False)
+    """The runtime configs merged for the service, lowest first (`explain`)."""
+    service_spec: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The service's spec as planned: its inline `spec.runtimeConfig` and own fields are the
+    runtime-config layers above the scopes."""
+
+    def runtime_config_layers(self) -> list[Layer]:
+        """The runtime-config layers the service reads, lowest first: the runtime config's scopes,
+        its inline `spec.runtimeConfig`, then its own `storage`, `routing` and `scaleFromZero`."""
+        return [
+            *(Layer(scope.label, scope.spec) for scope in self.runtime_config_scopes),
+            inline_runtime_config_layer(self.service_spec, label=INLINE_RUNTIME_CONFIG),
+            service_inline_layer(self.service_spec, label=SERVICE_FIELDS, include_env=False),
+        ]
 
     def runtime_config_sources(self) -> list[FieldSource]:
         """Every runtime-config field the service reads, with the layer that set it (`explain`)."""
-        return field_sources(self.runtime_config_layers)
+        return field_sources(self.runtime_config_layers())

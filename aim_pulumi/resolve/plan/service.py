@@ -43,11 +43,7 @@ from aim_pulumi.resolve.plan.context import PlanningContext
 from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import DEFAULT_NAME, runtime_config_condition
-from aim_pulumi.resolve.runtime_config.merge import (
-    Layer,
-    inline_runtime_config_layer,
-    service_inline_layer,
-)
+from aim_pulumi.resolve.runtime_config.merge import INLINE_RUNTIME_CONFIG, inline_runtime_config_layer
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import (
     AwaitPlan,
@@ -56,16 +52,14 @@ from aim_pulumi.resolve.types import (
     Diagnostic,
     ResolvedRuntimeConfig,
     RoutePlan,
+    RuntimeConfigScope,
     ScalingPlan,
+    env_names,
 )
 
 PROFILE_LABEL = "aim.eai.amd.com/profile"
 METRIC_LABEL = "aim.eai.amd.com/metric"
 PRECISION_LABEL = "aim.eai.amd.com/precision"
-
-#: How `explain` names the service's own runtime-config layers.
-INLINE_RUNTIME_CONFIG = "AIMService spec.runtimeConfig"
-SERVICE_FIELDS = "AIMService spec"
 
 #: Reasons that degrade a service instead of failing it (behaviour "Hard errors vs degraded").
 DEGRADING_REASONS = frozenset({"GatewayNotConfigured", "PathTemplateInvalid", "ActivationMetricQueryInvalid"})
@@ -153,7 +147,7 @@ def _plan(
         diagnostics.append(Diagnostic("info", rc_condition.reason, rc_condition.message))
     inline = inline_runtime_config_layer(service_spec, label=INLINE_RUNTIME_CONFIG)
     rc_spec = context.service_runtime_config(namespace, rc_name, inline)
-    rc_scopes = (*_scopes(catalog, namespace, rc_name, runtime_config), (inline.label, inline.spec))
+    scopes = _scopes(catalog, namespace, rc_name, runtime_config)
     # Without an inline block or its own routing, a service routes as its namespace's config says.
     shared_routing: Mapping[str, Any] | None = None
     if inline.spec is None and service.spec.routing is None:
@@ -215,7 +209,10 @@ def _plan(
         cache_mount=_served_model_mount(profile_spec, caches),
         override_env=chosen.override_env,
         defaults=defaults,
-        rc_scopes=rc_scopes,
+        rc_scopes=[
+            *((scope.label, scope.env_names) for scope in scopes),
+            (inline.label, env_names(inline.spec)),
+        ],
         env_labels={
             "profile": f"profile {profile_name} containerEnv",
             **({"override": chosen.override_env_label} if chosen.override_env_label else {}),
@@ -304,16 +301,14 @@ def _plan(
         diagnostics=tuple(diagnostics),
         status=status,
         selection=chosen.selection,
-        runtime_config_layers=(
-            *(Layer(label, spec) for label, spec in rc_scopes),
-            service_inline_layer(service_spec, label=SERVICE_FIELDS, include_env=False),
-        ),
+        runtime_config_scopes=scopes,
+        service_spec=service_spec,
     )
 
 
 def _scopes(
     catalog: Catalog, namespace: str, name: str | None, resolved: ResolvedRuntimeConfig | None
-) -> tuple[tuple[str, Mapping[str, Any] | None], ...]:
+) -> tuple[RuntimeConfigScope, ...]:
     """The runtime config's scopes as `explain` names them: the embedded default says it is one."""
     if resolved is None:
         return ()
@@ -321,8 +316,10 @@ def _scopes(
     if cluster is None or cluster is not embedded_default_runtime_config():
         return resolved.scopes
     return tuple(
-        (f"{label} (embedded default)" if label.startswith(cluster.kind) else label, spec)
-        for label, spec in resolved.scopes
+        dataclasses.replace(scope, label=f"{scope.label} (embedded default)")
+        if scope.label.startswith(cluster.kind)
+        else scope
+        for scope in resolved.scopes
     )
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from aim_pulumi.api import to_manifest
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.runtime_config.merge import merge_layers_with_provenance
-from aim_pulumi.resolve.types import Condition, ObjectRef, ResolvedRuntimeConfig
+from aim_pulumi.resolve.types import Condition, ObjectRef, ResolvedRuntimeConfig, RuntimeConfigScope
 
 if TYPE_CHECKING:
     from aim_pulumi.api import AIMObject
@@ -70,10 +70,10 @@ def resolve_runtime_config(
     chosen = ns_obj if ns_obj is not None else cluster_obj
     assert chosen is not None
     scopes = []
-    if cluster_obj is not None:
-        scopes.append((f"{cluster_obj.kind} {wanted}", cluster_spec))
-    if ns_obj is not None:
-        scopes.append((f"{ns_obj.kind} {namespace}/{wanted}", ns_spec))
+    if cluster_spec is not None:
+        scopes.append(RuntimeConfigScope.of(f"AIMClusterRuntimeConfig {wanted}", cluster_spec))
+    if ns_spec is not None:
+        scopes.append(RuntimeConfigScope.of(f"AIMRuntimeConfig {namespace}/{wanted}", ns_spec))
     return ResolvedRuntimeConfig(
         ref=_ref(chosen, namespace), spec=merged, contributions=contributions, scopes=tuple(scopes)
     )

@@ -27,6 +27,9 @@ _DEPRECATED_STORAGE_KEYS = ("defaultStorageClassName", "pvcHeadroomPercent")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 SERVICE_INLINE_FIELDS = ("storage", "routing", "scaleFromZero", "env")
+#: How `explain` names a service's own runtime-config layers.
+INLINE_RUNTIME_CONFIG = "AIMService spec.runtimeConfig"
+SERVICE_FIELDS = "AIMService spec"
 SERVICE_LAYER_REPLACES: frozenset[str] = frozenset({"routing.gatewayRef"})
 
 
