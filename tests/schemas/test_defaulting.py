@@ -72,3 +72,19 @@ def test_subtrees_without_defaults_are_shared_and_converted_ones_are_not() -> No
     }
     meta = apply_defaults(proxied, schema)["metadata"]
     assert type(meta) is dict and type(meta["labels"]) is dict
+
+
+def test_strip_defaults_takes_off_what_apply_defaults_fills_in_and_keeps_the_rest() -> None:
+    from aim_pulumi.schemas.crds import crd_schema
+    from aim_pulumi.schemas.defaulting import schema_at, strip_defaults
+
+    schema = crd_schema("aim.eai.amd.com/v1alpha2", "AIMProfile")
+    assert schema is not None
+    spec_schema = schema["properties"]["spec"]
+    declared = {"aimId": "qwen/qwen3-32b", "image": "img", "primary": True}
+    written = apply_defaults(declared, spec_schema)  # what the API server stores
+    assert written != declared and written["primary"] is True
+    stripped = copy.deepcopy(written)
+    strip_defaults(stripped, spec_schema)
+    assert stripped == declared  # a default value that was declared differently stays
+    assert schema_at(schema, ".spec.primary") == spec_schema["properties"]["primary"]

@@ -560,3 +560,33 @@ def test_merge_layers_is_left_fold_of_pairwise_merges(
     a: dict[str, Any], b: dict[str, Any], c: dict[str, Any]
 ) -> None:
     assert merge_layers(a, b, c) == merge_runtime_config_specs(merge_runtime_config_specs(a, b), c)
+
+
+def test_merge_env_with_sources_names_every_layer_that_set_a_variable() -> None:
+    from aim_pulumi.resolve.runtime_config.merge import merge_env_with_sources
+
+    layers = [
+        ("cluster", [{"name": "A", "value": "1"}, {"name": "B", "value": "1"}]),
+        ("namespace", [{"name": "A", "value": "2"}]),
+        ("service", [{"name": "C", "value": "3"}, {"name": "A", "value": "3"}]),
+    ]
+    env, sources = merge_env_with_sources(layers)
+    assert env == merge_env(*(entries for _, entries in layers))
+    assert sources == {"A": ("cluster", "namespace", "service"), "B": ("cluster",), "C": ("service",)}
+
+
+def test_field_sources_name_the_winner_and_the_layers_it_overrode() -> None:
+    from aim_pulumi.resolve.runtime_config.merge import field_sources
+
+    layers = [
+        Layer("cluster", {"routing": {"enabled": True, "annotations": {"a": "1"}}, "env": [{"name": "X"}]}),
+        Layer("namespace", {"routing": {"annotations": {"a": "2"}}}),
+        Layer("service", {"routing": {"gatewayRef": {"name": "gw"}}}, frozenset({"routing.gatewayRef"})),
+    ]
+    rows = {f.path: (f.value, f.set_by, f.overridden) for f in field_sources(layers)}
+    assert rows == {
+        "env[X]": ({"name": "X"}, "cluster", ()),
+        "routing.annotations.a": ("2", "namespace", ("cluster",)),
+        "routing.enabled": (True, "cluster", ()),
+        "routing.gatewayRef": ({"name": "gw"}, "service", ()),  # replaced whole, so one field
+    }
