@@ -39,7 +39,6 @@ Effect = Literal["update", "rolls-pods", "replaces", "refused"]
 # The replacing fields of pulumi-kubernetes (`forceNewProperties`), by kind, as dotted paths
 # without list selectors; a change at or under one of them replaces the object.
 _METADATA_REPLACES = (".metadata.name", ".metadata.namespace")
-_LABEL_SELECTOR = (".matchExpressions", ".matchLabels")
 REPLACING_FIELDS: dict[str, tuple[str, ...]] = {
     "PersistentVolumeClaim": (
         ".spec.accessModes",
