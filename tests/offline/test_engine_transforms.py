@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pulumi
 import pulumi_kubernetes as k8s
-from conftest import Recorder
+
+if TYPE_CHECKING:
+    from tests.conftest import Recorder
 
 
 def _label(tag: str) -> pulumi.ResourceTransform:
