@@ -27,6 +27,7 @@ ORDER = (
     "aim_pulumi.manifests",
     "aim_pulumi.adopt",
     "aim_pulumi.resolve",
+    "aim_pulumi.discovery",
     "aim_pulumi.api",
     "aim_pulumi.schemas",
 )
