@@ -6,6 +6,7 @@ __all__ = [
     "AIM_GROUP",
     "KINDS",
     "AIMClusterModel",
+    "AIMClusterModelSource",
     "AIMClusterProfile",
     "AIMClusterRuntimeConfig",
     "AIMError",
@@ -31,6 +32,7 @@ __all__ = [
 # command needs, then does not build every model class, and `aim-pulumi --version` starts fast.
 _SOURCES = {
     "AIMClusterModel": "aim_pulumi.api.model",
+    "AIMClusterModelSource": "aim_pulumi.api.model_source",
     "AIMClusterProfile": "aim_pulumi.api.profile",
     "AIMClusterRuntimeConfig": "aim_pulumi.api.runtime_config",
     "AIMKind": "aim_pulumi.api.base",
@@ -86,6 +88,7 @@ if TYPE_CHECKING:
         to_manifest,
     )
     from aim_pulumi.api.model import AIMClusterModel, AIMModel
+    from aim_pulumi.api.model_source import AIMClusterModelSource
     from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
     from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
     from aim_pulumi.api.service import AIMService

@@ -23,6 +23,7 @@ from aim_pulumi.api.base import to_manifest as to_manifest  # the object's manif
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents, yaml_error_line
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
+from aim_pulumi.api.model_source import AIMClusterModelSource
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.api.service import AIMService
@@ -34,6 +35,7 @@ AIMObject = (
     | AIMClusterProfile
     | AIMModel
     | AIMClusterModel
+    | AIMClusterModelSource
     | AIMRuntimeConfig
     | AIMClusterRuntimeConfig
 )
@@ -75,6 +77,7 @@ KINDS = KindRegistry(
     AIMClusterModel,
     AIMRuntimeConfig,
     AIMClusterRuntimeConfig,
+    AIMClusterModelSource,
 )
 
 YAML_SUFFIXES = (".yaml", ".yml")

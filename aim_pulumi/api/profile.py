@@ -71,6 +71,12 @@ class ProfileSpec(AIMBase):
     """Engine arguments (written to the profile ConfigMap and vLLM flags)."""
     engine_env: dict[str, str] = Field(default_factory=dict)
     """Engine environment variables."""
+    manual_selection_only: bool | None = None
+    """Bound only by name (`spec.profile.name`), never chosen by a selector or by model."""
+    variant: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")] | None = None
+    """The publisher's variant of the runtime (e.g. `eagle`)."""
+    features: list[str] = Field(default_factory=list)
+    """Runtime features the image supports (e.g. `adapters`)."""
     accelerator_model: AcceleratorModel | None = None
     """Accelerator model (a node label value)."""
     accelerator_vendor: AcceleratorVendor | None = None

@@ -91,7 +91,9 @@ class RegistryResponse:
             if len(out) > limit:
                 self.close()
                 raise DiscoveryError(
-                    "InvalidManifest", f"the {what} is larger than {limit} bytes; refusing to read it", image=image
+                    "InvalidManifest",
+                    f"the {what} is larger than {limit} bytes; refusing to read it",
+                    image=image,
                 )
         return bytes(out)
 
@@ -215,7 +217,9 @@ class RegistryClient:
         try:
             return json.loads(body)
         except ValueError:
-            raise DiscoveryError("ListingFailed", f"{what}: the registry's answer is not JSON", image=image) from None
+            raise DiscoveryError(
+                "ListingFailed", f"{what}: the registry's answer is not JSON", image=image
+            ) from None
 
     def _send(
         self, method: str, url: str, headers: dict[str, str], auth: str | None, host: str, image: str
@@ -234,7 +238,9 @@ class RegistryClient:
                 url = urljoin(url, location)
                 continue
             return RegistryResponse(self, raw, url)
-        raise DiscoveryError("RegistryUnavailable", f"more than {_MAX_REDIRECTS} redirects from {host}", image=image)
+        raise DiscoveryError(
+            "RegistryUnavailable", f"more than {_MAX_REDIRECTS} redirects from {host}", image=image
+        )
 
     def _with_retries(self, method: str, url: str, headers: Mapping[str, str], image: str) -> Any:
         host = urlsplit(url).netloc
@@ -279,7 +285,10 @@ class RegistryClient:
 
     def _answer(self, challenge: str, host: str, scope: str, image: str) -> str:
         scheme, _, rest = challenge.strip().partition(" ")
-        params = {m.group(1).lower(): m.group(2) if m.group(2) is not None else m.group(3) for m in _CHALLENGE_PARAM.finditer(rest)}
+        params = {
+            m.group(1).lower(): m.group(2) if m.group(2) is not None else m.group(3)
+            for m in _CHALLENGE_PARAM.finditer(rest)
+        }
         login = self.credentials.for_registry(_registry_name(host))
         if scheme.lower() == "basic":
             if login is None:
@@ -287,7 +296,8 @@ class RegistryClient:
             return _basic(login)
         if scheme.lower() != "bearer" or not params.get("realm"):
             raise DiscoveryError(
-                "Unauthorized", f"{host} asks for an authentication scheme discovery does not speak: {scheme or '(none)'}",
+                "Unauthorized",
+                f"{host} asks for an authentication scheme discovery does not speak: {scheme or '(none)'}",
                 image=image,
             )
         query = {"service": params.get("service") or ""}
@@ -324,13 +334,15 @@ class RegistryClient:
         if login is None or not refused:
             return DiscoveryError(
                 "Unauthorized",
-                f"{host} asks for a login and none is known for it: run `docker login {_registry_name(host)}` "
+                f"{host} asks for a login and none is known for it: "
+                f"run `docker login {_registry_name(host)}` "
                 "or give the program aim:registryAuth (a secret)",
                 image=image,
             )
         return DiscoveryError(
             "Unauthorized",
-            f"{host} refused the login of user {login.username!r} (from {login.origin}); check those credentials",
+            f"{host} refused the login of user {login.username!r} (from {login.origin}); "
+            "check those credentials",
             image=image,
         )
 
@@ -338,7 +350,9 @@ class RegistryClient:
         login = self.credentials.for_registry(_registry_name(host))
         who = f"user {login.username!r} (from {login.origin})" if login is not None else "anonymous access"
         return DiscoveryError(
-            "Forbidden", f"{host} denies {who} to {scope.split(':')[1] if ':' in scope else scope} (403)", image=image
+            "Forbidden",
+            f"{host} denies {who} to {scope.split(':')[1] if ':' in scope else scope} (403)",
+            image=image,
         )
 
 

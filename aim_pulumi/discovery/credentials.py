@@ -86,21 +86,27 @@ class Credentials:
     @classmethod
     def from_config(cls, value: Any, *, docker_config: Path | None = None) -> Credentials:
         """From the decoded `aim:registryAuth` value (or None) and the Docker config file."""
-        given: dict[str, Login] = {}
-        if value:
-            if isinstance(value, str):
-                value = json.loads(value)
-            if not isinstance(value, Mapping):
-                raise ValueError("aim:registryAuth: expected a mapping of registry host to {username, password}")
-            for host, entry in value.items():
-                if not isinstance(entry, Mapping):
-                    raise ValueError(f"aim:registryAuth: {host}: expected {{username, password}}")
-                username, password = entry.get("username"), entry.get("password")
-                if not isinstance(username, str) or not isinstance(password, str):
-                    raise ValueError(f"aim:registryAuth: {host}: username and password must be strings")
-                given[_host_of(str(host))] = Login(username, Secret(password), "aim:registryAuth")
         path = docker_config if docker_config is not None else default_docker_config()
-        return cls(given=given, docker=docker_config_logins(path))
+        return cls(given=given_logins(value), docker=docker_config_logins(path))
+
+
+def given_logins(value: Any) -> dict[str, Login]:
+    """The logins of an `aim:registryAuth` value (JSON text or a mapping); ValueError says what is wrong."""
+    given: dict[str, Login] = {}
+    if not value:
+        return given
+    if isinstance(value, str):
+        value = json.loads(value)
+    if not isinstance(value, Mapping):
+        raise ValueError("expected a mapping of registry host to {username, password}")
+    for host, entry in value.items():
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"{host}: expected {{username, password}}")
+        username, password = entry.get("username"), entry.get("password")
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise ValueError(f"{host}: username and password must be strings")
+        given[_host_of(str(host))] = Login(username, Secret(password), "aim:registryAuth")
+    return given
 
 
 def default_docker_config() -> Path:

@@ -23,6 +23,7 @@ the walk, since nothing below it can be seen.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import io
@@ -157,7 +158,8 @@ def _decompressed(blob: _Blob) -> IO[bytes]:
     if magic.startswith(_GZIP_MAGIC):
         return gzip.GzipFile(fileobj=blob, mode="rb")  # type: ignore[return-value]
     if magic.startswith(_ZSTD_MAGIC):
-        return zstandard.ZstdDecompressor().stream_reader(blob, read_across_frames=True, closefd=False)
+        source: IO[bytes] = io.BufferedReader(blob)
+        return zstandard.ZstdDecompressor().stream_reader(source, read_across_frames=True, closefd=False)
     return io.BufferedReader(blob)
 
 
@@ -173,7 +175,9 @@ def _parts(name: str, image: str, layer: str) -> tuple[str, ...]:
 
 def _unsafe(image: str, layer: str, name: str, what: str) -> DiscoveryError:
     return DiscoveryError(
-        "UnsafeLayer", f"layer {layer}: tar entry {name!r} {what}; discovery does not read such layers", image=image
+        "UnsafeLayer",
+        f"layer {layer}: tar entry {name!r} {what}; discovery does not read such layers",
+        image=image,
     )
 
 
@@ -241,7 +245,9 @@ def _scan(
         if member.issym() or member.islnk():
             raise _unsafe(image, digest, member.name, "is a link in the profile tree")
         if member.type not in _FILE_TYPES:
-            raise _unsafe(image, digest, member.name, "is a device, FIFO or other special file in the profile tree")
+            raise _unsafe(
+                image, digest, member.name, "is a device, FIFO or other special file in the profile tree"
+            )
         removed.add(relative)
         if not relative.endswith(".yaml"):
             continue
@@ -279,13 +285,15 @@ def read_layer(chunks: Iterator[bytes], *, digest: str, size: int, image: str, l
     """
     algorithm, _, expected = digest.partition(":")
     if algorithm not in ("sha256", "sha512"):
-        raise DiscoveryError("InvalidManifest", f"layer digest {digest!r} uses an unknown algorithm", image=image)
+        raise DiscoveryError(
+            "InvalidManifest", f"layer digest {digest!r} uses an unknown algorithm", image=image
+        )
     blob = _Blob(chunks, size, algorithm)
     broken: str | None = None
     delta: LayerDelta | None = None
     try:
         stream = _decompressed(blob)
-        archive = tarfile.open(fileobj=stream, mode="r|")
+        archive = tarfile.open(fileobj=stream, mode="r|")  # noqa: SIM115 (read to its end below)
         delta = _scan(archive, archive, digest, image, limits)
         while stream.read(1024 * 1024):  # the compression trailer (gzip's CRC is checked here)
             pass
@@ -300,18 +308,19 @@ def read_layer(chunks: Iterator[bytes], *, digest: str, size: int, image: str, l
         ) from None
     except _Oversize:
         raise DiscoveryError(
-            "DigestMismatch", f"layer {digest}: more bytes arrived than the {size} its descriptor announces",
+            "DigestMismatch",
+            f"layer {digest}: more bytes arrived than the {size} its descriptor announces",
             image=image,
         ) from None
     except (tarfile.TarError, zlib.error, gzip.BadGzipFile, EOFError, zstandard.ZstdError, OSError) as error:
         broken = f"{type(error).__name__}: {error}"
-        try:
+        with contextlib.suppress(_Truncated, _Oversize):
             blob.drain()
-        except (_Truncated, _Oversize):
-            pass
     if blob.count != size and broken is None:
         raise DiscoveryError(
-            "TruncatedBlob", f"layer {digest}: {blob.count} bytes arrived, its descriptor announces {size}", image=image
+            "TruncatedBlob",
+            f"layer {digest}: {blob.count} bytes arrived, its descriptor announces {size}",
+            image=image,
         )
     if blob.hasher.hexdigest() != expected:
         raise DiscoveryError(

@@ -67,7 +67,9 @@ Progress = Callable[[str], None]
 class ImageReader:
     """Reads images through one client and one cache; `progress` hears about long reads."""
 
-    def __init__(self, client: RegistryClient, cache: DiscoveryCache, progress: Progress | None = None) -> None:
+    def __init__(
+        self, client: RegistryClient, cache: DiscoveryCache, progress: Progress | None = None
+    ) -> None:
         self.client = client
         self.cache = cache
         self.progress = progress or (lambda _message: None)
@@ -98,13 +100,16 @@ class ImageReader:
             cached = self._cached(platform_digest)
             if cached is not None:
                 stats.from_cache = True
-                record = ImageRecord(image, digest, platform_digest, cached.env, cached.labels, cached.profiles)
+                record = ImageRecord(
+                    image, digest, platform_digest, cached.env, cached.labels, cached.profiles
+                )
                 self.cache.put("images", digest, record_to_json(record))
                 return record
             body, media_type = self._manifest(ref, platform_digest, scope, image)
             if media_type not in _MANIFESTS:
                 raise DiscoveryError(
-                    "InvalidManifest", f"the linux/amd64 entry of the index is a {media_type or 'untyped document'}",
+                    "InvalidManifest",
+                    f"the linux/amd64 entry of the index is a {media_type or 'untyped document'}",
                     image=image,
                 )
         config_descriptor = _descriptor(body.get("config"), "config", image)
@@ -129,7 +134,9 @@ class ImageReader:
 
     def _resolve_tag(self, ref: ImageReference, scope: str, image: str) -> str:
         path = f"/v2/{ref.repository}/manifests/{ref.reference}"
-        response = self.client.get(ref.api_host, path, scope=scope, image=image, accept=_ACCEPT, method="HEAD")
+        response = self.client.get(
+            ref.api_host, path, scope=scope, image=image, accept=_ACCEPT, method="HEAD"
+        )
         try:
             status = response.status
             digest = response.headers.get("Docker-Content-Digest", "")
@@ -157,7 +164,9 @@ class ImageReader:
         finally:
             response.close()
 
-    def _manifest(self, ref: ImageReference, digest: str, scope: str, image: str) -> tuple[dict[str, Any], str]:
+    def _manifest(
+        self, ref: ImageReference, digest: str, scope: str, image: str
+    ) -> tuple[dict[str, Any], str]:
         body = self._get_manifest_bytes(ref, digest, scope, image)
         _verify(body, digest, "manifest", image)
         try:
@@ -168,11 +177,14 @@ class ImageReader:
             raise DiscoveryError("InvalidManifest", f"manifest {digest} is not a JSON object", image=image)
         media_type = str(document.get("mediaType") or "")
         if not media_type:
-            media_type = OCI_INDEX if "manifests" in document else OCI_MANIFEST if "layers" in document else ""
+            media_type = (
+                OCI_INDEX if "manifests" in document else OCI_MANIFEST if "layers" in document else ""
+            )
         if media_type not in _INDEXES | _MANIFESTS:
             raise DiscoveryError(
                 "InvalidManifest",
-                f"manifest {digest} is {media_type or 'of no known type'}; discovery reads Docker v2 and OCI images",
+                f"manifest {digest} is {media_type or 'of no known type'}; "
+                "discovery reads Docker v2 and OCI images",
                 image=image,
             )
         return document, media_type
@@ -199,11 +211,17 @@ class ImageReader:
         digest, size = descriptor
         limit = self.client.limits.max_config_bytes
         if size > limit:
-            raise DiscoveryError("InvalidManifest", f"the image config is {size} bytes, over {limit}", image=image)
-        response = self.client.get(ref.api_host, f"/v2/{ref.repository}/blobs/{digest}", scope=scope, image=image)
+            raise DiscoveryError(
+                "InvalidManifest", f"the image config is {size} bytes, over {limit}", image=image
+            )
+        response = self.client.get(
+            ref.api_host, f"/v2/{ref.repository}/blobs/{digest}", scope=scope, image=image
+        )
         try:
             if response.status != 200:
-                raise DiscoveryError("InvalidManifest", f"config blob {digest} answered {response.status}", image=image)
+                raise DiscoveryError(
+                    "InvalidManifest", f"config blob {digest} answered {response.status}", image=image
+                )
             body = response.read_all(limit, "image config", image)
         finally:
             response.close()
@@ -250,10 +268,14 @@ class ImageReader:
     def _read_layer(self, ref: ImageReference, digest: str, size: int, scope: str, image: str) -> LayerDelta:
         attempts = self.client.limits.attempts
         for attempt in range(1, attempts + 1):
-            response = self.client.get(ref.api_host, f"/v2/{ref.repository}/blobs/{digest}", scope=scope, image=image)
+            response = self.client.get(
+                ref.api_host, f"/v2/{ref.repository}/blobs/{digest}", scope=scope, image=image
+            )
             try:
                 if response.status == 404:
-                    raise DiscoveryError("ImageNotFound", f"layer {digest} is missing from the registry", image=image)
+                    raise DiscoveryError(
+                        "ImageNotFound", f"layer {digest} is missing from the registry", image=image
+                    )
                 if response.status != 200:
                     raise DiscoveryError(
                         "RegistryUnavailable", f"layer {digest} answered {response.status}", image=image
@@ -279,7 +301,9 @@ class ImageReader:
             kept.append(LockedProfile(path, item.layer, item.content))
         limit = self.client.limits.max_profile_files
         if len(kept) > limit:
-            raise DiscoveryError("TooManyFiles", f"the image has {len(kept)} profile files, over {limit}", image=image)
+            raise DiscoveryError(
+                "TooManyFiles", f"the image has {len(kept)} profile files, over {limit}", image=image
+            )
         return tuple(kept)
 
     def _cached(self, digest: str) -> ImageRecord | None:
@@ -297,7 +321,9 @@ def _check_profile_yaml(content: str, path: str, layer: str, image: str) -> None
         documents = [d for d in load_yaml_documents(content) if d is not None]
     except AIMValidationError as error:
         raise DiscoveryError(
-            "InvalidProfile", f"layer {layer}: profile file {path} is not valid YAML ({error.message})", image=image
+            "InvalidProfile",
+            f"layer {layer}: profile file {path} is not valid YAML ({error.message})",
+            image=image,
         ) from None
     if len(documents) != 1 or not isinstance(documents[0], Mapping):
         raise DiscoveryError(
@@ -317,12 +343,15 @@ def _descriptor(value: Any, what: str, image: str) -> tuple[str, int]:
 def _verify(body: bytes, digest: str, what: str, image: str) -> None:
     algorithm, _, expected = digest.partition(":")
     if algorithm not in ("sha256", "sha512"):
-        raise DiscoveryError("InvalidManifest", f"{what} digest {digest!r} uses an unknown algorithm", image=image)
+        raise DiscoveryError(
+            "InvalidManifest", f"{what} digest {digest!r} uses an unknown algorithm", image=image
+        )
     actual = hashlib.new(algorithm, body).hexdigest()
     if actual != expected:
         raise DiscoveryError(
             "DigestMismatch",
-            f"the {what} received hashes to {algorithm}:{actual}, not {digest}; the registry served other content",
+            f"the {what} received hashes to {algorithm}:{actual}, not {digest}; "
+            "the registry served other content",
             image=image,
         )
 

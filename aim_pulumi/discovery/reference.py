@@ -71,7 +71,9 @@ def parse_reference(text: str) -> ImageReference:
     """`text` as Docker reads it; raises DiscoveryError(`InvalidReference`) saying what is wrong."""
     original = text
     if not text or len(text) > MAX_REFERENCE_LENGTH or text != text.strip():
-        raise _invalid(original, f"an image reference is 1 to {MAX_REFERENCE_LENGTH} characters without spaces")
+        raise _invalid(
+            original, f"an image reference is 1 to {MAX_REFERENCE_LENGTH} characters without spaces"
+        )
     name, at, digest = text.partition("@")
     if at and not _DIGEST.match(digest):
         raise _invalid(original, f"{digest!r} is not a digest (algorithm:hex)")

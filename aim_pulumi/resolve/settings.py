@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from aim_pulumi.discovery.credentials import Login, given_logins
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.schemas.metadata import is_dns1123_label
 
@@ -24,6 +25,7 @@ CONFIG_NAMESPACE = "aim"
 DEPLOYMENT_MODES = ("Standard", "RawDeployment")
 ACCESS_MODES = ("ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices"})
+DISCOVERY_MODES = ("live", "locked")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,11 @@ class Settings:
     inventory: tuple[dict[str, Any], ...] | None = None
     strict: bool = False
     wait_for: str | None = "condition=Ready"
+    # Image discovery (docs/discovery.md): `locked` refuses any image the lock file lacks; hosts
+    # that may be reached over plain HTTP; registry logins (a secret, never shown: `Login`).
+    discovery: str = "live"
+    insecure_registries: tuple[str, ...] = ()
+    registry_auth: tuple[tuple[str, Login], ...] = ()
 
     @classmethod
     def from_config(cls, values: Mapping[str, Any]) -> Settings:
@@ -158,6 +165,32 @@ def _parse_wait_for(key: str, value: Any) -> str | None:
     return value.strip()
 
 
+def _parse_hosts(key: str, value: Any) -> tuple[str, ...]:
+    """A JSON list of hosts, or hosts separated by commas."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ()
+    data = value
+    if isinstance(value, str):
+        text = value.strip()
+        data = json.loads(text) if text.startswith("[") else [h.strip() for h in text.split(",")]
+    if not isinstance(data, list | tuple) or not all(isinstance(h, str) and h.strip() for h in data):
+        raise _invalid(key, "expected a list of registry hosts (host or host:port)")
+    return tuple(sorted({h.strip() for h in data}))
+
+
+def _parse_registry_auth(key: str, value: Any) -> tuple[tuple[str, Login], ...]:
+    # A message names hosts and fields, never the value: it is a secret.
+    try:
+        logins = given_logins(value)
+    except json.JSONDecodeError:
+        raise _invalid(
+            key, 'expected JSON: {"<registry host>": {"username": ..., "password": ...}}'
+        ) from None
+    except ValueError as exc:
+        raise _invalid(key, str(exc)) from None
+    return tuple(sorted(logins.items()))
+
+
 def _parse_pool(key: str, index: int, pool: Any) -> dict[str, Any]:
     if not isinstance(pool, Mapping):
         raise _invalid(key, f"pool {index} must be an object, got {pool!r}")
@@ -217,6 +250,9 @@ _FIELDS = (
     _Field("inventory", "inventory", _parse_inventory, optional=True),
     _Field("strict", "strict", _parse_bool),
     _Field("waitFor", "wait_for", _parse_wait_for, optional=True),
+    _Field("discovery", "discovery", _choice(DISCOVERY_MODES)),
+    _Field("insecureRegistries", "insecure_registries", _parse_hosts, optional=True),
+    _Field("registryAuth", "registry_auth", _parse_registry_auth, optional=True),
 )
 _FIELDS_BY_KEY = {spec.key: spec for spec in _FIELDS}
 _FIELDS_BY_ATTRIBUTE = {spec.attribute: spec for spec in _FIELDS}

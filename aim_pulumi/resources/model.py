@@ -40,8 +40,17 @@ _ModelT = TypeVar("_ModelT", bound=AnyModel)
 
 
 def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
-    """The model's deploy-time status: its onboarding path and the profiles generated for it."""
+    """The model's deploy-time status: its onboarding path and the profiles generated for it.
+
+    An image-backed model whose image was discovered reports what the operator's status does
+    (`kind`, `aimId`, `baseImage`, `version`, `discoveredProfiles`, `managedProfiles`) and the
+    digest it was read at; one whose image could not be discovered fails the program here, with
+    the line that declared it.
+    """
     spec: dict[str, Any] = api.to_manifest(model).get("spec") or {}
+    failed = catalog.discovery_error(model)
+    if failed is not None:
+        raise failed
     error = catalog.generation_error(model)
     generated = [p.metadata.name for p in catalog.generated_profiles_of(model)]
     status: dict[str, Any] = {
@@ -49,6 +58,26 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
         "source": "image" if spec.get("image") else "modelId",
         "generatedProfiles": generated,
     }
+    discovered = catalog.discovered(model)
+    if discovered is not None:
+        status.update(discovered.status)
+        status["discoveredProfileNames"] = sorted(p.metadata.name for p in discovered.supported)
+        origins = {o.digest for o in discovered.origins.values()}
+        status["discoveredFrom"] = {
+            "image": spec.get("image"),
+            "digest": next(iter(origins), ""),
+            "fromLock": not catalog.read_live(str(spec.get("image"))),
+        }
+        if not discovered.supported:
+            status["status"] = "NotAvailable"
+            status["conditions"] = [
+                {
+                    "type": "Ready",
+                    "status": "False",
+                    "reason": "NoSupportedProfiles",
+                    "message": "no discovered profile's hardware is in aim:inventory",
+                }
+            ]
     if error is not None:
         status["conditions"] = [
             {
@@ -83,6 +112,17 @@ class _ModelComponent(CatalogComponent[_ModelT]):
         status = model_status(declared, catalog)
         for condition in status.get("conditions", []):
             warn(f"{condition['reason']}: {condition['message']}")
+        discovered = catalog.discovered(declared)
+        if discovered is not None:
+            for problem in discovered.problems:
+                warn(
+                    f"InvalidDiscoveredProfile: image {declared.spec.image}: {problem}; the file is left out"
+                )
+            if not status["discoveredFrom"]["fromLock"]:
+                warn(
+                    f"DiscoveredLive: image {declared.spec.image} is not in aim.lock.yaml and was read "
+                    "from its registry; run `aim-pulumi discover` to pin it"
+                )
         return status
 
 

@@ -271,7 +271,8 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
         roster.fail(body_error)
         return
     try:
-        if any(m.waits_for_outputs() for m in roster.members):
+        discovering = current_registry().catalog.start_discoveries()
+        if discovering or any(m.waits_for_outputs() for m in roster.members):
             current.task = asyncio.ensure_future(_settle_later(roster), loop=_sdk.event_loop())
             return
         _resolve(roster)
@@ -286,9 +287,24 @@ async def _settle_later(roster: _Roster) -> None:
         # Catalog objects first: a service sees them only once they joined the catalog.
         for member in [*roster.catalog_objects, *roster.services]:
             await member.await_outputs()
+        await _discovered()
         _resolve(roster)
     except BaseException as error:
         roster.fail(error)
+
+
+async def _discovered() -> None:
+    """Wait, off the event loop's thread, for the registry reads the catalog started.
+
+    An image the lock file lacks is read while the program's body and registrations go on; the
+    round resolves once every read has ended (a failed one is reported by its model).
+    """
+    catalog = current_registry().catalog
+    while True:
+        running = catalog.start_discoveries()
+        if not running:
+            return
+        await asyncio.gather(*(asyncio.wrap_future(read) for read in running), return_exceptions=True)
 
 
 @contextlib.contextmanager

@@ -68,10 +68,13 @@ class StackRegistry:
         inventory = (
             Inventory.from_config(list(settings.inventory)) if settings.inventory is not None else None
         )
+        from aim_pulumi.resources.discovery import discoveries_for
+
         catalog = Catalog(
             inventory=inventory,
             embed_default=settings.embed_default_runtime_config,
             system_namespace=settings.system_namespace,
+            discovery=discoveries_for(settings),
         )
         return cls(settings=settings, catalog=catalog)
 

@@ -138,6 +138,22 @@ class AIMModelStatus(TypedDict, total=False):
     """Names of the profiles generated from the runtime config's fallbacks."""
     conditions: list[StatusCondition]
     """Why generation failed, when it did."""
+    kind: str
+    """Image for an image-backed model whose image was discovered."""
+    aimId: str
+    """The image's AIM_ID."""
+    baseImage: str
+    """The image's AIM_BASE_IMAGE_REF."""
+    version: str
+    """The image's tag."""
+    discoveredProfiles: dict[str, Any]
+    """Counts of the image's profiles: total, supported, unsupported, byHardware."""
+    managedProfiles: dict[str, Any]
+    """Counts of the profiles made: total, deployable, base."""
+    discoveredProfileNames: list[str]
+    """Names of the profiles discovered from the image (those whose hardware is offered)."""
+    discoveredFrom: dict[str, Any]
+    """The image, the digest it was read at, and whether the lock file said so (fromLock)."""
 
 
 class AIMRuntimeConfigStatus(TypedDict, total=False):

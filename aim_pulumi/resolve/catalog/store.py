@@ -19,12 +19,14 @@ A declared profile also wins over a generated profile of the same kind, namespac
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
+    AIMError,
     AIMKind,
     AIMModel,
     AIMObject,
@@ -32,10 +34,15 @@ from aim_pulumi.api import (
     extensions,
     to_manifest,
 )
+from aim_pulumi.api.model_source import AIMClusterModelSource
+from aim_pulumi.discovery.errors import DiscoveryError
+from aim_pulumi.discovery.records import ImageRecord, SourceRecord
+from aim_pulumi.resolve.catalog.discovered import DiscoveredModel, DiscoveredOrigin, discovered_profiles
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
 from aim_pulumi.resolve.catalog.indexes import INDEXES, CatalogIndex
 from aim_pulumi.resolve.catalog.inventory import Inventory
+from aim_pulumi.resolve.catalog.model_sources import SourceModels, source_models
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import (
     MODEL_KINDS,
@@ -75,6 +82,28 @@ class _Generated:
     by_namespace: dict[str, list[ProfileEntry]] = field(default_factory=dict)
     per_model: dict[Key, tuple[ProfileEntry, ...]] = field(default_factory=dict)
     errors: dict[Key, AIMResolutionError] = field(default_factory=dict)
+    # Image discovery (`discovered.py`) and model sources (`model_sources.py`).
+    models: dict[Key, AIMClusterModel] = field(default_factory=dict)
+    models_by_image: dict[str, list[AIMClusterModel]] = field(default_factory=dict)
+    sources: dict[Key, SourceModels] = field(default_factory=dict)
+    source_errors: dict[Key, AIMError] = field(default_factory=dict)
+    discovered: dict[Key, DiscoveredModel] = field(default_factory=dict)
+    discovery_errors: dict[Key, AIMError] = field(default_factory=dict)
+    origins: dict[Key, DiscoveredOrigin] = field(default_factory=dict)
+
+
+class ImageSource(Protocol):
+    """What the catalog asks of discovery (`aim_pulumi/discovery/session.py:Discoveries`)."""
+
+    def image(self, image: str) -> ImageRecord: ...
+
+    def prefetch(self, image: str) -> Future[ImageRecord] | None: ...
+
+    def source(self, name: str, spec: Mapping[str, Any]) -> SourceRecord: ...
+
+    def prefetch_source(self, name: str, spec: Mapping[str, Any]) -> Future[SourceRecord] | None: ...
+
+    def read_live(self, image: str) -> bool: ...
 
 
 LookupScope = Literal["Auto", "Namespace", "Cluster"]
@@ -96,8 +125,10 @@ class Catalog:
         inventory: Inventory | None = None,
         embed_default: bool = True,
         system_namespace: str = "aim-system",
+        discovery: ImageSource | None = None,
     ) -> None:
         self.inventory = inventory
+        self.discovery = discovery
         self.embed_default = embed_default
         self.system_namespace = system_namespace
         self._objects: dict[Key, AIMObject] = {}
@@ -107,6 +138,8 @@ class Catalog:
         self._profiles_by_namespace: dict[str, list[ProfileEntry]] = {}
         self._models_by_image: dict[str, dict[str, list[AnyModel]]] = {}
         self._id_models: dict[Key, AnyModel] = {}
+        self._image_models: dict[Key, AnyModel] = {}
+        self._sources: dict[Key, AIMClusterModelSource] = {}
         extensions.load()
         self._indexes: tuple[CatalogIndex, ...] = tuple(factory(self) for factory in INDEXES)
         self._generated: _Generated | None = None
@@ -143,6 +176,8 @@ class Catalog:
             _index_add(self._profiles_by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
             _index_add(self._profiles_by_aim_id, entry.field("aimId"), entry)
             self._profiles_by_namespace.setdefault(entry.namespace, []).append(entry)
+            if self._image_models or self._sources:
+                self._generated = None  # a declared profile of an image model stands for discovery
         elif kind in MODEL_KINDS:
             assert isinstance(obj, AIMModel | AIMClusterModel)
             image = text(obj.spec.image)
@@ -150,6 +185,12 @@ class Catalog:
                 self._models_by_image.setdefault(image, {}).setdefault(key[1], []).append(obj)
             if text(obj.spec.model_id):
                 self._id_models[key] = obj
+            if image:
+                self._image_models[key] = obj
+            self._generated = None
+        elif kind == "AIMClusterModelSource":
+            assert isinstance(obj, AIMClusterModelSource)
+            self._sources[key] = obj
             self._generated = None
         elif kind in RUNTIME_CONFIG_KINDS:
             self._generated = None
@@ -199,6 +240,8 @@ class Catalog:
         if kind in PROFILE_KINDS:
             entry = self._generated_state().entries.get(key)
             return entry.obj if entry is not None else None
+        if kind == "AIMClusterModel" and self._sources:
+            return self._generated_state().models.get(key)
         return None
 
     def names_of(self, kind: str) -> list[tuple[str, str]]:
@@ -209,6 +252,8 @@ class Catalog:
         keys = {(ns, name) for k, ns, name in self._objects if k == kind}
         if kind in PROFILE_KINDS:
             keys.update((ns, name) for k, ns, name in self._generated_state().entries if k == kind)
+        if kind == "AIMClusterModel" and self._sources:
+            keys.update((ns, name) for _, ns, name in self._generated_state().models)
         return sorted(keys)
 
     def replaces_embedded_default(self) -> bool:
@@ -238,7 +283,10 @@ class Catalog:
         """Models declaring `spec.image == image`: (namespace models, cluster models), by name."""
         per_ns = self._models_by_image.get(image, {})
         local = sorted(per_ns.get(namespace, ()), key=lambda o: o.metadata.name)
-        cluster = sorted(per_ns.get("", ()), key=lambda o: o.metadata.name)
+        cluster_models: list[AnyModel] = list(per_ns.get("", ()))
+        if self._sources:
+            cluster_models.extend(self._generated_state().models_by_image.get(image, ()))
+        cluster = sorted(cluster_models, key=lambda o: o.metadata.name)
         return local, cluster
 
     # ---------------------------------------------------------------- profiles
@@ -318,6 +366,68 @@ class Catalog:
         """Why a model produced no generated profiles, when its runtime config could not be resolved."""
         return self._generated_state().errors.get(object_key(model))
 
+    # ---------------------------------------------------------------- discovery and model sources
+
+    def start_discoveries(self) -> list[Future[Any]]:
+        """Start the registry reads the catalog will need, returning those still running.
+
+        Model sources are listed first; the images of the models a finished listing materialises
+        are read next, so a caller waits, calls again, until nothing is left running.
+        """
+        if self.discovery is None:
+            return []
+        running: list[Future[Any]] = []
+        images: set[str] = set()
+        for key in sorted(self._sources):
+            source = self._sources[key]
+            spec = to_manifest(source)["spec"]
+            future = self.discovery.prefetch_source(source.metadata.name, spec)
+            if future is not None and not future.done():
+                running.append(future)
+                continue
+            try:
+                record = self.discovery.source(source.metadata.name, spec)
+            except AIMError:
+                continue  # reported by the source's status
+            images.update(image.uri for image in record.images)
+        for key in sorted(self._image_models):
+            if not self._declares_profiles(self._image_models[key]):
+                images.add(text(self._image_models[key].spec.image))
+        for image in sorted(images):
+            read = self.discovery.prefetch(image)
+            if read is not None and not read.done():
+                running.append(read)
+        return running
+
+    def discovered(self, model: AnyModel) -> DiscoveredModel | None:
+        """What an image-backed model got from its image (None: not discovered)."""
+        return self._generated_state().discovered.get(object_key(model))
+
+    def discovery_error(self, model: AnyModel) -> AIMError | None:
+        """Why an image-backed model's image could not be discovered."""
+        return self._generated_state().discovery_errors.get(object_key(model))
+
+    def discovered_origin(self, profile: AnyProfile) -> DiscoveredOrigin | None:
+        """The image, digest, layer and file a discovered profile came from (what `explain` names)."""
+        return self._generated_state().origins.get(object_key(profile))
+
+    def source_models(self, source: AIMClusterModelSource) -> SourceModels | None:
+        return self._generated_state().sources.get(object_key(source))
+
+    def source_error(self, source: AIMClusterModelSource) -> AIMError | None:
+        return self._generated_state().source_errors.get(object_key(source))
+
+    def read_live(self, image: str) -> bool:
+        """Whether this run read `image` from its registry (the lock had no entry for it)."""
+        return self.discovery is not None and self.discovery.read_live(image)
+
+    def _declares_profiles(self, model: AnyModel) -> bool:
+        """A model whose profiles the program declares (labelled with it) is not discovered: its
+        declared profiles are its catalog, as they were before discovery existed."""
+        namespace = model.metadata.namespace or "" if isinstance(model, AIMModel) else ""
+        found = self._profiles_by_model.get(model.metadata.name, {})
+        return bool(found.get(namespace)) or bool(found.get(""))
+
     def _generated_state(self) -> _Generated:
         if self._generated is None:
             self._pools.clear()
@@ -326,8 +436,85 @@ class Catalog:
 
     def _generate(self) -> _Generated:
         state = _Generated()
-        for key in sorted(self._id_models):
-            model = self._id_models[key]
+        id_models: dict[Key, AnyModel] = dict(self._id_models)
+        image_models: dict[Key, AnyModel] = dict(self._image_models)
+        for key in sorted(self._sources):
+            self._materialise(key, self._sources[key], state, id_models, image_models)
+        self._generate_from_fallbacks(state, id_models)
+        for key in sorted(image_models):
+            self._discover(key, image_models[key], state)
+        return state
+
+    def _materialise(
+        self,
+        key: Key,
+        source: AIMClusterModelSource,
+        state: _Generated,
+        id_models: dict[Key, AnyModel],
+        image_models: dict[Key, AnyModel],
+    ) -> None:
+        record: SourceRecord | None = None
+        if self.discovery is not None and (source.spec.filters or source.spec.images):
+            try:
+                record = self.discovery.source(source.metadata.name, to_manifest(source)["spec"])
+            except AIMError as error:
+                state.source_errors[key] = error.located(object_ref=source.object_ref)
+                return
+        try:
+            made = source_models(source, record)
+        except AIMResolutionError as error:
+            state.source_errors[key] = error
+            return
+        state.sources[key] = made
+        for model in made.models:
+            model_key = object_key(model)
+            if model_key in self._objects:
+                continue  # a declared model of that name is respected, never re-owned
+            state.models[model_key] = model
+            image = text(model.spec.image)
+            if image:
+                state.models_by_image.setdefault(image, []).append(model)
+                image_models[model_key] = model
+            if text(model.spec.model_id):
+                id_models[model_key] = model
+
+    def _discover(self, key: Key, model: AnyModel, state: _Generated) -> None:
+        if self.discovery is None or self._declares_profiles(model):
+            return
+        try:
+            record = self.discovery.image(text(model.spec.image))
+        except DiscoveryError as error:
+            state.discovery_errors[key] = error.located(object_ref=model.object_ref)
+            return
+        everything = discovered_profiles(model, record, None)
+        names = [p.metadata.name for p in everything.supported]
+        result = (
+            discovered_profiles(model, record, self.inventory, retained=names)
+            if self.inventory
+            else everything
+        )
+        state.discovered[key] = result
+        mine: list[ProfileEntry] = []
+        for profile in (*result.supported, *result.unsupported):
+            entry = ProfileEntry.build(profile, self.inventory, generated=True)
+            origin = result.origins.get(profile.metadata.name)
+            if origin is not None:
+                state.origins[entry.key] = origin
+            if entry.key in self._profiles:
+                continue  # a declared profile of the same name wins
+            if entry.state == "NotAvailable" and self.inventory is not None:
+                state.retained[entry.key] = entry
+                continue
+            mine.append(entry)
+            state.entries[entry.key] = entry
+            _index_add(state.by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
+            _index_add(state.by_aim_id, entry.field("aimId"), entry)
+            state.by_namespace.setdefault(entry.namespace, []).append(entry)
+        state.per_model[key] = tuple(mine)
+
+    def _generate_from_fallbacks(self, state: _Generated, id_models: Mapping[Key, AnyModel]) -> None:
+        for key in sorted(id_models):
+            model = id_models[key]
             rc_namespace = key[1] or self.system_namespace
             rc_name = text(model.spec.runtime_config_name)
             try:
@@ -354,4 +541,3 @@ class Catalog:
                 _index_add(state.by_aim_id, entry.field("aimId"), entry)
                 state.by_namespace.setdefault(entry.namespace, []).append(entry)
             state.per_model[key] = tuple(mine)
-        return state

@@ -63,21 +63,29 @@ def name_hash(hash_inputs: Sequence[str]) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
-def derived_name(parts: Sequence[str], hash_inputs: Sequence[str], max_length: int = MAX_NAME_LENGTH) -> str:
+def derived_name(
+    parts: Sequence[str],
+    hash_inputs: Sequence[str],
+    max_length: int = MAX_NAME_LENGTH,
+    hash_length: int = HASH_LENGTH,
+) -> str:
     """A stable child name: sanitised `parts`, shortened longest-first, plus a hash of `hash_inputs`.
 
     The hash keeps names unique after truncation; shortening the longest part first keeps every
-    part recognisable in the result.
+    part recognisable in the result. `hash_length` is the operator's `WithHashLength` (model
+    sources name their models with 6 characters).
     """
-    return _derived_name(tuple(parts), tuple(hash_inputs), max_length)
+    return _derived_name(tuple(parts), tuple(hash_inputs), max_length, hash_length)
 
 
 @functools.lru_cache(maxsize=8192)
-def _derived_name(parts: tuple[str, ...], hash_inputs: tuple[str, ...], max_length: int) -> str:
+def _derived_name(
+    parts: tuple[str, ...], hash_inputs: tuple[str, ...], max_length: int, hash_length: int = HASH_LENGTH
+) -> str:
     """`derived_name`, remembered: a plan derives the same names again (each Shared cache's for
     every service on its profile, each service's when it is planned again)."""
     sanitized = [sanitize_name_part(part) for part in parts]
-    suffix = name_hash(hash_inputs) if hash_inputs else ""
+    suffix = name_hash(hash_inputs)[:hash_length] if hash_inputs else ""
 
     def total_length() -> int:
         length = sum(len(part) + 1 for part in sanitized) + len(suffix)

@@ -116,6 +116,9 @@ class SelectorFilter:
             return "role"
         if entry.overlay:
             return "overlay"
+        if entry.spec.manual_selection_only:
+            # The publisher keeps this profile for services that name it (`spec.profile.name`).
+            return "manualSelectionOnly"
         if self.model_name and entry.source_model != self.model_name:
             return "modelRef.name"
         if self.origin and entry.origin != self.origin:
