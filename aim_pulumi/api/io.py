@@ -81,6 +81,9 @@ KINDS = KindRegistry(
 )
 
 YAML_SUFFIXES = (".yaml", ".yml")
+# The discovery lock file (`aim_pulumi/discovery/lock.py`) lives beside the manifests it pins and
+# is not one of them.
+LOCK_FILE = "aim.lock.yaml"
 ROOT = "(root)"
 
 
@@ -256,7 +259,7 @@ def manifest_files(path: str | os.PathLike[str], skipped: list[Path] | None = No
                     continue
                 if p.is_dir():
                     continue
-            if p.suffix.lower() not in YAML_SUFFIXES:
+            if p.suffix.lower() not in YAML_SUFFIXES or p.name == LOCK_FILE:
                 continue
             if p.is_file():
                 found.append(p)

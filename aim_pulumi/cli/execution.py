@@ -136,8 +136,10 @@ def execute(
             registry.add(obj)
         body()
 
+    from aim_pulumi.resources.discovery import using_root
+
     try:
-        with _recording_service_plans(services):
+        with _recording_service_plans(services), using_root(program.root or program.path):
             outcome.recording = run_program(
                 entry,
                 project=program.project,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from aim_pulumi.cli.commands import completion, explain, import_, migrate, plan, validate, version
+from aim_pulumi.cli.commands import completion, discover, explain, import_, migrate, plan, validate, version
 from aim_pulumi.cli.common import subcommand_parsers
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
-COMMANDS = [plan, explain, validate, migrate, import_, completion, version]
+COMMANDS = [plan, explain, discover, validate, migrate, import_, completion, version]
 
 
 class Parser(argparse.ArgumentParser):

@@ -46,6 +46,8 @@ class Program:
     secret_keys: tuple[str, ...] = ()
     # What the offline plan leaves out that `pulumi preview` would use, printed as warnings.
     warnings: tuple[str, ...] = ()
+    # Where `aim.lock.yaml` is: the project directory (Pulumi.yaml's), the YAML directory or file's.
+    root: Path | None = None
 
     @property
     def main(self) -> Path | None:
@@ -298,7 +300,9 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         values[key] = value
         if key in secrets:
             secrets.remove(key)
+    lock_root = root if root.is_dir() else root.parent
     return Program(
+        root=lock_root.resolve(),
         path=directory.resolve(),
         kind=kind,
         project=project,
@@ -313,11 +317,16 @@ def _dns_name(text: str) -> str:
     return re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
 
 
-def add_program_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments `plan` and `explain` share: what to run and how it is configured."""
+def add_program_arguments(parser: argparse.ArgumentParser, *, default_program: str | None = None) -> None:
+    """The arguments `plan`, `explain` and `discover` share: what to run and how it is configured.
+
+    `default_program` makes PROGRAM optional (`discover` runs in the current directory).
+    """
     parser.add_argument(
         "program",
         metavar="PROGRAM",
+        nargs="?" if default_program is not None else None,
+        default=default_program,
         help="a Pulumi Python program directory, or AIM/Kubernetes YAML (a file, a directory, - for stdin)",
     )
     parser.add_argument("-s", "--stack", metavar="S", help="stack whose Pulumi.<stack>.yaml config is read")

@@ -24,12 +24,12 @@ from typing import Any
 
 import yaml
 
+from aim_pulumi.api.io import LOCK_FILE
 from aim_pulumi.discovery.errors import DiscoveryError
 from aim_pulumi.discovery.records import ImageRecord, LockedProfile, SourceImage, SourceRecord
 
 __all__ = ["LOCK_FILE", "LOCK_VERSION", "Lock", "read_lock", "render_lock", "write_lock"]
 
-LOCK_FILE = "aim.lock.yaml"
 LOCK_VERSION = 1
 _HEADER = (
     "# aim.lock.yaml: the AIM images and model sources this program names, as discovery read them.\n"

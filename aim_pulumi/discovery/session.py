@@ -5,7 +5,8 @@ answer comes from `aim.lock.yaml`, and what the lock lacks is read live in `live
 default: a program whose lock is missing an image still plans, and says it read the registry),
 refused in `locked` mode (`aim:discovery: locked`, for CI: an error naming the image and
 `aim-pulumi discover`), and in `refresh` mode (the `discover` command) everything is read again
-except what `keep` pins (`discover --update IMAGE` keeps every other entry as locked).
+but for the names `refresh` lists, when given (`discover --update IMAGE` reads IMAGE again and
+keeps every other entry as locked).
 
 Reads run on a small thread pool, started as soon as a model is declared (`prefetch`), so that a
 program's body and its registrations go on while the registry answers; the program's round waits
@@ -66,7 +67,7 @@ class Discoveries:
         *,
         mode: Mode = "live",
         readers: Callable[[], Readers] | None = None,
-        keep: Iterable[str] | None = None,
+        refresh: Iterable[str] | None = None,
         where: str = LOCK_FILE,
     ) -> None:
         self.lock = lock
@@ -74,7 +75,7 @@ class Discoveries:
         self.where = where
         self._make_readers = readers
         self._readers: Readers | None = None
-        self._keep = frozenset(keep) if keep is not None else None
+        self._refresh = frozenset(refresh) if refresh is not None else None
         self._state = _State()
         self._lock = threading.RLock()
         self._pool: ThreadPoolExecutor | None = None
@@ -173,7 +174,7 @@ class Discoveries:
         record = self.lock.images.get(image)
         if record is None:
             return None
-        if self.mode == "refresh" and (self._keep is None or image in self._keep):
+        if self.mode == "refresh" and (self._refresh is None or image in self._refresh):
             return None
         return record
 
@@ -181,7 +182,7 @@ class Discoveries:
         locked = self.lock.sources.get(name)
         if locked is None or locked.spec_hash != source_spec_hash(spec):
             return None
-        if self.mode == "refresh" and (self._keep is None or name in self._keep):
+        if self.mode == "refresh" and (self._refresh is None or name in self._refresh):
             return None
         return locked
 

@@ -494,7 +494,6 @@ class Catalog:
             else everything
         )
         state.discovered[key] = result
-        mine: list[ProfileEntry] = []
         for profile in (*result.supported, *result.unsupported):
             entry = ProfileEntry.build(profile, self.inventory, generated=True)
             origin = result.origins.get(profile.metadata.name)
@@ -505,12 +504,10 @@ class Catalog:
             if entry.state == "NotAvailable" and self.inventory is not None:
                 state.retained[entry.key] = entry
                 continue
-            mine.append(entry)
             state.entries[entry.key] = entry
             _index_add(state.by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
             _index_add(state.by_aim_id, entry.field("aimId"), entry)
             state.by_namespace.setdefault(entry.namespace, []).append(entry)
-        state.per_model[key] = tuple(mine)
 
     def _generate_from_fallbacks(self, state: _Generated, id_models: Mapping[Key, AnyModel]) -> None:
         for key in sorted(id_models):
