@@ -62,6 +62,7 @@ class Limits:
     max_config_bytes: int = 8 * 1024 * 1024
     max_listing_bytes: int = 16 * 1024 * 1024
     max_listing_pages: int = 1000
+    listing_page_size: int = 100
     # Profile files: one is a few kilobytes; an image has a few dozen.
     max_profile_bytes: int = 1024 * 1024
     max_profile_files: int = 4096
@@ -116,8 +117,10 @@ class RegistryClient:
         limits: Limits | None = None,
         sleep: Callable[[float], None] = time.sleep,
         pool: urllib3.PoolManager | None = None,
+        mirrors: Mapping[str, str] | None = None,
     ) -> None:
         self.credentials = credentials or Credentials()
+        self.mirrors = dict(mirrors or {})
         self.insecure = frozenset(insecure)
         self.limits = limits or Limits()
         self._sleep = sleep
@@ -148,7 +151,9 @@ class RegistryClient:
         return "http" if is_loopback(host) or host in self.insecure else "https"
 
     def url(self, host: str, path: str) -> str:
-        return f"{self.scheme(host)}://{host}{path}"
+        """The URL of `path` on `host`, or on the mirror that stands in for it (`mirrors`)."""
+        target = self.mirrors.get(host, host)
+        return f"{self.scheme(target)}://{target}{path}"
 
     def _check_scheme(self, url: str, image: str) -> None:
         parts = urlsplit(url)
@@ -229,7 +234,7 @@ class RegistryClient:
             self._check_scheme(url, image)
             sent = dict(headers)
             target_host = urlsplit(url).netloc
-            if auth and target_host == host:
+            if auth and target_host == self.mirrors.get(host, host):
                 sent["Authorization"] = auth
             raw = self._with_retries(method, url, sent, image)
             if raw.status in _REDIRECTS and raw.headers.get("Location"):

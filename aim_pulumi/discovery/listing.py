@@ -101,7 +101,7 @@ class RegistryLister:
             yield [str(i) for i in items]
             match = _NEXT.search(link)
             url = urljoin(url, match.group(1)) if match else None
-            if url is not None and urlsplit(url).netloc != host:
+            if url is not None and urlsplit(url).netloc != urlsplit(self.client.url(host, "")).netloc:
                 raise DiscoveryError(
                     "ListingFailed", f"{registry} links its next page to another host", image=what
                 )
@@ -109,9 +109,8 @@ class RegistryLister:
     def _tags(self, registry: str, repository: str, what: str) -> list[str]:
         tags: list[str] = []
         scope = f"repository:{repository}:pull"
-        for page in self._pages(
-            registry, f"/v2/{repository}/tags/list", scope, f"{what} ({repository})", "tags"
-        ):
+        path = f"/v2/{repository}/tags/list?n={self.client.limits.listing_page_size}"
+        for page in self._pages(registry, path, scope, f"{what} ({repository})", "tags"):
             tags.extend(page)
         return tags
 
@@ -119,7 +118,10 @@ class RegistryLister:
         if registry == DOCKER_HUB:
             return self._hub_repositories(parsed, what)
         repositories: list[str] = []
-        for page in self._pages(registry, "/v2/_catalog", "registry:catalog:*", what, "repositories"):
+        size = self.client.limits.listing_page_size
+        for page in self._pages(
+            registry, f"/v2/_catalog?n={size}", "registry:catalog:*", what, "repositories"
+        ):
             repositories.extend(page)
         return repositories
 

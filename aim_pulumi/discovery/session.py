@@ -262,6 +262,7 @@ def registry_readers(
     progress: Callable[[str], None] | None = None,
     limits: Any = None,
     hub: str | None = None,
+    mirrors: Mapping[str, str] | None = None,
 ) -> Readers:
     """Readers over real registries: one client (credentials, plain-HTTP hosts, bounds), one cache.
 
@@ -272,7 +273,7 @@ def registry_readers(
     from aim_pulumi.discovery.listing import DOCKER_HUB_WEB, RegistryLister
     from aim_pulumi.discovery.reader import ImageReader
 
-    client = RegistryClient(credentials, insecure=frozenset(insecure), limits=limits)
+    client = RegistryClient(credentials, insecure=frozenset(insecure), limits=limits, mirrors=mirrors)
     reader = ImageReader(
         client, DiscoveryCache(cache_dir if cache_dir is not None else default_cache_dir()), progress
     )

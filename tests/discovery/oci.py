@@ -128,7 +128,7 @@ def layer(
     return Layer(compress(tar_bytes(entries), compression), LAYER_TYPES[(compression, flavour)])
 
 
-def config_blob(env: Mapping[str, str] = {}, labels: Mapping[str, str] = {}) -> bytes:  # noqa: B006
+def config_blob(env: Mapping[str, str] = {}, labels: Mapping[str, str] = {}) -> bytes:
     document = {
         "architecture": "amd64",
         "os": "linux",
@@ -157,7 +157,11 @@ class Image:
             {
                 "schemaVersion": 2,
                 "mediaType": media,
-                "config": {"mediaType": config_type, "digest": digest_of(self.config), "size": len(self.config)},
+                "config": {
+                    "mediaType": config_type,
+                    "digest": digest_of(self.config),
+                    "size": len(self.config),
+                },
                 "layers": [item.descriptor() for item in self.layers],
             },
             sort_keys=True,
@@ -273,7 +277,9 @@ class Pusher:
                 }
             )
         media = DOCKER_LIST if flavour == "docker" else OCI_INDEX
-        body = json.dumps({"schemaVersion": 2, "mediaType": media, "manifests": entries}, sort_keys=True).encode()
+        body = json.dumps(
+            {"schemaVersion": 2, "mediaType": media, "manifests": entries}, sort_keys=True
+        ).encode()
         return self.manifest(repository, tag, body, media)
 
 
