@@ -99,7 +99,7 @@ class RegistryResponse:
         return bytes(out)
 
     def close(self) -> None:
-        self.raw.release_conn()
+        _done_with(self.raw)
 
 
 class RegistryClient:
@@ -239,7 +239,7 @@ class RegistryClient:
             raw = self._with_retries(method, url, sent, image)
             if raw.status in _REDIRECTS and raw.headers.get("Location"):
                 location = raw.headers["Location"]
-                raw.release_conn()
+                _done_with(raw)
                 url = urljoin(url, location)
                 continue
             return RegistryResponse(self, raw, url)
@@ -267,7 +267,7 @@ class RegistryClient:
                 last = f"answered {raw.status}"
                 reason = "RateLimited" if raw.status == 429 else "RegistryUnavailable"
                 pause = _retry_after(raw.headers.get("Retry-After"))
-                raw.release_conn()
+                _done_with(raw)
                 if attempt < self.limits.attempts:
                     self._pause(attempt, pause)
                     continue
@@ -359,6 +359,20 @@ class RegistryClient:
             f"{host} denies {who} to {scope.split(':')[1] if ':' in scope else scope} (403)",
             image=image,
         )
+
+
+def _done_with(raw: Any) -> None:
+    """Give the connection back: read out a small unread body, else close the connection, so the
+    next request on it never reads this one's leftovers."""
+    try:
+        remaining = raw.length_remaining
+        if remaining is not None and remaining <= 64 * 1024:
+            raw.drain_conn()
+        elif not raw.closed and remaining != 0:
+            raw.close()
+    except (Urllib3Error, OSError):
+        raw.close()
+    raw.release_conn()
 
 
 def _registry_name(host: str) -> str:

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
+
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.discovery.cache import DiscoveryCache
@@ -319,10 +321,11 @@ class ImageReader:
 def _check_profile_yaml(content: str, path: str, layer: str, image: str) -> None:
     try:
         documents = [d for d in load_yaml_documents(content) if d is not None]
-    except AIMValidationError as error:
+    except (AIMValidationError, yaml.YAMLError) as error:
+        why = error.message if isinstance(error, AIMValidationError) else str(error).splitlines()[0]
         raise DiscoveryError(
             "InvalidProfile",
-            f"layer {layer}: profile file {path} is not valid YAML ({error.message})",
+            f"layer {layer}: profile file {path} is not valid YAML ({why})",
             image=image,
         ) from None
     if len(documents) != 1 or not isinstance(documents[0], Mapping):

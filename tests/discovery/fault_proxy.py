@@ -25,7 +25,7 @@ import urllib3
 @dataclass
 class Rule:
     path: str
-    action: str  # "status", "truncate", "corrupt", "body"
+    action: str  # "status", "truncate", "corrupt", "body", "stall"
     status: int = 503
     times: int = 1_000_000
     keep: int = 100
@@ -63,6 +63,7 @@ class FaultProxy:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
+        self.server.handle_error = lambda *_: None  # type: ignore[method-assign]  # a client hanging up is expected
         self.host = f"127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -116,6 +117,12 @@ class FaultProxy:
             if rule.matches(parts.path):
                 rule.times -= 1
                 rule.hits += 1
+                if rule.action == "stall":
+                    import time
+
+                    time.sleep(rule.keep)
+                    self._send(handler, 503, b"{}", {}, method)
+                    return
                 if rule.action == "status":
                     self._send(handler, rule.status, b"{}", dict(rule.headers), method)
                     return

@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
+
 from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMProfile, AIMValidationError, parse
 from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.discovery.errors import DiscoveryError
@@ -288,6 +290,8 @@ def discovered_profiles(
             items.append(_item(file, record, image))
         except AIMValidationError as error:
             problems.append(f"{file.path}: {error.message}")
+        except yaml.YAMLError as error:
+            problems.append(f"{file.path}: not valid YAML ({str(error).splitlines()[0]})")
     items = _deduplicated(items, record.aim_id)
     deployments = recommended_deployments(record)
     keep = frozenset(retained)
