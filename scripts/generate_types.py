@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aim_pulumi import api  # noqa: E402
-from aim_pulumi.api import base, common, model, profile, runtime_config, service  # noqa: E402
+from aim_pulumi.api import base, common, model, model_source, profile, runtime_config, service  # noqa: E402
 from aim_pulumi.resolve.children import scaling  # noqa: E402
 from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
 from aim_pulumi.resolve.legacy import kinds as template  # noqa: E402  (v1alpha1 types: TemplatePrecision)
@@ -75,6 +75,7 @@ SPEC_ROOTS: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (
     ("AIMModelSpec", model.ModelSpec, ("AIMModel", "AIMClusterModel")),
     ("AIMRuntimeConfigSpec", runtime_config.RuntimeConfigSpec, ("AIMRuntimeConfig",)),
     ("AIMClusterRuntimeConfigSpec", runtime_config.ClusterRuntimeConfigSpec, ("AIMClusterRuntimeConfig",)),
+    ("AIMClusterModelSourceSpec", model_source.ModelSourceSpec, ("AIMClusterModelSource",)),
 )
 # Nested models renamed where the Python class name would not say what the object is.
 TYPE_NAMES: dict[type[BaseModel], str] = {
@@ -334,6 +335,19 @@ COMPONENT_ARGS: dict[str, tuple[str, tuple[ComponentArg, ...]]] = {
             _spec(
                 "AIMModelSpec",
                 "The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ...",
+            ),
+        ),
+    ),
+    "AIMClusterModelSource": (
+        "The AIMClusterModelSource object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            _LABELS,
+            _ANNOTATIONS,
+            _spec(
+                "AIMClusterModelSourceSpec",
+                "The model source spec (camelCase): registry, filters or images, versions, maxModels, "
+                "models.",
             ),
         ),
     ),
@@ -1034,6 +1048,7 @@ COMPONENT_MODULES: dict[Path, tuple[str, ...]] = {
     ROOT / "aim_pulumi" / "resources" / "model.py": ("AIMModel", "AIMClusterModel"),
     ROOT / "aim_pulumi" / "resources" / "runtime_config.py": ("AIMRuntimeConfig", "AIMClusterRuntimeConfig"),
     ROOT / "aim_pulumi" / "resources" / "service.py": ("AIMService",),
+    ROOT / "aim_pulumi" / "resources" / "model_source.py": ("AIMClusterModelSource",),
     ROOT / "aim_pulumi" / "resources" / "stack.py": ("AIMStack",),
 }
 # AIMStack is not an AIM object: it has no typed object to be built from.

@@ -3,6 +3,8 @@
 from aim_pulumi.resources.inputs import (
     AIMClusterModelArgs,
     AIMClusterModelArgsDict,
+    AIMClusterModelSourceArgs,
+    AIMClusterModelSourceArgsDict,
     AIMClusterProfileArgs,
     AIMClusterProfileArgsDict,
     AIMClusterRuntimeConfigArgs,
@@ -19,6 +21,7 @@ from aim_pulumi.resources.inputs import (
     AIMStackArgsDict,
 )
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
+from aim_pulumi.resources.model_source import AIMClusterModelSource
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.registry import current_registry, reset_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
@@ -32,6 +35,7 @@ COMPONENTS = (
     AIMClusterProfile,
     AIMModel,
     AIMClusterModel,
+    AIMClusterModelSource,
     AIMRuntimeConfig,
     AIMClusterRuntimeConfig,
     AIMStack,
@@ -43,6 +47,9 @@ __all__ = [
     "AIMClusterModel",
     "AIMClusterModelArgs",
     "AIMClusterModelArgsDict",
+    "AIMClusterModelSource",
+    "AIMClusterModelSourceArgs",
+    "AIMClusterModelSourceArgsDict",
     "AIMClusterProfile",
     "AIMClusterProfileArgs",
     "AIMClusterProfileArgsDict",

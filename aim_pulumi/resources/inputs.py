@@ -635,6 +635,12 @@ class AIMProfileSpec(TypedDict, total=False):
     """Engine arguments (written to the profile ConfigMap and vLLM flags)."""
     engineEnv: Mapping[str, pulumi.Input[str]]
     """Engine environment variables."""
+    manualSelectionOnly: pulumi.Input[bool]
+    """Bound only by name (`spec.profile.name`), never chosen by a selector or by model."""
+    variant: pulumi.Input[str]
+    """The publisher's variant of the runtime (e.g. `eagle`)."""
+    features: Sequence[pulumi.Input[str]]
+    """Runtime features the image supports (e.g. `adapters`)."""
     acceleratorModel: pulumi.Input[str]
     """Accelerator model (a node label value)."""
     acceleratorVendor: pulumi.Input[AcceleratorVendor]
@@ -813,6 +819,69 @@ class AIMClusterRuntimeConfigSpec(TypedDict, total=False):
     """Accepted for operator manifests and ignored: no storage quota is enforced."""
 
 
+class ModelSourceFilter(TypedDict, total=False):
+    image: Required[pulumi.Input[str]]
+    """Repository pattern (`org/aim-*`), optionally with a registry and a tag."""
+    exclude: Sequence[pulumi.Input[str]]
+    """Repositories to skip (exact names, registry not compared)."""
+    versions: Sequence[pulumi.Input[str]]
+    """Semantic version constraints every tag must meet (over the spec's)."""
+
+
+class SourceModelLocation(TypedDict, total=False):
+    uri: pulumi.Input[str]
+    """Where the weights are (`hf://...`, `s3://...`)."""
+    size: pulumi.Input[Quantity]
+    """Size of the weights."""
+    precision: pulumi.Input[Precision]
+    """Precision of the weights."""
+    env: Sequence[EnvVar]
+    """Environment of the download."""
+
+
+class SourceModelAccelerator(TypedDict, total=False):
+    count: pulumi.Input[int]
+    """Devices per replica."""
+    model: pulumi.Input[str]
+    """Accelerator model."""
+    partitioningMode: pulumi.Input[str]
+    """Accelerator partitioning mode."""
+    vendor: pulumi.Input[AcceleratorVendor]
+    """Accelerator vendor."""
+
+
+class SourceModel(TypedDict, total=False):
+    modelId: Required[pulumi.Input[str]]
+    """The model id of an ID-backed cluster model to declare."""
+    aimId: pulumi.Input[str]
+    """The AIM id of its profiles."""
+    source: SourceModelLocation
+    """Its weights (default `hf://<modelId>`)."""
+    accelerator: SourceModelAccelerator
+    """Its hardware shape."""
+
+
+class AIMClusterModelSourceSpec(TypedDict, total=False):
+    """The `spec` of AIMClusterModelSource (camelCase, as in the CRD)."""
+
+    registry: pulumi.Input[str]
+    """The registry to list (default `docker.io`)."""
+    imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets copied to the models."""
+    filters: Sequence[ModelSourceFilter]
+    """Which images become models (any filter matching); exclusive with `images`."""
+    images: Sequence[pulumi.Input[str]]
+    """Explicit images (`repo:tag`, or `repo` with `versions`); exclusive with `filters`."""
+    models: Sequence[SourceModel]
+    """ID-backed cluster models to declare."""
+    syncInterval: pulumi.Input[str]
+    """How often the operator lists the registry; here `aim-pulumi discover` lists it."""
+    versions: Sequence[pulumi.Input[str]]
+    """Semantic version constraints for filters without their own."""
+    maxModels: pulumi.Input[int]
+    """At most this many models (default 100); earlier ones are never dropped."""
+
+
 # The Python names Pulumi's generated SDKs give these types.
 ServiceModelArgsDict = ServiceModel
 ModelRefArgsDict = ModelRef
@@ -863,6 +932,11 @@ ProfileGenerationArgsDict = ProfileGeneration
 RuntimeConfigModelSettingsArgsDict = RuntimeConfigModelSettings
 AIMRuntimeConfigSpecArgsDict = AIMRuntimeConfigSpec
 AIMClusterRuntimeConfigSpecArgsDict = AIMClusterRuntimeConfigSpec
+ModelSourceFilterArgsDict = ModelSourceFilter
+SourceModelLocationArgsDict = SourceModelLocation
+SourceModelAcceleratorArgsDict = SourceModelAccelerator
+SourceModelArgsDict = SourceModel
+AIMClusterModelSourceSpecArgsDict = AIMClusterModelSourceSpec
 
 
 class AIMServiceArgsDict(TypedDict, total=False):
@@ -1487,6 +1561,100 @@ class AIMClusterModelArgs:
         pulumi.set(self, "spec", value)
 
 
+class AIMClusterModelSourceArgsDict(TypedDict, total=False):
+    """The AIMClusterModelSource object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMClusterModelSourceSpec
+    """The model source spec (camelCase): registry, filters or images, versions, maxModels, models."""
+
+
+class AIMClusterModelSourceKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMClusterModelSource(resource_name, ..., opts=...)`:
+    AIMClusterModelSourceArgs, by keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMClusterModelSourceSpec
+    """The model source spec (camelCase): registry, filters or images, versions, maxModels, models."""
+
+
+@pulumi.input_type
+class AIMClusterModelSourceArgs:
+    """
+    The AIMClusterModelSource object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMClusterModelSourceSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMClusterModelSourceSpec | None:
+        """The model source spec (camelCase): registry, filters or images, versions, maxModels, models."""
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMClusterModelSourceSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
 class AIMRuntimeConfigArgsDict(TypedDict, total=False):
     """The AIMRuntimeConfig object: camelCase `spec` as in the CRD, plus its metadata."""
 
@@ -1857,6 +2025,11 @@ __all__ = [
     "AIMClusterModelArgs",
     "AIMClusterModelArgsDict",
     "AIMClusterModelKwargs",
+    "AIMClusterModelSourceArgs",
+    "AIMClusterModelSourceArgsDict",
+    "AIMClusterModelSourceKwargs",
+    "AIMClusterModelSourceSpec",
+    "AIMClusterModelSourceSpecArgsDict",
     "AIMClusterProfileArgs",
     "AIMClusterProfileArgsDict",
     "AIMClusterProfileKwargs",
@@ -1942,6 +2115,8 @@ __all__ = [
     "ModelRefScope",
     "ModelSource",
     "ModelSourceArgsDict",
+    "ModelSourceFilter",
+    "ModelSourceFilterArgsDict",
     "ModelSourceSpec",
     "ModelSourceSpecArgsDict",
     "PodMetric",
@@ -1991,6 +2166,12 @@ __all__ = [
     "ServiceProfileArgsDict",
     "ServiceTemplateRef",
     "ServiceTemplateRefArgsDict",
+    "SourceModel",
+    "SourceModelAccelerator",
+    "SourceModelAcceleratorArgsDict",
+    "SourceModelArgsDict",
+    "SourceModelLocation",
+    "SourceModelLocationArgsDict",
     "Storage",
     "StorageArgsDict",
 ]

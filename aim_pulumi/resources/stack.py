@@ -38,6 +38,7 @@ from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
+from aim_pulumi.resources.model_source import AIMClusterModelSource
 from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.program import (
@@ -69,6 +70,7 @@ CATALOG_AS: Final = ("components", "data")
 _ORDER = (
     "AIMClusterRuntimeConfig",
     "AIMRuntimeConfig",
+    "AIMClusterModelSource",
     "AIMClusterModel",
     "AIMModel",
     "AIMClusterProfile",
@@ -78,6 +80,7 @@ _ORDER = (
 _COMPONENTS: Mapping[str, type[CatalogComponent[Any]]] = {
     "AIMClusterRuntimeConfig": AIMClusterRuntimeConfig,
     "AIMRuntimeConfig": AIMRuntimeConfig,
+    "AIMClusterModelSource": AIMClusterModelSource,
     "AIMClusterModel": AIMClusterModel,
     "AIMModel": AIMModel,
     "AIMClusterProfile": AIMClusterProfile,

@@ -10,6 +10,7 @@ types do not list would be dropped by the provider, so a new status field is add
 from typing import Any, TypedDict
 
 __all__ = [
+    "AIMClusterModelSourceStatus",
     "AIMModelStatus",
     "AIMProfileStatus",
     "AIMRuntimeConfigStatus",
@@ -163,3 +164,18 @@ class AIMRuntimeConfigStatus(TypedDict, total=False):
     """Ready."""
     effectiveSpec: dict[str, Any]
     """A namespaced config merged over the cluster config of its name (camelCase)."""
+
+
+class AIMClusterModelSourceStatus(TypedDict, total=False):
+    """What a model source's listing materialised, as the operator counts it."""
+
+    status: str
+    """Ready."""
+    discoveredModels: int
+    """Listed images (and declared models) that have a model."""
+    availableModels: int
+    """Images the filters match now, and declared models."""
+    modelsLimitReached: bool
+    """Whether maxModels left some out."""
+    models: list[str]
+    """Names of the AIMClusterModels the source materialises."""

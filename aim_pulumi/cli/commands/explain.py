@@ -246,10 +246,26 @@ def _selection_lines(record: ServiceRecord, palette: Palette) -> list[str]:
     if ex.previous:
         out.append(f"  previous binding {ex.previous}: {ex.sticky}")
     out.append(f"  decision: {why_line(record)}")
+    origin = _discovered_origin(record)
+    if origin is not None:
+        out.append(
+            f"  profile discovered from image {origin.image} at {origin.digest}: "
+            f"file {origin.path} (layer {origin.layer})"
+        )
     out.append("")
     out.append(palette.bold(f"Candidates ({len(ex.candidates)} considered):"))
     out.extend(table(_CANDIDATE_HEADERS, candidate_rows(ex)))
     return out
+
+
+def _discovered_origin(record: ServiceRecord) -> Any:
+    """The image, digest and file the deployed profile was discovered from (None: not discovered)."""
+    plan = record.plan
+    ref = plan.resolved_profile if plan is not None else None
+    if ref is None:
+        return None
+    entry = record.catalog.profile_entry(ref.kind, ref.namespace or None, ref.name)
+    return record.catalog.discovered_origin(entry.obj) if entry is not None else None
 
 
 def register(subparsers: Any) -> None:
@@ -289,6 +305,14 @@ def explain_document(record: ServiceRecord, error: str | None = None) -> dict[st
         "decision": why_line(record) if plan is not None else None,
         "profile": plan.resolved_profile.as_dict() if plan is not None and plan.resolved_profile else None,
     }
+    origin = _discovered_origin(record)
+    if origin is not None:
+        document["profileDiscoveredFrom"] = {
+            "image": origin.image,
+            "digest": origin.digest,
+            "path": origin.path,
+            "layer": origin.layer,
+        }
     failed = _failed_selection(record)
     selection = deployed_selection(record) if failed is None else None
     if failed is not None:
