@@ -241,7 +241,7 @@ def test_a_model_source_materialises_models_and_never_drops_one(
             """
         )
     )
-    code, out, err = cli(capsys, "discover", str(program))
+    code, _, err = cli(capsys, "discover", str(program))
     assert code == 0, err
     lock = read_lock(program / "aim.lock.yaml")
     assert [i.tag for i in lock.sources["amd"].images] == ["0.8.4", "0.8.5"]
@@ -250,7 +250,7 @@ def test_a_model_source_materialises_models_and_never_drops_one(
         f"{registry.host}/src/aim-qwen:0.8.5",
     ]
     plan_json = tmp_path / "plan.json"
-    code, out, err = cli(capsys, "plan", str(program), "--json", str(plan_json))
+    code, _, err = cli(capsys, "plan", str(program), "--json", str(plan_json))
     assert code == 0, err
     outputs = json.loads(plan_json.read_text())
     text = json.dumps(outputs)
@@ -282,12 +282,13 @@ def test_a_pulumi_program_finds_its_lock_beside_pulumi_yaml(
             from aim_pulumi import AIMClusterModel, AIMService
 
             AIMClusterModel("qwen", {{"spec": {{"image": "{image}"}}}})
-            AIMService("chat", {{"namespace": "ml", "spec": {{"model": {{"name": "qwen"}}, "profile": {{"selector": {{"modelRef": {{"name": "qwen"}}}}}}}}}})
+            SELECTOR = {{"selector": {{"modelRef": {{"name": "qwen"}}}}}}
+            AIMService("chat", {{"namespace": "ml", "spec": {{"profile": SELECTOR}}}})
             """
         )
     )
     code, _, err = cli(capsys, "discover", str(project))
     assert code == 0, err
     assert (project / "aim.lock.yaml").is_file() and not (project / "src" / "aim.lock.yaml").exists()
-    code, out, err = cli(capsys, "plan", str(project), "--config", "aim:discovery=locked")
+    code, _, err = cli(capsys, "plan", str(project), "--config", "aim:discovery=locked")
     assert code == 0, err
