@@ -34,7 +34,7 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import urllib3
 from urllib3.exceptions import HTTPError as Urllib3Error
-from urllib3.exceptions import ProtocolError, TimeoutError
+from urllib3.exceptions import NewConnectionError, ProtocolError, TimeoutError
 
 from aim_pulumi.discovery.credentials import Credentials, Login
 from aim_pulumi.discovery.errors import DiscoveryError
@@ -47,6 +47,8 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 _MAX_REDIRECTS = 5
 _CHALLENGE_PARAM = re.compile(r'(\w+)=(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))')
 _MAX_TOKEN_BYTES = 64 * 1024
+# urllib3 2 tells a name that does not resolve from a refused connection; 1.26 does not.
+_NAME_RESOLUTION: type[BaseException] | None = getattr(urllib3.exceptions, "NameResolutionError", None)
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,21 @@ class RegistryClient:
                 raw = self._pool.request(
                     method, url, headers=dict(headers), preload_content=False, redirect=False, retries=False
                 )
+            except NewConnectionError as error:
+                # A subclass of the connect timeout in urllib3, but a name that does not resolve
+                # or a refused connection is said as such, and not tried again.
+                if _NAME_RESOLUTION is not None and isinstance(error, _NAME_RESOLUTION):
+                    raise DiscoveryError(
+                        "RegistryUnreachable",
+                        f"{host} could not be resolved (no such host, or no network)",
+                        image=image,
+                    ) from None
+                # Nothing listens there: not a pause's worth of waiting either.
+                raise DiscoveryError(
+                    "RegistryUnreachable",
+                    f"{host} refused the connection (is the registry running?)",
+                    image=image,
+                ) from None
             except TimeoutError:
                 last = "timed out"
                 reason = "RegistryTimeout"

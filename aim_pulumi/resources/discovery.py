@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-from pulumi.runtime import settings as pulumi_settings
+import pulumi
 
 from aim_pulumi.discovery.credentials import Credentials, default_docker_config, docker_config_logins
 from aim_pulumi.discovery.lock import LOCK_FILE, read_lock
@@ -56,7 +56,7 @@ def using_discoveries(discoveries: Discoveries) -> Iterator[None]:
 def lock_path() -> Path:
     root = _ROOT.get()
     if root is None:
-        configured = pulumi_settings.SETTINGS.root_directory
+        configured = pulumi.get_root_directory()
         # Outside an engine (or under mocks) the SDK's placeholder is not a directory.
         root = Path(configured) if configured and Path(configured).is_dir() else Path(os.getcwd())
     return root / LOCK_FILE

@@ -36,6 +36,9 @@ __all__ = [
 ]
 
 AnyModel = api.AIMModel | api.AIMClusterModel
+# Discovery faults that fail the program: what the lock must have (`aim:discovery: locked`) or a
+# lock file that cannot be read. Any other fault of a live read is reported on the model.
+FATAL_DISCOVERY = frozenset({"NotInLock", "InvalidLock"})
 _ModelT = TypeVar("_ModelT", bound=AnyModel)
 
 
@@ -49,7 +52,7 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
     """
     spec: dict[str, Any] = api.to_manifest(model).get("spec") or {}
     failed = catalog.discovery_error(model)
-    if failed is not None:
+    if failed is not None and failed.reason in FATAL_DISCOVERY:
         raise failed
     error = catalog.generation_error(model)
     generated = [p.metadata.name for p in catalog.generated_profiles_of(model)]
@@ -58,6 +61,19 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
         "source": "image" if spec.get("image") else "modelId",
         "generatedProfiles": generated,
     }
+    if failed is not None:
+        # A registry that cannot be read now leaves the model without discovered profiles; a
+        # service that needs them fails on its own, and the model says why (the template path, the
+        # operator's other pipeline, is not held up by it).
+        status["status"] = "Degraded"
+        status["conditions"] = [
+            {
+                "type": "ProfilesDiscovered",
+                "status": "False",
+                "reason": failed.reason,
+                "message": f"{failed.message}; run `aim-pulumi discover` once the registry answers",
+            }
+        ]
     discovered = catalog.discovered(model)
     if discovered is not None:
         status.update(discovered.status)
@@ -111,7 +127,8 @@ class _ModelComponent(CatalogComponent[_ModelT]):
         assert isinstance(declared, api.AIMModel | api.AIMClusterModel)
         status = model_status(declared, catalog)
         for condition in status.get("conditions", []):
-            warn(f"{condition['reason']}: {condition['message']}")
+            prefix = f"image {declared.spec.image}: " if condition["type"] == "ProfilesDiscovered" else ""
+            warn(f"{prefix}{condition['reason']}: {condition['message']}")
         discovered = catalog.discovered(declared)
         if discovered is not None:
             for problem in discovered.problems:

@@ -15,6 +15,11 @@ __all__ = [
     "AIMProfileStatus",
     "AIMRuntimeConfigStatus",
     "AIMServiceStatus",
+    "DiscoveredFrom",
+    "DiscoveredProfileCounts",
+    "HardwareGroup",
+    "HardwareProfile",
+    "ManagedProfileCounts",
     "ProfileOverlayStatus",
     "ResolvedObjectRef",
     "ServiceCacheStatus",
@@ -128,6 +133,65 @@ class AIMProfileStatus(TypedDict, total=False):
     """The profile's version, from its status or its image tag."""
 
 
+class HardwareProfile(TypedDict, total=False):
+    """One discovered profile of a hardware group: what it is tuned for."""
+
+    metric: str
+    """latency or throughput."""
+    precision: str
+    """Precision of the weights."""
+
+
+class HardwareGroup(TypedDict, total=False):
+    """The discovered profiles of one accelerator shape, and whether the inventory offers it."""
+
+    acceleratorType: str
+    """gpu or cpu."""
+    acceleratorModel: str
+    """Accelerator model (MI300X, ...)."""
+    acceleratorCount: int
+    """Devices per replica."""
+    supported: bool
+    """Whether aim:inventory offers it (true without an inventory)."""
+    profiles: list[HardwareProfile]
+    """The profiles of this shape."""
+
+
+class DiscoveredProfileCounts(TypedDict, total=False):
+    """How many profiles the image holds, and how many its hardware allows (the operator's counts)."""
+
+    total: int
+    """Profile files of the image (after `$AIM_ID/` wins over `general/`)."""
+    supported: int
+    """Those whose hardware is offered."""
+    unsupported: int
+    """Those whose hardware is not."""
+    byHardware: list[HardwareGroup]
+    """The profiles by accelerator shape."""
+
+
+class ManagedProfileCounts(TypedDict, total=False):
+    """The profiles made for the model."""
+
+    total: int
+    """Profiles made."""
+    deployable: int
+    """With an aimId and a model: services can bind them."""
+    base: int
+    """Base (skeleton) profiles."""
+
+
+class DiscoveredFrom(TypedDict, total=False):
+    """Where a model's discovered profiles were read."""
+
+    image: str
+    """The image reference the model names."""
+    digest: str
+    """The manifest digest they were read at."""
+    fromLock: bool
+    """Whether aim.lock.yaml said so (false: read from the registry during this run)."""
+
+
 class AIMModelStatus(TypedDict, total=False):
     """A model's onboarding: its source and the profiles generated for it."""
 
@@ -147,13 +211,13 @@ class AIMModelStatus(TypedDict, total=False):
     """The image's AIM_BASE_IMAGE_REF."""
     version: str
     """The image's tag."""
-    discoveredProfiles: dict[str, Any]
+    discoveredProfiles: DiscoveredProfileCounts
     """Counts of the image's profiles: total, supported, unsupported, byHardware."""
-    managedProfiles: dict[str, Any]
+    managedProfiles: ManagedProfileCounts
     """Counts of the profiles made: total, deployable, base."""
     discoveredProfileNames: list[str]
     """Names of the profiles discovered from the image (those whose hardware is offered)."""
-    discoveredFrom: dict[str, Any]
+    discoveredFrom: DiscoveredFrom
     """The image, the digest it was read at, and whether the lock file said so (fromLock)."""
 
 

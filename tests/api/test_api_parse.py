@@ -177,6 +177,7 @@ SERVED = {
     "AIMClusterRuntimeConfig": {"v1alpha1"},
     "AIMServiceTemplate": {"v1alpha1"},
     "AIMClusterServiceTemplate": {"v1alpha1"},
+    "AIMClusterModelSource": {"v1alpha1"},
 }
 
 SAMPLES = {
@@ -189,6 +190,12 @@ SAMPLES = {
     "AIMClusterRuntimeConfig": runtime_config(cluster=True),
     "AIMServiceTemplate": template(),
     "AIMClusterServiceTemplate": template(cluster=True),
+    "AIMClusterModelSource": {
+        "apiVersion": V1,
+        "kind": "AIMClusterModelSource",
+        "metadata": {"name": "amd"},
+        "spec": {"filters": [{"image": "amdenterpriseai/aim-*"}]},
+    },
 }
 
 VERSION_CASES = [(kind, v) for kind in sorted(SERVED) for v in ("v1alpha1", "v1alpha2", "v1beta1")]

@@ -214,6 +214,7 @@ def test_bash_completion_completes_subcommands_flags_and_choices(tmp_path: Path)
     assert complete("") == [
         "plan",
         "explain",
+        "discover",
         "validate",
         "migrate",
         "import",

@@ -100,7 +100,8 @@ def test_an_id_backed_model_exports_its_generated_profiles(recording: Any) -> No
         AIMClusterModel(
             "llama", {"spec": {"modelId": "meta/llama-3", "accelerator": {"vendor": "nvidia", "count": 2}}}
         )
-        AIMModel("image-model", {"namespace": NS, "spec": {"image": "img:1"}})
+        # Nothing listens on port 9 here: the image cannot be discovered, which its status says.
+        AIMModel("image-model", {"namespace": NS, "spec": {"image": "127.0.0.1:9/aim/img:1"}})
 
     rec = recording(program)
 
@@ -109,11 +110,12 @@ def test_an_id_backed_model_exports_its_generated_profiles(recording: Any) -> No
     assert len(llama["generatedProfiles"]) == 1 and llama["generatedProfiles"][0].startswith(
         "llama-nvidia-vllm-"
     )
-    assert rec.outputs_of("image-model")["status"] == {
-        "status": "Ready",
-        "source": "image",
-        "generatedProfiles": [],
-    }
+    image_model = rec.outputs_of("image-model")["status"]
+    assert (image_model["source"], image_model["generatedProfiles"]) == ("image", [])
+    assert image_model["status"] == "Degraded"
+    assert [(c["type"], c["reason"]) for c in image_model["conditions"]] == [
+        ("ProfilesDiscovered", "RegistryUnreachable")
+    ]
 
 
 def test_a_model_whose_runtime_config_is_missing_reports_it(recording: Any) -> None:
