@@ -292,3 +292,18 @@ def test_a_pulumi_program_finds_its_lock_beside_pulumi_yaml(
     assert (project / "aim.lock.yaml").is_file() and not (project / "src" / "aim.lock.yaml").exists()
     code, _, err = cli(capsys, "plan", str(project), "--config", "aim:discovery=locked")
     assert code == 0, err
+
+
+def test_an_unknown_image_fails_discover_and_degrades_a_live_plan(
+    registry: RegistryServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = f"{registry.host}/aim/never-pushed:9.9"
+    program = yaml_program(tmp_path / "program", image)
+    code, _, err = cli(capsys, "discover", str(program))
+    assert code == 1 and f"image {image}: ImageNotFound: {registry.host} has no 9.9 of repository" in err
+    assert not (program / "aim.lock.yaml").exists()
+    code, _, err = cli(capsys, "plan", str(program))
+    # The service that needed the model's profiles fails, saying why there are none.
+    assert code == 1 and "ProfileNotFound" in err
+    assert f"its image {image} could not be discovered (ImageNotFound: {registry.host} has no 9.9" in err
+    assert "run `aim-pulumi discover` once the registry answers" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Protocol, TypeVar
 
+from aim_pulumi.api.errors import AIMError
 from aim_pulumi.api.io import AIMObject
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import AnyModel
@@ -35,6 +36,8 @@ class CatalogView(Protocol):
     def has_model_or_profiles(self, namespace: str, model_name: str) -> bool: ...
 
     def generation_error(self, model: AnyModel) -> AIMResolutionError | None: ...
+
+    def discovery_error(self, model: AnyModel) -> AIMError | None: ...
 
     def replaces_embedded_default(self) -> bool: ...
 

@@ -218,9 +218,13 @@ def _not_found(
                     "to it, or keep the embedded ones with aim_pulumi.embedded_fallbacks()"
                 )
         else:
-            hint = (
-                f"; {model.kind} {model.metadata.name} has no profiles: declare them with the label "
-                f"{SOURCE_MODEL_LABEL}={model.metadata.name} (no discovery runs here)"
+            failed = catalog.discovery_error(model)
+            hint = f"; {model.kind} {model.metadata.name} has no profiles: " + (
+                f"its image {model.spec.image} could not be discovered ({failed.reason}: "
+                f"{failed.message}); run `aim-pulumi discover` once the registry answers"
+                if failed is not None
+                else f"its image offers none the inventory supports, or declare them with the label "
+                f"{SOURCE_MODEL_LABEL}={model.metadata.name}"
             )
     if not hint and evaluation.pool:
         hint = candidates_hint
