@@ -6,6 +6,7 @@ Pulumi Python program), runs the commands in-process as a user would, and reads 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import textwrap
@@ -307,3 +308,29 @@ def test_an_unknown_image_fails_discover_and_degrades_a_live_plan(
     assert code == 1 and "ProfileNotFound" in err
     assert f"its image {image} could not be discovered (ImageNotFound: {registry.host} has no 9.9" in err
     assert "run `aim-pulumi discover` once the registry answers" in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_reads_show_progress_on_a_terminal_only(
+    pusher: Pusher, registry: RegistryServer, tmp_path: Path
+) -> None:
+    from aim_pulumi.cli.__main__ import build_parser
+    from aim_pulumi.cli.commands.discover import run
+
+    pusher.image("aim/progress", "1", aim_image())
+    program = yaml_program(tmp_path / "program", f"{registry.host}/aim/progress:1")
+    terminal = _Terminal()
+    assert (
+        run(build_parser().parse_args(["discover", str(program)]), stdout=io.StringIO(), stderr=terminal) == 0
+    )
+    assert f"discovering {registry.host}/aim/progress:1" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\x1b[K")  # erased once done
+    (program / "aim.lock.yaml").unlink()
+    piped = io.StringIO()
+    os.environ["AIM_PULUMI_CACHE_DIR"] = str(tmp_path / "other-cache")
+    assert run(build_parser().parse_args(["discover", str(program)]), stdout=io.StringIO(), stderr=piped) == 0
+    assert piped.getvalue() == ""
