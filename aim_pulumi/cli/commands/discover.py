@@ -128,6 +128,9 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             file=err,
         )
     new = old.merged(used) if args.update else used
+    if not new.images and not new.sources and not path.exists():
+        print(f"the program names no AIM image or model source: no {path.name} written", file=out)
+        return EXIT_OK
     if not args.quiet:
         for line in _summary(new, discoveries.stats(), discoveries.live_images()):
             print(line, file=out)
