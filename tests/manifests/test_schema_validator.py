@@ -600,6 +600,7 @@ def test_manifest_identity(obj: object, expected: str) -> None:
 
 def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
     assert known_kinds() == [
+        ("aim.eai.amd.com/v1alpha1", "AIMClusterModelSource"),
         ("aim.eai.amd.com/v1alpha1", "AIMClusterRuntimeConfig"),
         ("aim.eai.amd.com/v1alpha1", "AIMClusterServiceTemplate"),
         ("aim.eai.amd.com/v1alpha1", "AIMRuntimeConfig"),
@@ -626,7 +627,7 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
 def test_every_vendored_schema_ships_as_package_data_with_its_source() -> None:
     package = resources.files("aim_pulumi.schemas")
     files = sorted((f for f in package.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
-    assert len(files) == 21
+    assert len(files) == 22
     for entry in files:
         schema = json.loads(entry.read_text(encoding="utf-8"))
         assert schema["x-source"]["descriptions"] == "stripped", entry.name
