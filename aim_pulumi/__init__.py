@@ -16,10 +16,22 @@ from typing import TYPE_CHECKING, Any
 
 
 def __getattr__(name: str) -> Any:
-    if name in _PURE:
-        import importlib
+    if _PURE.get(name) == "aim_pulumi.api":
+        from aim_pulumi import api
 
-        return getattr(importlib.import_module(_PURE[name]), name)
+        return getattr(api, name)
+    if _PURE.get(name) == "aim_pulumi.resolve":
+        from aim_pulumi import resolve
+
+        return getattr(resolve, name)
+    if _PURE.get(name) == "aim_pulumi.versions":
+        from aim_pulumi import versions
+
+        return getattr(versions, name)
+    if _PURE.get(name) == "aim_pulumi.resolve.catalog.embedded":
+        from aim_pulumi.resolve.catalog import embedded
+
+        return getattr(embedded, name)
     if name in _COMPONENTS:
         from aim_pulumi import resources
 
@@ -71,8 +83,8 @@ _COMPONENTS = frozenset(
 _PURE = {
     "AIMError": "aim_pulumi.api",
     "AIMValidationError": "aim_pulumi.api",
-    "load_manifests": "aim_pulumi.api",
-    "parse": "aim_pulumi.api",
+    "load_manifests": "aim_pulumi.versions",
+    "parse": "aim_pulumi.versions",
     "to_manifest": "aim_pulumi.api",
     "AIMResolutionError": "aim_pulumi.resolve",
     "embedded_fallbacks": "aim_pulumi.resolve.catalog.embedded",
@@ -82,8 +94,6 @@ if TYPE_CHECKING:
     from aim_pulumi.api import (
         AIMError,
         AIMValidationError,
-        load_manifests,
-        parse,
         to_manifest,
     )
     from aim_pulumi.resolve import (
@@ -121,6 +131,10 @@ if TYPE_CHECKING:
         AIMStackArgs,
         AIMStackArgsDict,
         inputs,
+    )
+    from aim_pulumi.versions import (
+        load_manifests,
+        parse,
     )
 
 __all__ = [

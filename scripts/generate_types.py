@@ -50,10 +50,12 @@ sys.path.insert(0, str(ROOT))
 
 from aim_pulumi import api  # noqa: E402
 from aim_pulumi.api import base, common, model, model_source, profile, runtime_config, service  # noqa: E402
+from aim_pulumi.resolve.catalog.extension import served_kinds  # noqa: E402
 from aim_pulumi.resolve.children import scaling  # noqa: E402
 from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
 from aim_pulumi.resolve.legacy import kinds as template  # noqa: E402  (v1alpha1 types: TemplatePrecision)
 from aim_pulumi.resources import stack  # noqa: E402
+from aim_pulumi.resources.registry import EXTENSION  # noqa: E402  (what a program run serves)
 
 INPUTS_PATH = ROOT / "aim_pulumi" / "resources" / "inputs.py"
 REFERENCE_PATH = ROOT / "docs" / "reference.md"
@@ -61,9 +63,9 @@ SCHEMA_PATH = ROOT / "schema.json"
 
 
 def _served_spec(kind: str) -> type[BaseModel]:
-    """The spec model of the class the kinds serve: AIMService's, with the v1alpha1 folder, reads
-    both versions, so the components type v1alpha1's fields while the folder is there."""
-    spec = api.KINDS[kind].model_fields["spec"].annotation
+    """The spec model of the class a program run serves for `kind`: AIMService's, with the v1alpha1
+    folder, reads both versions, so the components type v1alpha1's fields while the folder is there."""
+    spec = served_kinds(EXTENSION)[kind].model_fields["spec"].annotation
     assert isinstance(spec, type) and issubclass(spec, BaseModel), spec
     return spec
 
@@ -1108,8 +1110,9 @@ NAMES_END = "# End of the generated public names."
 PURE_NAMES: dict[str, str] = {
     "AIMError": "aim_pulumi.api",
     "AIMValidationError": "aim_pulumi.api",
-    "load_manifests": "aim_pulumi.api",
-    "parse": "aim_pulumi.api",
+    # A program reads manifests of every version the installation serves (`aim_pulumi/versions.py`).
+    "load_manifests": "aim_pulumi.versions",
+    "parse": "aim_pulumi.versions",
     "to_manifest": "aim_pulumi.api",
     "AIMResolutionError": "aim_pulumi.resolve",
     "embedded_fallbacks": "aim_pulumi.resolve.catalog.embedded",

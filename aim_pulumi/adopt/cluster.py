@@ -49,8 +49,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from aim_pulumi.adopt.dump import AIM_GROUP, Dump, describe, group_of, object_key
+from aim_pulumi.adopt.dump import Dump, describe, group_of, object_key
 from aim_pulumi.adopt.removal import owner_patch_ops
+from aim_pulumi.api import AIM_GROUP
 
 __all__ = ["CHILD_KINDS", "ClusterRead", "ClusterReadError", "apply_removal", "read_cluster", "tied_to_aim"]
 

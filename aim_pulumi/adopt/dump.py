@@ -23,10 +23,13 @@ from typing import IO, Any
 import yaml
 
 from aim_pulumi.adopt.record import ADOPTED_ANNOTATION
-from aim_pulumi.api import extensions
+from aim_pulumi.api import AIM_GROUP
 from aim_pulumi.api.io import read_documents
+from aim_pulumi.resolve.children.labels import SERVICE_LABEL
+from aim_pulumi.resolve.objects import PROFILE_ORIGIN_LABEL
 from aim_pulumi.schemas.crds import crd_schema
 from aim_pulumi.schemas.defaulting import strip_defaults
+from aim_pulumi.versions import EXTENSION
 
 __all__ = [
     "AIM_GROUP",
@@ -44,7 +47,6 @@ __all__ = [
     "split_dump",
 ]
 
-AIM_GROUP = "aim.eai.amd.com"
 # The core AIM kinds the project declares; with those a folder adds (`planned_aim_kinds`), any
 # other kind of the group (an AIMArtifact, an AIMProfileCache, ...) is the operator's own
 # bookkeeping, which nothing here replaces.
@@ -59,9 +61,7 @@ PLANNED_AIM_KINDS = frozenset(
         "AIMClusterRuntimeConfig",
     }
 )
-PROFILE_ORIGIN_LABEL = f"{AIM_GROUP}/profile-origin"
 MODEL_ORIGIN_LABEL = f"{AIM_GROUP}/origin"
-SERVICE_LABEL = f"{AIM_GROUP}/service"
 # Metadata the API server or a controller sets; never part of what a user declares.
 SERVER_METADATA = (
     "uid",
@@ -80,8 +80,10 @@ SERVER_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
 
 def planned_aim_kinds() -> frozenset[str]:
     """The AIM kinds an import writes for the plan: the core's and those a folder registers (v1alpha1's
-    templates, `aim_pulumi.api.extensions.register_kinds`), which the plan reads as catalog data."""
-    return PLANNED_AIM_KINDS | {extension.kind for extension in extensions.kind_extensions()}
+    templates, `Extension.kind_surfaces` of `aim_pulumi.versions.EXTENSION`), which the plan reads as
+    catalog data."""
+    surfaces = EXTENSION.kind_surfaces if EXTENSION is not None else ()
+    return PLANNED_AIM_KINDS | {surface.kind for surface in surfaces}
 
 
 def group_of(api_version: str) -> str:
@@ -171,10 +173,11 @@ def split_dump(objects: Sequence[Mapping[str, Any]]) -> Dump:
 def keep_for_identity(obj: Mapping[str, Any]) -> dict[str, Any]:
     """The server-set fields of an AIM object the plan reads (see the module docstring).
 
-    A kind a folder adds keeps the status fields it registered as read by the plan
-    (`KindExtension.adopted_status`: for a v1alpha1 template, what the operator's discovery wrote).
+    A kind of the extension this installation serves keeps the status fields it names as read by the
+    plan (`KindSurface.adopted_status` of `aim_pulumi.versions.EXTENSION`: for a v1alpha1 template,
+    what the operator's discovery wrote).
     """
-    extension = extensions.kind_extension(str(obj.get("kind") or ""))
+    extension = EXTENSION.kind_surface(str(obj.get("kind") or "")) if EXTENSION is not None else None
     if extension is not None:
         status = obj.get("status") or {}
         found = {k: copy.deepcopy(status[k]) for k in extension.adopted_status if status.get(k)}
@@ -213,10 +216,10 @@ def declared_version(obj: Mapping[str, Any]) -> dict[str, Any]:
 
     A CRD that serves two versions with no conversion lists every object in the group's preferred
     version, as `kubectl get` and `--kubeconfig` read it; an object whose fields that version
-    refuses is written back in the version its fields tell (`extensions.declared_version`).
+    refuses is written back in the version its fields tell (`Extension.declared_version`).
     """
     out = dict(obj)
-    version = extensions.declared_version(out)
+    version = EXTENSION.declared_version(out) if EXTENSION is not None else None
     if version is not None:
         out["apiVersion"] = version
     return out

@@ -13,10 +13,12 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.adopt.dump import AIM_GROUP, SERVICE_LABEL, Dump, object_key
+from aim_pulumi.adopt.dump import Dump, object_key
 from aim_pulumi.adopt.live_diff import REPLACING_FIELDS, Change, diff_manifest, same, same_scalar
 from aim_pulumi.adopt.matching import Adoption, PlannedStack
 from aim_pulumi.adopt.record import fields_digest, material_digest, rename_caches
+from aim_pulumi.api import AIM_GROUP
+from aim_pulumi.resolve.children.labels import SERVICE_LABEL
 from aim_pulumi.schemas.crds import crd_schema
 from aim_pulumi.schemas.defaulting import apply_defaults, schema_at
 

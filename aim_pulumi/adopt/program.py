@@ -8,7 +8,7 @@ above it), and `import.json` is written from the plan of this program, so it nam
 A kind a folder adds has no component of its own (v1alpha1's templates): the program declares its
 objects with an `AIMStack` over the YAML file the folder names for it (`templates.yaml`) beside the
 program, which adds them to the program's catalog as `AIMStack` does with any such object
-(`aim_pulumi.api.extensions.KindExtension.program_file`).
+(`KindSurface.program_file` of the extension the CLI serves).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from aim_pulumi.api import extensions
+from aim_pulumi.versions import EXTENSION
 
 __all__ = ["PROGRAM_FILE", "python_program"]
 
@@ -65,14 +65,15 @@ def python_program(documents: Sequence[Mapping[str, Any]]) -> dict[str, str]:
     import yaml
 
     # Objects of kinds without a component, by the file they go to (files in order of first use).
-    to_file = {k.kind: k for k in extensions.kind_extensions() if k.program_file}
+    surfaces = EXTENSION.kind_surfaces if EXTENSION is not None else ()
+    to_file = {surface.kind: surface for surface in surfaces if surface.program_file}
     by_file: dict[str, list[Mapping[str, Any]]] = {}
     comments: dict[str, str] = {}
     for document in documents:
-        extension = to_file.get(str(document.get("kind")))
-        if extension is not None:
-            by_file.setdefault(extension.program_file, []).append(document)
-            comments.setdefault(extension.program_file, extension.program_comment)
+        surface = to_file.get(str(document.get("kind")))
+        if surface is not None:
+            by_file.setdefault(surface.program_file, []).append(document)
+            comments.setdefault(surface.program_file, surface.program_comment)
     lines = [_HEADER]
     files: dict[str, str] = {}
     for name, declared_by_stack in by_file.items():

@@ -16,7 +16,9 @@ __all__ = [
     "AIMProfile",
     "AIMRuntimeConfig",
     "AIMService",
+    "AIMServiceObject",
     "AIMValidationError",
+    "Kinds",
     "ManifestDocument",
     "ObjectMeta",
     "admission_problems",
@@ -30,44 +32,32 @@ __all__ = [
 
 # Each name is imported on first use (PEP 562): `aim_pulumi.api.errors` alone, which every CLI
 # command needs, then does not build every model class, and `aim-pulumi --version` starts fast.
-_SOURCES = {
-    "AIMClusterModel": "aim_pulumi.api.model",
-    "AIMClusterModelSource": "aim_pulumi.api.model_source",
-    "AIMClusterProfile": "aim_pulumi.api.profile",
-    "AIMClusterRuntimeConfig": "aim_pulumi.api.runtime_config",
-    "AIMKind": "aim_pulumi.api.base",
-    "AIMModel": "aim_pulumi.api.model",
-    "AIMObject": "aim_pulumi.api.io",
-    "AIMProfile": "aim_pulumi.api.profile",
-    "AIMRuntimeConfig": "aim_pulumi.api.runtime_config",
-    "AIMService": "aim_pulumi.api.service",
-    "AIMError": "aim_pulumi.api.errors",
-    "AIMValidationError": "aim_pulumi.api.errors",
-    "AIM_GROUP": "aim_pulumi.api.base",
-    "KINDS": "aim_pulumi.api.io",
-    "ManifestDocument": "aim_pulumi.api.io",
-    "ObjectMeta": "aim_pulumi.api.base",
-    "admission_problems": "aim_pulumi.api.io",
-    "dump_manifests": "aim_pulumi.api.io",
-    "kind_class": "aim_pulumi.api.io",
-    "load_manifests": "aim_pulumi.api.io",
-    "parse": "aim_pulumi.api.io",
-    "read_documents": "aim_pulumi.api.io",
-    "to_manifest": "aim_pulumi.api.io",
-}
+_ERRORS = frozenset({"AIMError", "AIMValidationError"})
+_BASE = frozenset({"AIMKind", "AIM_GROUP", "ObjectMeta"})
 
 
 def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    import importlib
+    if name == "AIMService":
+        # The stable name of the API (the contract's `aim_pulumi.api.AIMService`): the typed object,
+        # whose class is named `AIMServiceObject` so that the component is the only `AIMService`.
+        from aim_pulumi.api.service import AIMServiceObject as AIMService
 
-    if module is None:
-        # A kind a version's folder registers (`aim_pulumi.api.extensions`) is read by its name too.
-        kinds = importlib.import_module("aim_pulumi.api.io").KINDS if name.startswith("AIM") else {}
-        if name not in kinds:
-            raise AttributeError(f"module 'aim_pulumi.api' has no attribute {name!r}")
-        return kinds[name]
-    value = getattr(importlib.import_module(module), name)
+        globals()[name] = AIMService
+        return AIMService
+    if name in _ERRORS:
+        from aim_pulumi.api import errors
+
+        value = getattr(errors, name)
+    elif name in _BASE:
+        from aim_pulumi.api import base
+
+        value = getattr(base, name)
+    elif name in __all__:  # the models and their reader: `io` builds every model class
+        from aim_pulumi.api import io
+
+        value = getattr(io, name)
+    else:
+        raise AttributeError(f"module 'aim_pulumi.api' has no attribute {name!r}")
     globals()[name] = value
     return value
 
@@ -78,6 +68,7 @@ if TYPE_CHECKING:
     from aim_pulumi.api.io import (
         KINDS,
         AIMObject,
+        Kinds,
         ManifestDocument,
         admission_problems,
         dump_manifests,
@@ -91,4 +82,5 @@ if TYPE_CHECKING:
     from aim_pulumi.api.model_source import AIMClusterModelSource
     from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
     from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-    from aim_pulumi.api.service import AIMService
+    from aim_pulumi.api.service import AIMServiceObject
+    from aim_pulumi.api.service import AIMServiceObject as AIMService

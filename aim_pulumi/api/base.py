@@ -29,6 +29,7 @@ from pydantic.alias_generators import to_camel
 from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.errors import AIMValidationError, join_path
 from aim_pulumi.schemas.metadata import is_dns1123_label, is_dns1123_subdomain
+from aim_pulumi.schemas.seed_overlays import Relaxations
 
 AIM_GROUP = "aim.eai.amd.com"
 Scope = Literal["Namespace", "Cluster"]
@@ -121,6 +122,9 @@ class AIMKind(AIMBase):
     KIND: ClassVar[str]
     SCOPE: ClassVar[Scope]
     SERVED_VERSIONS: ClassVar[tuple[str, ...]]
+    #: Where the seeds win over this class's CRD beyond the core's relaxations
+    #: (`aim_pulumi.schemas.seed_overlays`): a version's folder relaxes the schemas of its own kinds.
+    SCHEMA_RELAXATIONS: ClassVar[Relaxations] = ()
 
     api_version: str
     metadata: ObjectMeta
@@ -175,7 +179,7 @@ class AIMKind(AIMBase):
         """
         from aim_pulumi.api.crd import crd_problems, merge_problems
 
-        return merge_problems(crd_problems(to_manifest(self)), self.own_rules())
+        return merge_problems(crd_problems(to_manifest(self), self.SCHEMA_RELAXATIONS), self.own_rules())
 
     def own_rules(self) -> list[AIMValidationError]:
         """The project's own rules (names, cross-field rules), in rule order; kinds add theirs."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import extensions
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.schemas.seed_overlays import Relaxations
 from aim_pulumi.schemas.validator import custom_resource_errors
 
 CRD_TAG = "(AIM CRD)"
@@ -53,8 +53,10 @@ def merge_problems(crd: list[AIMValidationError], own: list[AIMValidationError])
     return [*placed, *own]
 
 
-def crd_problems(manifest: Mapping[str, Any]) -> list[AIMValidationError]:
-    """Every CRD violation of an object's manifest (`to_manifest`); [] when admitted or no CRD is vendored."""
-    extensions.load()  # a folder's relaxations of its versions' schemas, before the schema is prepared
-    errors = custom_resource_errors(dict(manifest))
+def crd_problems(manifest: Mapping[str, Any], relaxations: Relaxations = ()) -> list[AIMValidationError]:
+    """Every CRD violation of an object's manifest (`to_manifest`); [] when admitted or no CRD is vendored.
+
+    `relaxations` are the reading class's own (`AIMKind.SCHEMA_RELAXATIONS`), beyond the core's.
+    """
+    errors = custom_resource_errors(dict(manifest), relaxations=relaxations)
     return [_problem(line) for line in errors or []]

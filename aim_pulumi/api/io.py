@@ -17,7 +17,6 @@ from typing import IO, Any
 import yaml
 from pydantic import ValidationError
 
-from aim_pulumi.api import extensions
 from aim_pulumi.api.base import AIM_GROUP, SKIP_ADMISSION, AIMKind, errors_from_validation, object_ref
 from aim_pulumi.api.base import to_manifest as to_manifest  # the object's manifest form lives with the object
 from aim_pulumi.api.errors import AIMValidationError
@@ -26,11 +25,11 @@ from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.model_source import AIMClusterModelSource
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
-from aim_pulumi.api.service import AIMService
+from aim_pulumi.api.service import AIMServiceObject
 
-# The core's AIM objects; `parse` returns a kind a version's folder registers as its own class.
+# The core's AIM objects; `parse` returns a kind a version's folder serves as its own class.
 AIMObject = (
-    AIMService
+    AIMServiceObject
     | AIMProfile
     | AIMClusterProfile
     | AIMModel
@@ -41,36 +40,35 @@ AIMObject = (
 )
 
 
-class KindRegistry(Mapping[str, type[AIMKind]]):
-    """The model class of each AIM kind: the core's, then those a version's folder registers.
+class Kinds(Mapping[str, type[AIMKind]]):
+    """The model class of each AIM kind a program serves: an immutable value, passed where it is read.
 
-    Every read first loads the v1alpha1 folder through the one seam (`extensions.load`), so a
-    caller never sees the registry before it is complete, and sees the core alone when the folder
-    is gone.
+    `KINDS` holds the core's kinds; a program that serves a version's folder too (v1alpha1) reads
+    with `KINDS.serving(*its kinds)`, built once at the entry point that composes the folder in
+    (`aim_pulumi/resolve/catalog/extension.py:served_kinds`) and handed down. A class of a kind
+    already served replaces it (the folder's AIMService reads both versions).
     """
 
-    def __init__(self, *core: type[AIMKind]) -> None:
-        self._kinds: dict[str, type[AIMKind]] = {cls.KIND: cls for cls in core}
+    def __init__(self, *classes: type[AIMKind]) -> None:
+        self._kinds: dict[str, type[AIMKind]] = {cls.KIND: cls for cls in classes}
 
-    def register(self, *classes: type[AIMKind]) -> None:
-        """Serve more kinds (called by the folder that owns them, when it is imported)."""
-        self._kinds.update((cls.KIND, cls) for cls in classes)
+    def serving(self, *classes: type[AIMKind]) -> Kinds:
+        """These kinds and `classes`, a class replacing the one of its kind."""
+        return Kinds(*self._kinds.values(), *classes)
 
     def __getitem__(self, kind: str) -> type[AIMKind]:
-        extensions.load()
         return self._kinds[kind]
 
     def __iter__(self) -> Iterator[str]:
-        extensions.load()
         return iter(self._kinds)
 
     def __len__(self) -> int:
-        extensions.load()
         return len(self._kinds)
 
 
-KINDS = KindRegistry(
-    AIMService,
+#: The core's kinds (v1alpha2): what every reader serves unless it is handed more.
+KINDS = Kinds(
+    AIMServiceObject,
     AIMProfile,
     AIMClusterProfile,
     AIMModel,
@@ -87,8 +85,8 @@ LOCK_FILE = "aim.lock.yaml"
 ROOT = "(root)"
 
 
-def kind_class(obj: Any) -> type[AIMKind]:
-    """The model class a manifest's apiVersion and kind select; errors name what is wrong."""
+def kind_class(obj: Any, kinds: Kinds = KINDS) -> type[AIMKind]:
+    """The model class a manifest's apiVersion and kind select among `kinds`; errors name what is wrong."""
     if not isinstance(obj, Mapping):
         raise AIMValidationError(
             ROOT, "InvalidSpec", f"a manifest must be a mapping, got {type(obj).__name__}"
@@ -102,7 +100,7 @@ def kind_class(obj: Any) -> type[AIMKind]:
     if not isinstance(kind, str) or not kind:
         raise AIMValidationError("kind", "InvalidSpec", "kind is required")
     group, _, version = api_version.rpartition("/")
-    cls = KINDS.get(kind)
+    cls = kinds.get(kind)
     if group != AIM_GROUP and cls is None:
         raise AIMValidationError(
             "kind",
@@ -110,8 +108,8 @@ def kind_class(obj: Any) -> type[AIMKind]:
             f"{kind} ({api_version}) is not an AIM kind; only {AIM_GROUP} objects are read",
         )
     if cls is None:
-        close = difflib.get_close_matches(kind, sorted(KINDS), n=1)
-        hint = f"; did you mean `{close[0]}`?" if close else f"; known kinds: {', '.join(sorted(KINDS))}"
+        close = difflib.get_close_matches(kind, sorted(kinds), n=1)
+        hint = f"; did you mean `{close[0]}`?" if close else f"; known kinds: {', '.join(sorted(kinds))}"
         raise AIMValidationError("kind", "UnknownKind", f"unknown AIM kind {kind!r}{hint}")
     if group != AIM_GROUP or version not in cls.SERVED_VERSIONS:
         served = ", ".join(f"{AIM_GROUP}/{v}" for v in cls.SERVED_VERSIONS)
@@ -131,8 +129,8 @@ def _build(cls: type[AIMKind], obj: Mapping[str, Any], *, admit: bool) -> AIMKin
     return cls.model_validate(dict(obj), context={SKIP_ADMISSION: not admit}, by_alias=True, by_name=False)
 
 
-def _validate(obj: Any, *, admit: bool) -> AIMKind:
-    cls = kind_class(obj)
+def _validate(obj: Any, *, admit: bool, kinds: Kinds) -> AIMKind:
+    cls = kind_class(obj, kinds)
     try:
         return _build(cls, obj, admit=admit)
     except ValidationError as exc:
@@ -143,17 +141,17 @@ def _validate(obj: Any, *, admit: bool) -> AIMKind:
         raise AIMValidationError(ROOT, "InvalidSpec", f"{type(exc).__name__}: {exc}") from None
 
 
-def parse(obj: Mapping[str, Any]) -> AIMObject:
-    """Build the typed object a manifest describes, applying every admission rule."""
-    return _validate(obj, admit=True)  # type: ignore[return-value]
+def parse(obj: Mapping[str, Any], kinds: Kinds = KINDS) -> AIMObject:
+    """Build the typed object a manifest describes (one of `kinds`), applying every admission rule."""
+    return _validate(obj, admit=True, kinds=kinds)  # type: ignore[return-value]
 
 
-def admission_problems(obj: Mapping[str, Any] | AIMKind) -> list[AIMValidationError]:
+def admission_problems(obj: Mapping[str, Any] | AIMKind, kinds: Kinds = KINDS) -> list[AIMValidationError]:
     """Every problem of a manifest (or typed object), not just the first; empty when it is admitted."""
     if isinstance(obj, AIMKind):
         return obj.admission_problems()
     try:
-        cls = kind_class(obj)
+        cls = kind_class(obj, kinds)
     except AIMValidationError as err:
         return [err]
     try:
@@ -167,8 +165,9 @@ def admission_problems(obj: Mapping[str, Any] | AIMKind) -> list[AIMValidationEr
     return built.admission_problems()
 
 
-def manifest_ref(obj: Any) -> str:
-    """`Kind/namespace/name` of a raw manifest as far as it can be read (`?` for unreadable parts)."""
+def manifest_ref(obj: Any, kinds: Kinds = KINDS) -> str:
+    """`Kind/namespace/name` of a raw manifest as far as it can be read (`?` for unreadable parts);
+    the scope of a kind is its class's among `kinds`."""
     if not isinstance(obj, Mapping):
         return "?"
     kind = obj.get("kind") if isinstance(obj.get("kind"), str) else "?"
@@ -177,7 +176,7 @@ def manifest_ref(obj: Any) -> str:
     name = meta.get("name") if isinstance(meta.get("name"), str) else "?"
     namespace = meta.get("namespace")
     namespace = namespace if isinstance(namespace, str) else None
-    cls = KINDS.get(str(kind))
+    cls = kinds.get(str(kind))
     if cls is not None:
         namespace = None if cls.SCOPE == "Cluster" else namespace or "default"
     return object_ref(str(kind), namespace, str(name))
@@ -196,7 +195,12 @@ class ManifestDocument:
 
     @property
     def object_ref(self) -> str:
+        """The document's reference as the core's kinds scope it (`ref` for a program's own)."""
         return manifest_ref(self.data)
+
+    def ref(self, kinds: Kinds) -> str:
+        """The document's reference, scoped as the kinds a program serves scope it."""
+        return manifest_ref(self.data, kinds)
 
 
 def iter_documents(text: str, file: str) -> Iterator[ManifestDocument]:
@@ -308,7 +312,7 @@ def read_documents(source: str | os.PathLike[str] | IO[str]) -> list[ManifestDoc
     return list(iter_documents(source.read(MAX_FILE_BYTES + 1), label))
 
 
-def load_manifests(source: str | os.PathLike[str] | IO[str]) -> list[AIMObject]:
+def load_manifests(source: str | os.PathLike[str] | IO[str], kinds: Kinds = KINDS) -> list[AIMObject]:
     """Parse every AIM object of a file, a directory (recursive, sorted), or a multi-document stream.
 
     Any document that is not an admitted AIM object (a Namespace in the same folder included) is
@@ -317,9 +321,9 @@ def load_manifests(source: str | os.PathLike[str] | IO[str]) -> list[AIMObject]:
     out: list[AIMObject] = []
     for doc in read_documents(source):
         try:
-            out.append(parse(doc.data))
+            out.append(parse(doc.data, kinds))
         except AIMValidationError as err:
-            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+            raise err.located(file=doc.file, document=doc.document, object_ref=doc.ref(kinds)) from None
     return out
 
 

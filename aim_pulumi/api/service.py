@@ -281,7 +281,14 @@ class ServiceStatus(AIMStatusBase):
     status: str | None = None
 
 
-class AIMService(AIMKind):
+class AIMServiceObject(AIMKind):
+    """An AIMService as a typed AIM object (v1alpha2), what `parse` returns for one.
+
+    Named apart from the component (`aim_pulumi.AIMService`, the only class named AIMService);
+    `aim_pulumi.api.AIMService`, the stable name of the API, is this class under its kind's name
+    (`aim_pulumi/api/__init__.py`).
+    """
+
     KIND: ClassVar[str] = "AIMService"
     SCOPE: ClassVar[Scope] = "Namespace"
     SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha2",)
@@ -315,7 +322,7 @@ class AIMService(AIMKind):
 # --- admission rules of this kind (behaviour §2) -------------------------------------------------
 
 
-def service_rules(svc: AIMService) -> Problems:
+def service_rules(svc: AIMServiceObject) -> Problems:
     """A1-A13, A20, A21 and the autoscaling-needs-metrics rule, in that order.
 
     A1, A2 and A4's template half are a version's rules (`version_rules`, `pipeline_rules`): the
@@ -334,7 +341,7 @@ def service_rules(svc: AIMService) -> Problems:
     ]
 
 
-def _service_anchor_rules(svc: AIMService) -> Problems:
+def _service_anchor_rules(svc: AIMServiceObject) -> Problems:
     """A3 (something to resolve); A4 (one pipeline per service) follows in `pipeline_rules`."""
     out: Problems = []
     spec = svc.spec
@@ -357,7 +364,7 @@ def _service_anchor_rules(svc: AIMService) -> Problems:
     return out
 
 
-def _service_profile_rules(svc: AIMService) -> Problems:
+def _service_profile_rules(svc: AIMServiceObject) -> Problems:
     """A5 (overrides need a named seed), A6 (never a base role), A7 (anchored selector), A8."""
     out: Problems = []
     spec = svc.spec
@@ -401,7 +408,7 @@ def _service_profile_rules(svc: AIMService) -> Problems:
     return out
 
 
-def _service_model_rules(svc: AIMService) -> Problems:
+def _service_model_rules(svc: AIMServiceObject) -> Problems:
     """A9 (exactly one model anchor)."""
     model = svc.spec.model
     if model is None:
@@ -417,7 +424,7 @@ def _service_model_rules(svc: AIMService) -> Problems:
     return []
 
 
-def _service_replica_rules(svc: AIMService) -> Problems:
+def _service_replica_rules(svc: AIMServiceObject) -> Problems:
     """A11: bounds in order (the single-field bounds are on the fields)."""
     spec = svc.spec
     if (
@@ -434,7 +441,7 @@ def _service_replica_rules(svc: AIMService) -> Problems:
     return []
 
 
-def _service_override_rules(svc: AIMService) -> Problems:
+def _service_override_rules(svc: AIMServiceObject) -> Problems:
     """A13: partitioning changes the device count, so the count must be given with it."""
     overrides = svc.spec.profile_overrides
     if (
@@ -452,7 +459,7 @@ def _service_override_rules(svc: AIMService) -> Problems:
     return []
 
 
-def _service_autoscaling_rules(svc: AIMService) -> Problems:
+def _service_autoscaling_rules(svc: AIMServiceObject) -> Problems:
     """A20 (buildable triggers) and AutoscalingRequiresMetrics (bounds with nothing to scale on)."""
     out: Problems = []
     spec = svc.spec
@@ -489,7 +496,7 @@ def _service_autoscaling_rules(svc: AIMService) -> Problems:
     return out
 
 
-def _service_unsupported_rules(svc: AIMService) -> Problems:
+def _service_unsupported_rules(svc: AIMServiceObject) -> Problems:
     """A10, A21: accepted by the operator's schema but not implementable without a cluster."""
     out: Problems = []
     if svc.spec.model is not None and svc.spec.model.custom is not None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from aim_pulumi.api.base import AIM_GROUP
-from aim_pulumi.api.io import KINDS, ManifestDocument, iter_documents, manifest_files, read_text
+from aim_pulumi.api.io import KINDS, Kinds, ManifestDocument, iter_documents, manifest_files, read_text
 
 __all__ = [
     "ManifestSet",
@@ -71,13 +71,13 @@ def skip_reason(path: Path) -> str | None:
     return None
 
 
-def is_aim_document(data: Any) -> bool:
-    """An AIM object (or one meant to be: an AIM kind or the AIM API group), checked as such."""
+def is_aim_document(data: Any, kinds: Kinds = KINDS) -> bool:
+    """An AIM object (or one meant to be: one of `kinds` or the AIM API group), checked as such."""
     if not isinstance(data, dict):
         return False
     api_version, kind = data.get("apiVersion"), data.get("kind")
     group = api_version.rpartition("/")[0] if isinstance(api_version, str) else ""
-    return group == AIM_GROUP or kind in KINDS
+    return group == AIM_GROUP or kind in kinds
 
 
 def _is_object(data: Any) -> bool:
@@ -88,7 +88,7 @@ def _is_object(data: Any) -> bool:
     )
 
 
-def add_documents(result: ManifestSet, text: str, file: str) -> None:
+def add_documents(result: ManifestSet, text: str, file: str, kinds: Kinds = KINDS) -> None:
     """Split the documents of one YAML text into `result` (a syntax error raises `InvalidYAML`).
 
     A document with neither apiVersion nor kind (a values file, a comment-only file) is skipped
@@ -98,7 +98,7 @@ def add_documents(result: ManifestSet, text: str, file: str) -> None:
     for doc in iter_documents(text, file):
         if _is_object(doc.data) and str(doc.data["apiVersion"]).rpartition("/")[0] == _KUSTOMIZE_GROUP:
             result.skipped.append(Skipped(file, _KUSTOMIZE_REASON, doc.document))
-        elif is_aim_document(doc.data):
+        elif is_aim_document(doc.data, kinds):
             result.aim.append(doc)
         elif _is_object(doc.data):
             result.kubernetes.append(doc)
@@ -110,7 +110,7 @@ def add_documents(result: ManifestSet, text: str, file: str) -> None:
             )
 
 
-def read_manifest_set(path: str | os.PathLike[str]) -> ManifestSet:
+def read_manifest_set(path: str | os.PathLike[str], kinds: Kinds = KINDS) -> ManifestSet:
     """Every document of a file or directory tree (sorted), split into AIM, Kubernetes and skipped."""
     result = ManifestSet()
     special: list[Path] = []
@@ -119,6 +119,6 @@ def read_manifest_set(path: str | os.PathLike[str]) -> ManifestSet:
         if reason is not None:
             result.skipped.append(Skipped(str(file), reason))
             continue
-        add_documents(result, read_text(file), str(file))
+        add_documents(result, read_text(file), str(file), kinds)
     result.skipped.extend(Skipped(str(p), "not a regular file (a FIFO, socket or device)") for p in special)
     return result

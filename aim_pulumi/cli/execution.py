@@ -82,13 +82,14 @@ def _engine_logger(debug: bool) -> logging.Logger:
 def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
     from aim_pulumi.api import load_manifests
     from aim_pulumi.api.errors import escape
+    from aim_pulumi.versions import SERVED_KINDS
 
     objects: list[AIMObject] = []
     for directory in directories:
         if not Path(directory).exists():
             raise UsageError(f"--catalog {directory}: no such file or directory")
         try:
-            found = load_manifests(directory)
+            found = load_manifests(directory, SERVED_KINDS)
         except FileNotFoundError as exc:  # not a regular file or directory, a symlink leading out
             raise UsageError(f"--catalog {escape(exc)}") from None
         for obj in found:

@@ -1,9 +1,9 @@
 """The command table: every subcommand module, in help order, and the parser built from them.
 
 Each command module (`aim_pulumi.cli.commands.*`) exposes `register(subparsers)`, which adds its
-parser and sets `func(args) -> int`, or adds nothing: `migrate` exists only while a folder registered
-a conversion (`aim_pulumi.api.extensions.migration`), which building the parser loads. `--version`
-never builds it (`aim_pulumi.cli.__main__`), so it loads neither the commands nor that folder.
+parser and sets `func(args) -> int`; `migrate`'s is handed the conversion of the extension the CLI
+serves (`aim_pulumi/versions.py`), and adds nothing without one. `--version` never builds the
+parser (`aim_pulumi.cli.__main__`), so it loads neither the commands nor the v1alpha1 folder.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import difflib
 
 from aim_pulumi.cli.commands import completion, discover, explain, import_, migrate, plan, validate, version
 from aim_pulumi.cli.common import subcommand_parsers
+from aim_pulumi.versions import EXTENSION
 
 # Subcommand modules, in help order. Each `register` adds its parser and sets `func(args) -> int`.
 COMMANDS = [plan, explain, discover, validate, migrate, import_, completion, version]
@@ -42,7 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
         dest="command", metavar="COMMAND", required=True, parser_class=argparse.ArgumentParser
     )
     for module in COMMANDS:
-        module.register(subparsers)
+        if module is migrate:  # what it converts, and its words, are the extension's
+            migrate.register(subparsers, EXTENSION)
+        else:
+            module.register(subparsers)
     return parser
 
 

@@ -22,7 +22,7 @@ import os
 import runpy
 import sys
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,7 @@ from pulumi.runtime.proto import callback_pb2, engine_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, run_pulumi_func
 
 from aim_pulumi.offline.recording import DynamicCheckFailed, LogRecord, PlanRecording, RecordedResource, plain
-from aim_pulumi.resources import _sdk
-from aim_pulumi.resources.collector import put_back_all
+from aim_pulumi.resources import _sdk, levers
 from aim_pulumi.resources.registry import reset_registry
 
 __all__ = [
@@ -436,7 +435,7 @@ def _run(
     loop.set_default_executor(executor)
     try:
         # The recording keeps no source position: the SDK need not walk the stack per resource.
-        with _collector_tuned(), _sdk.without_source_positions(), _sdk.remembered_resource_types():
+        with levers.offline_run():
             _sdk.sync_await(run_pulumi_func(run_in_stack))
             _drain(loop)
     except BaseException:
@@ -459,33 +458,6 @@ def _run(
         outputs=dict(monitor.registered_outputs),
         logs=list(engine.records),
     )
-
-
-# Allocations between young collections during a run, and young collections per middle one.
-_RUN_GC_THRESHOLD = (50_000, 20, 100)
-
-
-@contextlib.contextmanager
-def _collector_tuned() -> Iterator[None]:
-    """Collect less often while a program runs, and never walk what existed before it.
-
-    A run allocates hundreds of thousands of short-lived futures, Outputs and protobuf messages
-    that die young. At the default thresholds the collector runs thousands of times, and its full
-    passes walk the whole interpreter heap (imported modules, the caller's data) each time: that was
-    up to half of a plan's CPU. Freezing the heap as it stands moves it out of every collection
-    until the run ends; higher thresholds make young collections rare. Both are restored after.
-    """
-    thresholds = gc.get_threshold()
-    owns_freeze = gc.get_freeze_count() == 0
-    gc.freeze()
-    gc.set_threshold(*_RUN_GC_THRESHOLD)
-    try:
-        yield
-    finally:
-        put_back_all()  # a run that failed on an RPC left its round's window open
-        gc.set_threshold(*thresholds)
-        if owns_freeze:
-            gc.unfreeze()
 
 
 ORIGIN_TRACEBACK = "aim_origin_traceback"

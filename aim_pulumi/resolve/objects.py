@@ -15,15 +15,15 @@ from aim_pulumi.resolve.types import ObjectRef, Scope
 AnyProfile = AIMProfile | AIMClusterProfile
 AnyModel = AIMModel | AIMClusterModel
 
-GROUP = AIM_GROUP
-SOURCE_MODEL_LABEL = f"{GROUP}/source-model"
-SOURCE_MODEL_SCOPE_LABEL = f"{GROUP}/source-model-scope"
-PROFILE_ORIGIN_LABEL = f"{GROUP}/profile-origin"
-OVERLAY_SERVICE_ANNOTATION = f"{GROUP}/overlay-service"
-FORCE_REBIND_ANNOTATION = f"{GROUP}/force-rebind"
+SOURCE_MODEL_LABEL = f"{AIM_GROUP}/source-model"
+SOURCE_MODEL_SCOPE_LABEL = f"{AIM_GROUP}/source-model-scope"
+PROFILE_ORIGIN_LABEL = f"{AIM_GROUP}/profile-origin"
+OVERLAY_SERVICE_ANNOTATION = f"{AIM_GROUP}/overlay-service"
+FORCE_REBIND_ANNOTATION = f"{AIM_GROUP}/force-rebind"
 
-# A version's folder adds its namespaced kinds when the seam loads it (`aim_pulumi.api.extensions`).
-NAMESPACED_KINDS: set[str] = {"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig"}
+# The core's namespaced kinds, for lookups by kind name; an object's own scope is its class's `SCOPE`
+# (a version's folder serves kinds of its own: `aim_pulumi/resolve/catalog/extension.py`).
+NAMESPACED_KINDS = frozenset({"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig"})
 PROFILE_KINDS = frozenset({"AIMProfile", "AIMClusterProfile"})
 MODEL_KINDS = frozenset({"AIMModel", "AIMClusterModel"})
 RUNTIME_CONFIG_KINDS = frozenset({"AIMRuntimeConfig", "AIMClusterRuntimeConfig"})
@@ -32,12 +32,12 @@ Key = tuple[str, str, str]  # (kind, namespace or "", name)
 
 
 def object_key(obj: AIMKind) -> Key:
-    namespace = obj.metadata.namespace if obj.KIND in NAMESPACED_KINDS else None
+    namespace = obj.metadata.namespace if obj.SCOPE == "Namespace" else None
     return (obj.KIND, namespace or "", obj.metadata.name)
 
 
 def object_ref(obj: AIMKind) -> ObjectRef:
     """The status reference of an object: cluster objects carry `namespace: ""`."""
     kind, namespace, name = object_key(obj)
-    scope: Scope = "Namespace" if kind in NAMESPACED_KINDS else "Cluster"
+    scope: Scope = obj.SCOPE
     return ObjectRef(kind=kind, name=name, namespace=namespace, scope=scope, uid=obj.effective_uid)

@@ -87,17 +87,17 @@ class Settings:
             spec = _FIELDS_BY_ATTRIBUTE.get(attribute)
             if spec is None:
                 raise AIMResolutionError(
+                    attribute,
                     "InvalidSetting",
                     f"unknown setting {attribute!r}; known settings: "
                     + ", ".join(sorted(_FIELDS_BY_ATTRIBUTE)),
-                    field=attribute,
                 )
             parsed[attribute] = spec.parse(spec.key, value)
         return dataclasses.replace(self, **parsed)
 
 
 def _invalid(key: str, message: str) -> AIMResolutionError:
-    return AIMResolutionError("InvalidSetting", message, field=f"{CONFIG_NAMESPACE}:{key}")
+    return AIMResolutionError(f"{CONFIG_NAMESPACE}:{key}", "InvalidSetting", message)
 
 
 def _parse_bool(key: str, value: Any) -> bool:

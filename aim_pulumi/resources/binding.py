@@ -11,8 +11,12 @@ The same state carries what else must survive between runs with no cluster to as
 the cache mode (immutable once chosen; changing it fails `check`) and the high-water mark of
 every cache PVC size (a PVC never shrinks: `check` keeps the larger of old and new).
 
-The provider is pickled into state, so it is a small class with no state of its own and its
-rule is a copy of `aim_pulumi.resolve.selection.sticky_decision` (a test keeps the two equal).
+The provider is pickled into state by reference (the bytes name `aim_pulumi.resources.binding`
+and `BindingProvider`, nothing of its code), so the engine's plugin imports this module to run it,
+and its rule is the resolver's own: `decide_binding` calls
+`aim_pulumi.resolve.selection.sticky.sticky_decision`, the one place the sticky rule is written. The
+class keeps its name and module, so a stack deployed by an earlier version stores the same bytes
+and its binding previews with no change (`tests/resources/test_binding.py` pins them).
 
 A dynamic resource is run by the engine's `pulumi-python` plugin, which imports the pickled
 provider with whatever Python is on PATH: a program of another language (through the component
@@ -31,6 +35,8 @@ from typing import Any, TypedDict
 import pulumi
 from pulumi.dynamic import CheckFailure, CheckResult, CreateResult, DiffResult, ResourceProvider, UpdateResult
 from pulumi.dynamic.dynamic import PROVIDER_KEY, serialize_provider
+
+from aim_pulumi.resolve.selection.sticky import sticky_decision
 
 __all__ = [
     "BINDING_KEYS",
@@ -94,21 +100,23 @@ def decide_binding(
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The binding's `check`: the new state and any failures (property, reason).
 
-    Kept in sync with `sticky_decision` of the resolver: keep the previous
-    binding when it is set, no rebind is forced and it is still among the qualifying profiles.
-    Seeing only the qualifying keys, it records a deleted profile as `no-longer-matches`; the
-    resolver, which sees the catalog, names `deleted` in the ProfileRebound it reports.
+    The sticky rule is the resolver's (`sticky_decision`): keep the previous binding while it is
+    set, no rebind is forced and it is still among the qualifying profiles. Seeing only the
+    qualifying keys, the binding has no deleted profile: one that is gone no longer matches, and
+    the resolver, which sees the catalog, names `deleted` in the ProfileRebound it reports. A
+    rebind is recorded only when the bound profile changes.
     """
     previous = str(olds.get("bound") or "")
     winner = str(news.get("winner") or "")
-    qualifying = [str(q) for q in (news.get("qualifying") or [])]
-    force = bool(news.get("force"))
-    if previous and not force and previous in qualifying:
+    qualifying = {str(q) for q in (news.get("qualifying") or [])}
+    decision = sticky_decision(
+        previous, candidate_ok=previous in qualifying, force_rebind=bool(news.get("force"))
+    )
+    if decision.keep:
         bound, reason = previous, ""
-    elif previous and previous != winner:
-        bound, reason = winner, ("force-rebind" if force else "no-longer-matches")
     else:
-        bound, reason = winner, ""
+        bound = winner
+        reason = decision.reason if decision.reason is not None and previous != winner else ""
     failures: list[tuple[str, str]] = []
     old_mode = str(olds.get("cacheMode") or "")
     new_mode = str(news.get("cacheMode") or "")

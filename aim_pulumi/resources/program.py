@@ -39,8 +39,7 @@ never depends on the order in which independent calls happen to arrive.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,8 +49,7 @@ import pulumi
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import AIMError
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resources import _sdk
-from aim_pulumi.resources.collector import collect_less, collecting_less
+from aim_pulumi.resources import _sdk, levers
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
@@ -147,6 +145,7 @@ def reject_late_catalog_object(object_ref: str) -> None:
     """A catalog object declared after the round would be silently ignored: refuse it instead."""
     if current_registry().program_ended:
         raise AIMResolutionError(
+            "",
             "DeclaredAfterResolution",
             "declared after the program's services were resolved (inside an apply, or after the "
             "program body), so no service could see it; declare profiles, models and runtime configs "
@@ -231,7 +230,7 @@ def _open_round() -> ProgramRound:
     if current.armed or registry.program_ended:
         return current
     current.armed = True
-    current.put_back_collector = collect_less()
+    current.put_back_collector = levers.open_round()
     chosen = current
 
     def at_program_end(body_error: BaseException | None) -> None:
@@ -307,21 +306,10 @@ async def _discovered() -> None:
         await asyncio.gather(*(asyncio.wrap_future(read) for read in running), return_exceptions=True)
 
 
-@contextlib.contextmanager
-def _registering() -> Iterator[None]:
-    """The round's planning and registrations: one long stretch of synchronous work.
-
-    The collector's thresholds are raised for it (`collector.py`), also in a round that opened no
-    window (one declared after the program body). Each registration sends the stack trace the
-    SDK would, computed for less (`_sdk.cheaper_source_positions`).
-    """
-    with collecting_less(), _sdk.cheaper_source_positions():
-        yield
-
-
 def _resolve(roster: _Roster) -> None:
-    # Every binding and child registers in here, or in `_finish_all`.
-    with _registering():
+    # Every binding and child registers in here, or in `_finish_all`: one long stretch of
+    # synchronous work, made cheaper by the levers (`levers.py`).
+    with levers.registering():
         _resolve_round(roster)
 
 
@@ -336,7 +324,7 @@ def _resolve_round(roster: _Roster) -> None:
             member.unknown(output)
         for register in roster.before_children:
             register()
-        _sdk.after_the_rpcs_in_flight(roster.put_back_collector)
+        levers.after_registrations(None, roster.put_back_collector)
         return
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
@@ -381,6 +369,7 @@ def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseExceptio
     return [
         locate(
             AIMResolutionError(
+                "",
                 "DeclaredAfterResolution",
                 f"constructed after {shown} resolved, and with it they would resolve differently; "
                 "make them depend on it (dependsOn, or one of its outputs) so that it is constructed first",
@@ -407,11 +396,11 @@ def register_children(
         try:
             _finish_all(services, [None] * len(services), before_children)
         finally:
-            _sdk.after_the_rpcs_in_flight(put_back_collector)
+            levers.after_registrations(None, put_back_collector)
         return
     states = gathered(bindings)
     done = states.apply(lambda values: _finish_all(services, list(values), before_children))
-    _sdk.awaited_with_the_rpcs(done, then=put_back_collector)
+    levers.after_registrations(done, put_back_collector)
     for position, service in enumerate(services):
         service.resolve_status(done.apply(_at(position)))
 
@@ -426,7 +415,7 @@ def _finish_all(
     before_children: Sequence[Callable[[], None]] = (),
 ) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
-    with _registering():
+    with levers.registering():
         return _finish_round(services, states, before_children)
 
 

@@ -24,13 +24,20 @@ from typing import Any
 
 from pulumi.runtime import settings as pulumi_settings
 
+from aim_pulumi import versions
 from aim_pulumi.api import AIMObject
+from aim_pulumi.resolve.catalog.extension import Extension
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resources.secrets import CatalogOutputs
 
+#: What a program run serves beside v1alpha2 (`aim_pulumi/versions.py`: v1alpha1 while its folder
+#: is installed, else None); the run's catalog carries it to everything that plans.
+EXTENSION: Extension | None = versions.EXTENSION
+
 __all__ = [
+    "EXTENSION",
     "StackRegistry",
     "current_registry",
     "enter_program_run",
@@ -75,6 +82,7 @@ class StackRegistry:
             embed_default=settings.embed_default_runtime_config,
             system_namespace=settings.system_namespace,
             discovery=discoveries_for(settings),
+            extension=EXTENSION,
         )
         return cls(settings=settings, catalog=catalog)
 

@@ -4,62 +4,89 @@ The Python language host prints any exception that ends a program as "Program fa
 unhandled exception" and a traceback of the SDK's and this package's frames, which buries the one
 line that says what to fix; a `pulumi.RunError` it prints as its message alone. The pure layers
 cannot know Pulumi, so an AIM error leaving a component (its constructor, or the program's
-resolution round) becomes its own subclass that is also a `RunError`: `except AIMValidationError`
-in a program still catches it, `aim-pulumi plan` formats it as before, and under `pulumi preview`
-and `pulumi up` it reads as it does offline, with the line of the program that declared it.
+resolution round) is raised as a Pulumi-native error that wraps it, as pulumi-eks raises a
+`ResourceError` around what failed: `ReportedValidationError` or `ReportedResolutionError`, a
+`RunError` whose `error` is the AIM error and whose text is that error's, after the line of the
+program that declared it. Each is also the AIM error's class, with the AIM error's fields, so
+`except AIMValidationError` in a program still catches it, and `aim-pulumi plan` formats it as
+before; under `pulumi preview` and `pulumi up` it reads as it does offline.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import pulumi
 
-from aim_pulumi.api.errors import AIMError
-from aim_pulumi.resources._sdk import cheaper_source_positions
+from aim_pulumi.api.errors import AIMError, AIMValidationError
+from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resources import levers
 from aim_pulumi.resources.sites import declaration_of, declaration_site
 
-__all__ = ["plain_text", "reported", "reports_errors"]
+__all__ = [
+    "ReportedResolutionError",
+    "ReportedValidationError",
+    "plain_text",
+    "reported",
+    "reported_text",
+    "reports_errors",
+]
 
 _E = TypeVar("_E", bound=BaseException)
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-_VARIANTS: dict[type[BaseException], type[BaseException]] = {}
-_PLAIN = "_aim_plain"
 
 
-def plain_text(error: BaseException) -> str:
-    """The error's own text, without the declaring line `reported` puts in front of it."""
-    plain: type[BaseException] | None = getattr(type(error), _PLAIN, None)
-    return plain.__str__(error) if plain is not None else str(error)
+class _Reported(pulumi.RunError):
+    """A Pulumi `RunError` wrapping an AIM error: its fields and traceback, its text after its site."""
+
+    #: The AIM error this one reports.
+    error: AIMError
+
+    @classmethod
+    def wrapping(cls, error: AIMError) -> Any:
+        wrapped = cls.__new__(cls, *error.args)
+        wrapped.__dict__.update(vars(error))
+        wrapped.args = error.args
+        wrapped.error = error
+        wrapped.__cause__, wrapped.__context__ = error.__cause__, error.__context__
+        wrapped.__suppress_context__ = error.__suppress_context__
+        return wrapped.with_traceback(error.__traceback__)
+
+    def __str__(self) -> str:
+        return reported_text(self.error)
 
 
-def _reported_text(error: BaseException) -> str:
+class ReportedValidationError(_Reported, AIMValidationError):
+    """An `AIMValidationError` leaving a component, as Pulumi reports a user's mistake."""
+
+
+class ReportedResolutionError(_Reported, AIMResolutionError):
+    """An `AIMResolutionError` leaving the program's round, as Pulumi reports a user's mistake."""
+
+
+def reported_text(error: BaseException) -> str:
+    """What Pulumi shows for an AIM error: the line of the program that declared it, then its text."""
     site, _ = declaration_of(error)
     text = plain_text(error)
     return f"{site}: {text}" if site is not None else text
 
 
-def _variant(cls: type[BaseException]) -> type[BaseException]:
-    variant = _VARIANTS.get(cls)
-    if variant is None:
-        namespace = {
-            "__module__": cls.__module__,
-            "__qualname__": cls.__qualname__,
-            "__str__": _reported_text,
-            _PLAIN: cls,
-        }
-        variant = type(cls.__name__, (cls, pulumi.RunError), namespace)
-        _VARIANTS[cls] = variant
-    return variant
+def plain_text(error: BaseException) -> str:
+    """The error's own text, without the declaring line `reported` puts in front of it."""
+    return str(error.error) if isinstance(error, _Reported) else str(error)
 
 
 def reported(error: _E) -> _E:
-    """`error`, reported by the language host as its line alone when it is an AIM error."""
-    if isinstance(error, AIMError) and not isinstance(error, pulumi.RunError):
-        error.__class__ = _variant(type(error))  # type: ignore[assignment]
+    """`error`, or the Pulumi error that reports it as its line alone when it is an AIM error."""
+    if isinstance(error, _Reported) or not isinstance(error, AIMError):
+        return error
+    if isinstance(error, AIMValidationError):
+        return ReportedValidationError.wrapping(error)  # type: ignore[no-any-return]
+    if isinstance(error, AIMResolutionError):
+        return ReportedResolutionError.wrapping(error)  # type: ignore[no-any-return]
     return error
 
 
@@ -70,7 +97,7 @@ def reports_errors(init: Callable[_P, _R]) -> Callable[_P, _R]:
     def constructor(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             # The component's registrations send the trace the SDK would, computed for less.
-            with cheaper_source_positions():
+            with levers.constructing():
                 return init(*args, **kwargs)
         except AIMError as error:
             if error.declared_at is None:

@@ -27,7 +27,7 @@ class Resolution:
     `error` says why). Secret values appear here only as placeholders.
     """
 
-    service: api.AIMService
+    service: api.AIMServiceObject
     catalog: Catalog
     settings: Settings
     plan: ServicePlan | None = None
@@ -52,7 +52,7 @@ def observe_resolutions(callback: Callable[[Resolution], None]) -> Iterator[None
 
 
 def observed_plan(
-    service: api.AIMService, catalog: Catalog, settings: Settings, **kwargs: Any
+    service: api.AIMServiceObject, catalog: Catalog, settings: Settings, **kwargs: Any
 ) -> ServicePlan:
     """`plan_service`, reported to every observer whether it succeeds or fails."""
     try:

@@ -21,6 +21,7 @@ from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_serv
 from aim_pulumi.manifests._common import plain
 from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.manifests.env_secret import split_env_secrets
+from aim_pulumi.resolve.catalog.extension import served_kinds
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
@@ -71,7 +72,7 @@ _ROLES: Mapping[str, str] = {
 class Built:
     """One planning pass: the typed service, its plan and every manifest the plan yields."""
 
-    service: api.AIMService
+    service: api.AIMServiceObject
     plan: ServicePlan
     manifests: tuple[dict[str, Any], ...]
     caches: tuple[tuple[CachePlan, dict[str, Any], dict[str, Any]], ...]
@@ -295,8 +296,8 @@ class ServiceRecord(Enlisted):
     # ------------------------------------------------------------------ Declared -> Planned
 
     def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> Built:
-        service = api.parse(document)
-        assert isinstance(service, api.AIMService)
+        service = api.parse(document, served_kinds(self.declaration.catalog.extension))
+        assert isinstance(service, api.AIMServiceObject)
         # A service adopted from the operator keeps its cache names and running predictor (adopted.py).
         adopted = adopted_record(service.metadata.annotations)
         if previous_sizes is not None and adopted:

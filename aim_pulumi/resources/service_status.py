@@ -124,7 +124,7 @@ def observed_status(
     return out
 
 
-def plan_sources(service: api.AIMService, plan: ServicePlan, catalog: Catalog) -> list[Source]:
+def plan_sources(service: api.AIMServiceObject, plan: ServicePlan, catalog: Catalog) -> list[Source]:
     """The AIM objects a service's children are built from: itself, its profile, model, configs."""
     objects: list[Any] = [service]
     for ref in (plan.resolved_profile, plan.resolved_model, *(ref for _, ref in plan.also_resolved)):

@@ -61,6 +61,6 @@ def _truthy(value: Any) -> bool:
     text = str(value).strip().lower()
     if text not in ("true", "false"):
         raise AIMResolutionError(
-            "InvalidSetting", f"expected true or false, got {value!r}", field=f"{_PREFIX}{WAIT_FOR_READY_KEY}"
+            f"{_PREFIX}{WAIT_FOR_READY_KEY}", "InvalidSetting", f"expected true or false, got {value!r}"
         )
     return text == "true"

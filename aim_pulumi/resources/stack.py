@@ -29,9 +29,9 @@ from typing import Any, Final, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
-from aim_pulumi.api import extensions
 from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
+from aim_pulumi.resolve.catalog.extension import Extension, served_kinds
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.catalog_component import CatalogComponent, CatalogRecord
 from aim_pulumi.resources.constructors import plain_args, schema_args
@@ -65,8 +65,8 @@ __all__ = [
 CATALOG_AS: Final = ("components", "data")
 """How an AIMStack declares its catalog objects: a component each (the default), or as its data."""
 
-# Catalog kinds before services; within the catalog, what others depend on first. A kind a folder
-# adds (v1alpha1's templates) goes where it registered (`_order`).
+# Catalog kinds before services; within the catalog, what others depend on first. A kind of the
+# catalog's extension (v1alpha1's templates) goes where its `KindSurface` says (`_order`).
 _ORDER = (
     "AIMClusterRuntimeConfig",
     "AIMRuntimeConfig",
@@ -105,16 +105,17 @@ def kubernetes_object_name(stack: str, manifest: Mapping[str, Any]) -> str:
     return f"{stack}-{str(manifest['kind']).lower()}-{middle}{metadata.get('name')}"
 
 
-def _load(path: str) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[Skipped]]:
-    """(AIM objects, plain Kubernetes manifests, what is skipped); AIM errors name file and document."""
-    found = read_manifest_set(path)
+def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[Skipped]]:
+    """(AIM objects of `kinds`, plain Kubernetes manifests, what is skipped); AIM errors name file and
+    document."""
+    found = read_manifest_set(path, kinds)
     objects: list[api.AIMObject] = []
     by_ref: dict[str, api.AIMObject] = {}
     for doc in found.aim:
         try:
-            parsed = api.parse(doc.data)
+            parsed = api.parse(doc.data, kinds)
         except api.AIMValidationError as err:
-            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+            raise err.located(file=doc.file, document=doc.document, object_ref=doc.ref(kinds)) from None
         # The same object written twice is one object (the catalog refuses two different ones).
         if by_ref.setdefault(parsed.object_ref, parsed) is parsed or by_ref[parsed.object_ref] != parsed:
             objects.append(parsed)
@@ -165,16 +166,16 @@ def _waited_for(obj: api.AIMObject, manifests: Sequence[Mapping[str, Any]]) -> l
     return out
 
 
-def _order() -> list[str]:
-    """`_ORDER` with each kind a folder registered just before the core kind it names, in their order."""
+def _order(extension: Extension | None) -> list[str]:
+    """`_ORDER` with each kind of `extension` just before the core kind it names, in its order."""
     order = list(_ORDER)
-    for extension in extensions.kind_extensions():
-        order.insert(order.index(extension.declared_before), extension.kind)
+    for surface in extension.kind_surfaces if extension is not None else ():
+        order.insert(order.index(surface.declared_before), surface.kind)
     return order
 
 
-def _ordered(objects: Sequence[api.AIMObject]) -> list[api.AIMObject]:
-    order = _order()
+def _ordered(objects: Sequence[api.AIMObject], extension: Extension | None) -> list[api.AIMObject]:
+    order = _order(extension)
 
     def key(obj: api.AIMObject) -> tuple[int, str, str]:
         return (order.index(obj.kind), obj.metadata.namespace or "", obj.metadata.name)
@@ -245,15 +246,15 @@ class AIMStack(pulumi.ComponentResource):
             )
         if not Path(path).exists():
             raise api.AIMValidationError("path", "InvalidSpec", f"{path}: no such file or directory")
-        loaded, manifests, skipped = _load(path)
-        objects = _ordered(loaded)
+        target = catalog if catalog is not None else current_registry().catalog
+        loaded, manifests, skipped = _load(path, served_kinds(target.extension))
+        objects = _ordered(loaded, target.extension)
         options = {k: given[k] for k in _SERVICE_OPTIONS if k in given}
         catalog_as = given.get("catalogAs") or "components"
         if catalog_as not in CATALOG_AS:
             raise api.AIMValidationError(
                 "catalogAs", "InvalidSpec", f"{catalog_as!r} is not one of {', '.join(CATALOG_AS)}"
             )
-        target = catalog if catalog is not None else current_registry().catalog
         super().__init__("aim:index:AIMStack", name, None, opts)
         # What the directory holds that is not deployed, for a caller that reports it (`plan`).
         self._aim_skipped = tuple(skipped)
@@ -270,7 +271,7 @@ class AIMStack(pulumi.ComponentResource):
             component_name = stack_component_name(name, obj)
             declared.append(obj.object_ref)
             if obj.kind == "AIMService":
-                assert isinstance(obj, api.AIMService)
+                assert isinstance(obj, api.AIMServiceObject)
                 service_args: Any = dict(options)
                 service = AIMService(component_name, service_args, child_opts, catalog=catalog, _object=obj)
                 waiting.append((service, _waited_for(obj, manifests)))

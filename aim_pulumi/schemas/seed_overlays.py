@@ -4,9 +4,10 @@ The AIM CRD schemas are checked as vendored, with exactly these relaxations: eac
 shape a seed documents that the CRD lacks (or a rule the project decided against), so a manifest
 written from the documentation is not refused by the schema the documentation describes. Nothing is
 ever tightened here, and the typed models still check the shape of what an overlay admits. The
-README's "Where it differs from the operator" lists the same entries; a version's folder adds the
-relaxations of its own kinds (`register_overlays`) when the seam loads it, before any of its objects
-is read (the v1alpha1 templates': `aim_pulumi/resolve/legacy/register.py`).
+README's "Where it differs from the operator" lists the same entries. A version's folder keeps the
+relaxations of its own kinds with their model classes (`AIMKind.SCHEMA_RELAXATIONS`, the v1alpha1
+ones in `aim_pulumi/resolve/legacy/overlays.py`), and the checks of those classes pass them here as
+`extra`: nothing is registered, so a schema is relaxed exactly as the class that reads it says.
 """
 
 from __future__ import annotations
@@ -24,9 +25,13 @@ INLINE_RUNTIME_CONFIG = "seed 000: a service may carry an inline runtimeConfig b
 _V2 = "aim.eai.amd.com/v1alpha2"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SeedOverlay:
-    """One relaxation of a CRD node: the node is reached by property names (`[]` = list items)."""
+    """One relaxation of a CRD node: the node is reached by property names (`[]` = list items).
+
+    Compared and hashed by identity (each is a constant), so the schema caches can key on a tuple
+    of them.
+    """
 
     kinds: tuple[GroupVersionKind, ...]
     path: tuple[str, ...]
@@ -67,17 +72,8 @@ OVERLAYS: tuple[SeedOverlay, ...] = (
 )
 
 
-_REGISTERED: list[SeedOverlay] = []
-
-
-def register_overlays(*overlays: SeedOverlay) -> None:
-    """Relax the schemas of a version's own kinds too (called by its folder, when it is imported)."""
-    _REGISTERED.extend(overlays)
-
-
-def overlays() -> tuple[SeedOverlay, ...]:
-    """The core's relaxations, then those the folders registered (complete once the seam has loaded)."""
-    return (*OVERLAYS, *_REGISTERED)
+#: What a class adds to `OVERLAYS` for its own kind (`AIMKind.SCHEMA_RELAXATIONS`).
+Relaxations = tuple[SeedOverlay, ...]
 
 
 def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
@@ -87,9 +83,9 @@ def _node(schema: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
     return node
 
 
-def apply_overlays(schema: dict[str, Any], gvks: list[GroupVersionKind]) -> None:
-    """Relax a prepared CRD schema of one of `gvks` in place, as `OVERLAYS` says."""
-    for overlay in overlays():
+def apply_overlays(schema: dict[str, Any], gvks: list[GroupVersionKind], extra: Relaxations = ()) -> None:
+    """Relax a prepared CRD schema of one of `gvks` in place, as `OVERLAYS` and then `extra` say."""
+    for overlay in (*OVERLAYS, *extra):
         if not any(gvk in overlay.kinds for gvk in gvks):
             continue
         node = _node(schema, overlay.path)

@@ -28,7 +28,7 @@ from aim_pulumi.schemas.acceptance import Accepts, acceptance_for
 from aim_pulumi.schemas.paths import PathStep, child, format_path, steps_from_schema_error
 from aim_pulumi.schemas.quantity import QUANTITY_PATTERN, is_quantity
 from aim_pulumi.schemas.registry import SchemaDocument, schema_document
-from aim_pulumi.schemas.seed_overlays import apply_overlays
+from aim_pulumi.schemas.seed_overlays import Relaxations, apply_overlays
 
 CORE_QUANTITY_DEFINITION = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
@@ -87,8 +87,9 @@ def _prepared_node(node: Any, *, strict_objects: bool) -> Any:
     return prepared
 
 
-def prepare_schema(document: SchemaDocument) -> dict[str, Any]:
-    """A copy of a vendored schema that enforces what the API server enforces on create."""
+def prepare_schema(document: SchemaDocument, relaxations: Relaxations = ()) -> dict[str, Any]:
+    """A copy of a vendored schema that enforces what the API server enforces on create, relaxed
+    where the seeds win (`seed_overlays.OVERLAYS`, then the reading class's `relaxations`)."""
     schema: dict[str, Any] = _prepared_node(document.schema, strict_objects=document.is_crd)
     properties = schema.get("properties")
     if isinstance(properties, dict) and "metadata" in properties:
@@ -97,7 +98,7 @@ def prepare_schema(document: SchemaDocument) -> dict[str, Any]:
     definitions = schema.get("$defs")
     if isinstance(definitions, dict) and CORE_QUANTITY_DEFINITION in definitions:
         definitions[CORE_QUANTITY_DEFINITION] = {"type": ["string", "number"], QUANTITY_KEYWORD: True}
-    apply_overlays(schema, document.group_version_kinds)
+    apply_overlays(schema, document.group_version_kinds, relaxations)
     return schema
 
 
@@ -188,15 +189,15 @@ def _validator_class(base: Any) -> Any:
 
 
 @functools.cache
-def schema_for(api_version: str, kind: str) -> dict[str, Any] | None:
+def schema_for(api_version: str, kind: str, relaxations: Relaxations = ()) -> dict[str, Any] | None:
     """The prepared schema of a kind (also used for defaulting and CEL), or None if unknown."""
     document = schema_document(api_version, kind)
-    return None if document is None else prepare_schema(document)
+    return None if document is None else prepare_schema(document, relaxations)
 
 
 @functools.cache
-def _validator(api_version: str, kind: str) -> Any:
-    schema = schema_for(api_version, kind)
+def _validator(api_version: str, kind: str, relaxations: Relaxations) -> Any:
+    schema = schema_for(api_version, kind, relaxations)
     if schema is None:
         raise LookupError(f"no vendored schema for apiVersion={api_version!r} kind={kind!r}")
     base = jsonschema.validators.validator_for(schema)
@@ -265,29 +266,33 @@ def schema_errors(validator: Any, instance: Any, *, prefix: str = "") -> list[st
 
 
 @functools.cache
-def _acceptance(api_version: str, kind: str) -> Accepts:
-    schema = schema_for(api_version, kind)
+def _acceptance(api_version: str, kind: str, relaxations: Relaxations) -> Accepts:
+    schema = schema_for(api_version, kind, relaxations)
     if schema is None:
         raise LookupError(f"no vendored schema for apiVersion={api_version!r} kind={kind!r}")
     return acceptance_for(schema)
 
 
-def accepts(api_version: str, kind: str, instance: Any) -> bool:
+def accepts(api_version: str, kind: str, instance: Any, *, relaxations: Relaxations = ()) -> bool:
     """True only when `instance` (already defaulted) certainly has no schema error; False may be either."""
-    return _acceptance(api_version, kind)(instance)
+    return _acceptance(api_version, kind, relaxations)(instance)
 
 
-def jsonschema_errors(api_version: str, kind: str, instance: Any, *, prefix: str = "") -> list[str]:
+def jsonschema_errors(
+    api_version: str, kind: str, instance: Any, *, prefix: str = "", relaxations: Relaxations = ()
+) -> list[str]:
     """The schema errors jsonschema finds, walking the whole value: the authority on what is wrong."""
-    return schema_errors(_validator(api_version, kind), instance, prefix=prefix)
+    return schema_errors(_validator(api_version, kind, relaxations), instance, prefix=prefix)
 
 
-def validate_structure(api_version: str, kind: str, instance: Any, *, prefix: str = "") -> list[str]:
+def validate_structure(
+    api_version: str, kind: str, instance: Any, *, prefix: str = "", relaxations: Relaxations = ()
+) -> list[str]:
     """Schema errors of an (already defaulted) object of a vendored kind, paths under `prefix`.
 
     Nearly every value is valid, and the compiled predicate says so without walking jsonschema;
     only the others are walked, and their errors found and worded, by jsonschema.
     """
-    if accepts(api_version, kind, instance):
+    if accepts(api_version, kind, instance, relaxations=relaxations):
         return []
-    return jsonschema_errors(api_version, kind, instance, prefix=prefix)
+    return jsonschema_errors(api_version, kind, instance, prefix=prefix, relaxations=relaxations)

@@ -17,6 +17,7 @@ from aim_pulumi.schemas.cel import RuleNode, build_rule_index, cel_errors
 from aim_pulumi.schemas.defaulting import apply_defaults
 from aim_pulumi.schemas.metadata import metadata_errors
 from aim_pulumi.schemas.registry import known_kinds
+from aim_pulumi.schemas.seed_overlays import Relaxations
 from aim_pulumi.schemas.structural import schema_for, validate_structure
 
 
@@ -34,8 +35,8 @@ class ManifestValidationError(AssertionError, ValueError):
 
 
 @functools.cache
-def _rule_index(api_version: str, kind: str) -> RuleNode | None:
-    schema = schema_for(api_version, kind)
+def _rule_index(api_version: str, kind: str, relaxations: Relaxations = ()) -> RuleNode | None:
+    schema = schema_for(api_version, kind, relaxations)
     return None if schema is None else build_rule_index(schema)
 
 
@@ -73,27 +74,32 @@ def validate_manifest(obj: Mapping[str, Any], *, cel: bool = True) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _custom_resource_errors(api_version: str, kind: str, body_json: str) -> tuple[str, ...]:
-    defaulted = apply_defaults(json.loads(body_json), schema_for(api_version, kind) or {})
-    errors = validate_structure(api_version, kind, defaulted)
-    errors += cel_errors(defaulted, _rule_index(api_version, kind), report_evaluation_errors=not errors)
+def _custom_resource_errors(
+    api_version: str, kind: str, body_json: str, relaxations: Relaxations
+) -> tuple[str, ...]:
+    defaulted = apply_defaults(json.loads(body_json), schema_for(api_version, kind, relaxations) or {})
+    errors = validate_structure(api_version, kind, defaulted, relaxations=relaxations)
+    errors += cel_errors(
+        defaulted, _rule_index(api_version, kind, relaxations), report_evaluation_errors=not errors
+    )
     return tuple(errors)
 
 
-def custom_resource_errors(obj: Mapping[str, Any]) -> list[str] | None:
+def custom_resource_errors(obj: Mapping[str, Any], *, relaxations: Relaxations = ()) -> list[str] | None:
     """The CRD schema and CEL errors of a custom resource's body, or None when no CRD is vendored.
 
     Unlike `validate_manifest`, ObjectMeta and the Go-coded rules are left to the caller, which has
     its own words for them (AIM admission names `NameTooLong`), and `status` is not checked: with the
-    status subresource the API server ignores it on create. The result is cached by content, so the
-    same object declared twice, or planned twice, is checked once.
+    status subresource the API server ignores it on create. `relaxations` are those of the class
+    that reads the object (`seed_overlays`). The result is cached by content, so the same object
+    declared twice, or planned twice, is checked once.
     """
     api_version, kind = str(obj.get("apiVersion", "")), str(obj.get("kind", ""))
     if schema_for(api_version, kind) is None:
         return None
     body = {key: value for key, value in obj.items() if key not in ("metadata", "status")}
     body_json = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
-    return list(_custom_resource_errors(api_version, kind, body_json))
+    return list(_custom_resource_errors(api_version, kind, body_json, relaxations))
 
 
 def manifest_identity(obj: object) -> str:

@@ -18,7 +18,8 @@ from api_builders import (
     template,
 )
 
-from aim_pulumi.api import KINDS, AIMValidationError, admission_problems, parse
+from aim_pulumi.api import AIMValidationError
+from tests.versions import KINDS, admission_problems, parse
 
 MODEL = {"name": "qwen-qwen3-32b"}
 BY_NAME = {"profile": {"name": "qwen-fp8"}}

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from aim_pulumi.api import AIMValidationError, dump_manifests, load_manifests, read_documents, to_manifest
+from aim_pulumi.api import AIMValidationError, dump_manifests, read_documents, to_manifest
+from tests.versions import load_manifests
 
 SERVICE = """\
 apiVersion: aim.eai.amd.com/v1alpha2

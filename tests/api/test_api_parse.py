@@ -9,18 +9,16 @@ import pytest
 from api_builders import V1, V2, model, profile, runtime_config, service, template
 
 from aim_pulumi.api import (
-    KINDS,
     AIMClusterProfile,
     AIMProfile,
     AIMRuntimeConfig,
     AIMService,
     AIMValidationError,
-    admission_problems,
-    parse,
     to_manifest,
 )
 from aim_pulumi.api.common import EnvVar
 from aim_pulumi.api.service import ServiceSpec
+from tests.versions import KINDS, admission_problems, parse
 
 MODEL = {"name": "qwen-qwen3-32b"}
 
@@ -585,3 +583,28 @@ def test_error_string_carries_location() -> None:
     assert str(err) == "a.yaml:2: AIMService/ns/n: spec.x: InvalidSpec: bad"
     assert str(AIMValidationError("spec.x", "InvalidSpec", "bad")) == "spec.x: InvalidSpec: bad"
     assert isinstance(err, ValueError)
+
+
+def test_the_stable_name_of_the_api_is_the_typed_object_and_the_component_the_only_aimservice() -> None:
+    """`aim_pulumi.api.AIMService` (the contract's stable name) is the typed object, whose class has a
+    name of its own; the only class defined as `AIMService` is the component."""
+    import ast
+    from pathlib import Path
+
+    import aim_pulumi
+    from aim_pulumi import api
+    from aim_pulumi.api.service import AIMServiceObject
+
+    assert api.AIMService is AIMServiceObject
+    assert parse(service({"model": {"name": "m"}})).__class__.__name__ in (
+        "AIMServiceObject",
+        "AIMServiceV1Alpha1",
+    )
+    root = Path(aim_pulumi.__file__).parent
+    defined = [
+        str(path.relative_to(root))
+        for path in sorted(root.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and node.name == "AIMService"
+    ]
+    assert defined == ["resources/service.py"]

@@ -11,7 +11,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMValidationError, admission_problems, parse, to_manifest
+from aim_pulumi.api import AIMValidationError, to_manifest
+from tests.versions import admission_problems, parse
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 SEED_DOCS = [

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import AIMValidationError, load_manifests, parse, to_manifest
+from aim_pulumi.api import AIMValidationError, to_manifest
+from tests.versions import load_manifests, parse
 
 SEEDS = Path(__file__).resolve().parent.parent / "fixtures" / "seeds"
 

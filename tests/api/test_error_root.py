@@ -19,7 +19,7 @@ class _Line:
     "error",
     [
         AIMValidationError("spec.model.name", "InvalidSpec", "must be set"),
-        AIMResolutionError("ProfileNotFound", "no profile matches", field="spec.model.name"),
+        AIMResolutionError("spec.model.name", "ProfileNotFound", "no profile matches"),
     ],
 )
 def test_one_root_says_reason_message_field_and_object(error: AIMError) -> None:
@@ -36,7 +36,7 @@ def test_one_root_says_reason_message_field_and_object(error: AIMError) -> None:
 
 
 def test_the_first_declaration_is_kept() -> None:
-    error = AIMResolutionError("ProfileNotFound", "no profile matches")
+    error = AIMResolutionError("", "ProfileNotFound", "no profile matches")
     assert (error.declared_at, error.declared_by) == (None, None)
     first, second = _Line("main.py", 3), _Line("main.py", 9)
     assert error.declared(first, "AIMService/team/chat") is error
@@ -45,5 +45,5 @@ def test_the_first_declaration_is_kept() -> None:
 
 
 def test_a_resolution_error_keeps_its_object_when_located_again() -> None:
-    error = AIMResolutionError("ProfileNotFound", "no profile", object_ref="AIMProfile/team/p")
+    error = AIMResolutionError("", "ProfileNotFound", "no profile", object_ref="AIMProfile/team/p")
     assert error.located(object_ref="AIMService/team/chat") is error

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import AIMValidationError, load_manifests
+from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.documents import parse_documents
 from aim_pulumi.api.goyaml import plain_value, resolve_plain
 from aim_pulumi.api.limits import _LIBYAML, _libyaml_documents, _python_documents, load_yaml_documents
+from tests.versions import load_manifests
 
 # (plain scalar, the value Kubernetes' reader gives it)
 KUBERNETES_READS: list[tuple[str, Any]] = [

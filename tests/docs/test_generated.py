@@ -42,8 +42,8 @@ def test_the_committed_file_is_what_the_generator_writes(generator: ModuleType, 
 
 
 def test_every_spec_field_of_the_api_has_a_typed_key(generator: ModuleType) -> None:
-    from aim_pulumi.api import KINDS
     from aim_pulumi.resources import inputs
+    from tests.versions import KINDS
 
     ServiceSpec = KINDS["AIMService"].model_fields["spec"].annotation  # the served class's: both versions
     assert ServiceSpec is not None

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from aim_pulumi.api import parse
 from aim_pulumi.schemas import validate_manifest
+from tests.versions import parse
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMValidationError, parse
+from aim_pulumi.api import AIMValidationError
+from tests.versions import parse
 
 SERVICE: dict[str, Any] = {
     "apiVersion": "aim.eai.amd.com/v1alpha2",

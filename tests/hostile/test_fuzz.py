@@ -24,14 +24,15 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import AIMValidationError, load_manifests
+from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import escape
 from aim_pulumi.cli.__main__ import main
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests.child_admission import check_children
-from aim_pulumi.resolve import AIMResolutionError, Catalog, plan_service
+from aim_pulumi.resolve import AIMResolutionError, plan_service
 from aim_pulumi.schemas import validate_manifest
 from hostile.corpus import Case, corpus
+from tests.versions import Catalog, load_manifests
 
 SEED = 17
 # Seconds one input may take on a busy 2-core machine; a hang is anything beyond.

@@ -15,12 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMValidationError, parse
+from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import escape
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
-from aim_pulumi.resolve import AIMResolutionError, Catalog, plan_service
+from aim_pulumi.resolve import AIMResolutionError, plan_service
 from aim_pulumi.schemas import validate_manifest
 from hostile.corpus import BASE, HOSTILE_KEYS, HOSTILE_VALUES
+from tests.versions import Catalog, parse
 
 hostile_text = st.one_of(
     st.text(max_size=80),

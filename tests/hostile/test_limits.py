@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMValidationError, load_manifests, parse
+from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import escape
 from aim_pulumi.api.io import manifest_files
 from aim_pulumi.api.limits import MAX_DEPTH, MAX_FILE_BYTES
+from tests.versions import load_manifests, parse
 
 MODEL = """\
 apiVersion: aim.eai.amd.com/v1alpha2

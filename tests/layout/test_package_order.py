@@ -26,6 +26,7 @@ ORDER = (
     "aim_pulumi.resources",
     "aim_pulumi.manifests",
     "aim_pulumi.adopt",
+    "aim_pulumi.versions",
     "aim_pulumi.resolve",
     "aim_pulumi.discovery",
     "aim_pulumi.api",

@@ -1,11 +1,14 @@
-"""v1alpha1 is one folder behind one seam: without it v1alpha2 works, and nothing else names it.
+"""v1alpha1 is one folder composed in as one value: without it v1alpha2 works, and nothing else names it.
 
 `aim_pulumi/resolve/legacy/` owns the template kinds, their catalog index, the template pipeline and
-`migrate`'s conversion; the core reaches it only through `aim_pulumi/api/extensions.py`, which loads
-it by name and does without it. The first tests run a representative set of the v1alpha2 tests and
-plan every example that declares no template, in a Python where the folder cannot be imported (a
-`sitecustomize` puts `None` in `sys.modules` for it, as a deleted folder would fail). The last reads
-every module outside the folder with `ast` for the template kinds' names and imports of the folder.
+`migrate`'s conversion, and exports them as one `Extension` (`extension.py:V1ALPHA1`). The core
+names none of it: one module composes it in (`aim_pulumi/versions.py`, with a guarded import of
+that value), and the entry points (a program run, the component provider, the CLI) hand it down. The
+first tests run a representative set of the v1alpha2 tests and plan every example that declares no
+template, in a Python where the folder cannot be imported (a `sitecustomize` puts `None` in
+`sys.modules` for it, as a deleted folder would fail). The others read every module outside the
+folder with `ast`: none names the template kinds or imports the folder, except the composing module,
+whose one import of it is guarded and names only the value.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "aim_pulumi"
 FOLDER = "aim_pulumi.resolve.legacy"
 FOLDER_PATH = PACKAGE / "resolve" / "legacy"
-SEAM = PACKAGE / "api" / "extensions.py"
+# The module that composes the folder in, by one guarded import of its value.
+ENTRY_POINTS = (PACKAGE / "versions.py",)
+VALUE = (f"{FOLDER}.extension", "V1ALPHA1")
 TEMPLATE_KINDS = ("AIMServiceTemplate", "AIMClusterServiceTemplate")
 # AIMService's v1alpha1 surface: its manifest keys, the attributes of its model and its types.
 V1ALPHA1_KEYS = ("templateName", "resolvedTemplate", "selectionCriteria", "gpuSelector")
@@ -31,7 +36,7 @@ V1ALPHA1_TYPES = ("ServiceTemplateRef", "SelectionCriteria", "ServiceOverrides",
 
 # What still names v1alpha1 outside the folder, and why; the test fails when one goes (shrink the
 # list) or one appears. Every entry is a move still to make. Nothing is left: the CLI's template
-# handling and AIMStack's declaration order read registries of the seam the folder fills.
+# handling and AIMStack's declaration order read the `Extension` they are handed.
 REMAINING: dict[str, str] = {}
 # Written by `scripts/generate_types.py` from the AIMService class the kinds serve (the folder's while
 # it is there), so they type v1alpha1's fields exactly as long as the folder exists; the last test
@@ -83,12 +88,17 @@ def _without_the_folder(tmp_path: Path) -> dict[str, str]:
 
 
 def test_the_folder_is_unimportable_in_that_python(tmp_path: Path) -> None:
-    probe = "from aim_pulumi.api import KINDS; print(sorted(KINDS))"
+    probe = (
+        "from aim_pulumi.versions import EXTENSION, SERVED_KINDS\n"
+        "from aim_pulumi.resources import registry\n"
+        "print(EXTENSION, registry.EXTENSION, sorted(SERVED_KINDS))"
+    )
     done = subprocess.run(
         [sys.executable, "-c", probe], env=_without_the_folder(tmp_path), capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    assert "AIMService" in done.stdout and "Template" not in done.stdout
+    assert done.stdout.startswith("None None [") and "AIMService" in done.stdout
+    assert "Template" not in done.stdout
 
 
 def test_the_v1alpha2_tests_pass_without_the_folder(tmp_path: Path) -> None:
@@ -159,21 +169,63 @@ def naming_v1alpha1(source: str) -> list[str]:
     return sorted(found, key=lambda where: int(where.partition(":")[0]))  # stable: a line keeps its order
 
 
-def test_nothing_outside_the_folder_names_v1alpha1_but_the_seam() -> None:
+def _guarded_value_imports(tree: ast.AST) -> list[ast.ImportFrom]:
+    """The imports of the folder's value that sit in a `try` whose handler catches its absence."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            isinstance(h.type, ast.Name) and h.type.id in ("ImportError", "ModuleNotFoundError")
+            for h in node.handlers
+        ):
+            found += [
+                n
+                for n in node.body
+                if isinstance(n, ast.ImportFrom)
+                and (n.module, [a.name for a in n.names]) == (VALUE[0], [VALUE[1]])
+            ]
+    return found
+
+
+def test_nothing_outside_the_folder_names_v1alpha1_but_the_composing_module() -> None:
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        if path.is_relative_to(FOLDER_PATH) or path == SEAM or path in GENERATED:
+        if path.is_relative_to(FOLDER_PATH) or path in GENERATED:
             continue
-        where = naming_v1alpha1(path.read_text(encoding="utf-8"))
+        source = path.read_text(encoding="utf-8")
+        where = naming_v1alpha1(source)
+        if path in ENTRY_POINTS:
+            # Its one guarded import of the value, and nothing else of v1alpha1.
+            (guarded,) = _guarded_value_imports(ast.parse(source))
+            where = [w for w in where if w != f"{guarded.lineno}: imports {VALUE[0]}"]
         if where:
             found[str(path.relative_to(ROOT))] = where
     assert sorted(found) == sorted(REMAINING), found
 
 
-def test_the_seam_is_the_one_place_that_loads_the_folder() -> None:
-    source = SEAM.read_text(encoding="utf-8")
-    assert f'FOLDER = "{FOLDER}"' in source
-    assert not naming_v1alpha1(source)
+def test_one_module_composes_the_folder_by_one_guarded_import_of_its_value() -> None:
+    for path in ENTRY_POINTS:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imports = [w for w in naming_v1alpha1(path.read_text(encoding="utf-8")) if "imports" in w]
+        assert len(_guarded_value_imports(tree)) == 1 and len(imports) == 1, (path, imports)
+
+
+def test_no_module_imports_by_a_name_computed_at_run_time() -> None:
+    """What the package is made of is read from its imports: nothing is loaded by a computed name
+    (the kinds of `pulumi_kubernetes` a plain object needs excepted: its modules are named after the
+    apiVersion, `aim_pulumi/resources/kubernetes_objects.py`)."""
+    allowed = {PACKAGE / "resources" / "kubernetes_objects.py"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("import_module", "__import__")
+                and path not in allowed
+            ):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []
 
 
 def test_the_reader_finds_names_imports_and_not_prose() -> None:
@@ -196,11 +248,12 @@ def test_the_reader_finds_names_imports_and_not_prose() -> None:
 
 
 def test_the_generated_inputs_type_v1alpha1_only_as_the_served_class_does() -> None:
-    from aim_pulumi.api import KINDS
     from aim_pulumi.api.service import ServiceSpec
+    from aim_pulumi.resolve.catalog.extension import served_kinds
     from aim_pulumi.resources import inputs
+    from aim_pulumi.resources.registry import EXTENSION
 
-    served = KINDS["AIMService"].model_fields["spec"].annotation
+    served = served_kinds(EXTENSION)["AIMService"].model_fields["spec"].annotation
     assert served is not None and served.__module__ == f"{FOLDER}.service"
     typed = set(inputs.AIMServiceSpec.__annotations__)
     core = {info.alias or name for name, info in ServiceSpec.model_fields.items()}

@@ -7,7 +7,7 @@ from typing import Any
 import pulumi
 import pytest
 
-from aim_pulumi.api import AIMValidationError, parse
+from aim_pulumi.api import AIMValidationError
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import (
     AIMClusterModel,
@@ -19,6 +19,7 @@ from aim_pulumi.resources import (
     AIMService,
     current_registry,
 )
+from tests.versions import parse
 
 from .catalog import NS, model_labels, profile_spec
 

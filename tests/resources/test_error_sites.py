@@ -18,7 +18,7 @@ def test_a_foreign_error_is_located_without_an_attribute_added() -> None:
 
 
 def test_an_aim_error_holds_its_declaration_itself() -> None:
-    error = AIMResolutionError("ProfileNotFound", "no profile")
+    error = AIMResolutionError("", "ProfileNotFound", "no profile")
     site = DeclarationSite("main.py", 7)
     declare(error, site, "AIMService/team/chat")
     assert (error.declared_at, error.declared_by) == (site, "AIMService/team/chat")

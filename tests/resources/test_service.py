@@ -990,7 +990,7 @@ def test_an_output_option_is_refused(recording: Any) -> None:
 
 
 def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any, failed_run: Any) -> None:
-    from aim_pulumi.resolve.catalog.store import Catalog
+    from tests.versions import Catalog
 
     def program(use_private: bool) -> None:
         private = Catalog()
@@ -1009,7 +1009,7 @@ def test_an_explicit_catalog_replaces_the_stack_catalog(recording: Any, failed_r
 
 
 def test_from_object_declares_a_typed_service(recording: Any) -> None:
-    from aim_pulumi.api import parse
+    from tests.versions import parse
 
     def program() -> None:
         declare_catalog()

@@ -36,7 +36,7 @@ def _defaulted(manifest: Mapping[str, Any]) -> Any:
 
 def _without_predicate(manifest: Mapping[str, Any]) -> list[str]:
     """What validation says when every value goes through jsonschema."""
-    with mock.patch.object(structural, "accepts", lambda *args: False):
+    with mock.patch.object(structural, "accepts", lambda *args, **kwargs: False):
         return validate_manifest(manifest, cel=False)
 
 

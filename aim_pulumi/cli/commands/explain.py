@@ -36,21 +36,25 @@ __all__ = ["env_rows", "explain_document", "explain_lines", "register", "run", "
 _PLACEHOLDER = re.compile(r"__AIM_OUTPUT_[0-9]+_[A-Za-z0-9.~-]+__")
 
 
-def _pipeline(record: ServiceRecord) -> str:
-    from aim_pulumi.resolve.catalog.pipelines import choose_pipeline
+def _failure_text(error: BaseException) -> str:
+    """Why a service's planning failed, on one line, after the line of the program that declared it."""
+    from aim_pulumi.resources.reported import reported_text
 
-    return choose_pipeline(record.service)[0]
+    return " ".join(reported_text(error).split())
+
+
+def _pipeline(record: ServiceRecord) -> str:
+    from aim_pulumi.resolve.catalog.extension import choose_pipeline
+
+    return choose_pipeline(record.service, record.catalog.extension)[0]
 
 
 def _pipeline_reason(record: ServiceRecord, pipeline: str) -> str:
-    """Why a service takes a pipeline other than the profile one, and how to leave it (behaviour §7.1).
+    """Why a service takes a pipeline other than the profile one, and how to leave it (behaviour §7.1),
+    in the words of the extension that adds it (the catalog's: v1alpha1's template pipeline)."""
+    from aim_pulumi.resolve.catalog.extension import pipeline_reason
 
-    Only the folder that adds the pipeline (v1alpha1's template pipeline) knows its rule, and
-    registers the words (`aim_pulumi.api.extensions.register_pipeline_reason`).
-    """
-    from aim_pulumi.api.extensions import pipeline_reason
-
-    return pipeline_reason(pipeline, record.service)
+    return pipeline_reason(record.catalog.extension, pipeline, record.service)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -195,7 +199,7 @@ def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
     lines = [palette.bold(f"AIMService {record.key}")]
     plan = record.plan
     if record.error is not None:
-        lines.append(palette.error("  resolution failed: ") + " ".join(str(record.error).split()))
+        lines.append(palette.error("  resolution failed: ") + _failure_text(record.error))
     pipeline = plan.pipeline if plan is not None else _pipeline(record)
     if pipeline != PROFILE and plan is not None:
         lines.append(f"  {why_line(record)}")
@@ -301,7 +305,7 @@ def explain_document(record: ServiceRecord, error: str | None = None) -> dict[st
     document: dict[str, Any] = {
         "service": record.key,
         "pipeline": _pipeline(record),
-        "error": error or (" ".join(str(record.error).split()) if record.error is not None else None),
+        "error": error or (_failure_text(record.error) if record.error is not None else None),
         "decision": why_line(record) if plan is not None else None,
         "profile": plan.resolved_profile.as_dict() if plan is not None and plan.resolved_profile else None,
     }

@@ -1,8 +1,8 @@
 """`aim-pulumi migrate FILE_OR_DIR [-o DIR] [--in-place]`: v1alpha1 services and templates to v1alpha2.
 
-The conversion and the command's help are v1alpha1's (`aim_pulumi/resolve/legacy/`), registered
-through `aim_pulumi.api.extensions`; this module reads and writes the files, and offers the command
-only while a conversion is registered.
+The conversion and the command's help are v1alpha1's (`aim_pulumi/resolve/legacy/`), handed to
+this module with its `Extension` (`aim_pulumi/versions.py`); this module reads and writes the
+files, and offers the command only while the CLI serves a version with a conversion.
 
 Manifests are read with ruamel.yaml's round-trip loader, so comments, key order and quoting survive
 where the library can keep them. Converted YAML goes to standard output (one multi-document stream),
@@ -28,6 +28,7 @@ the next run and, not being `*.yaml`, never read as input.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import itertools
 import json
@@ -37,11 +38,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from aim_pulumi.api import extensions
 from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import iter_documents, manifest_files, manifest_ref, read_text
 from aim_pulumi.cli.common import format_problem
 from aim_pulumi.cli.files import WriteFailed, WriteRefused, remove_leftovers, write_files
+from aim_pulumi.resolve.catalog.extension import Extension, served_kinds
 
 EXIT_OK = 0
 EXIT_NOT_CONVERTIBLE = 1
@@ -56,14 +57,14 @@ _KEY_LINE = re.compile(r"^( *)[^\s#-][^#]*:\s*(#.*)?$")
 _ITEM_LINE = re.compile(r"^( *)- ")
 
 
-def register(subparsers: Any) -> None:
-    """Add `migrate` when a folder registered what it converts (v1alpha1's); without one, no command.
+def register(subparsers: Any, extension: Extension | None) -> None:
+    """Add `migrate` when the CLI serves a version with a conversion (v1alpha1's); without one, no command.
 
-    The words of the command come with the conversion (`aim_pulumi.api.extensions.Migration`), since
-    only the folder knows what it converts; the options and the file handling are this module's.
+    The words of the command come with the conversion (`Extension.migration`), since only the
+    folder knows what it converts; the options and the file handling are this module's.
     """
-    migration = extensions.migration()
-    if migration is None:
+    migration = extension.migration if extension is not None else None
+    if extension is None or migration is None:
         return
     parser = subparsers.add_parser("migrate", help=migration.help, description=migration.description)
     parser.add_argument("path", metavar="FILE_OR_DIR", help="a manifest file or a directory of *.yaml/*.yml")
@@ -83,7 +84,7 @@ def register(subparsers: Any) -> None:
         help="text: converted YAML on stdout, problems on stderr (default); json: one report on stdout",
     )
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=functools.partial(run, extension=extension))
 
 
 @dataclass
@@ -195,7 +196,13 @@ def _file_json(
     return entry
 
 
-def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def run(
+    args: argparse.Namespace,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    *,
+    extension: Extension,
+) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     try:
@@ -237,14 +244,14 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         (file, number) for file in files for number, doc in enumerate(file.documents, 1) if doc is not None
     ]
     documents = [file.documents[number - 1] for file, number in located]
-    migration = extensions.migration()
-    if migration is None:  # only a caller that skipped `register` gets here
+    migration = extension.migration
+    if migration is None:  # `register` adds no command then; a direct caller gets the same answer
         print("aim-pulumi migrate: error: no older API version is installed to migrate from", file=err)
         return EXIT_USAGE
     result = migration.convert(documents, reading=_as_kubernetes_reads)
     for problem in result.problems:
         file, number = located[problem.index]
-        ref = manifest_ref(documents[problem.index])
+        ref = manifest_ref(documents[problem.index], served_kinds(extension))
         parts = (f"{file.path}:{number}", ref, problem.field or "(root)", problem.reason, problem.message)
         reports.append(": ".join(escape(p) for p in parts))
     for (file, number), converted in zip(located, result.objects, strict=True):

@@ -28,6 +28,7 @@ from aim_pulumi.api.limits import MAX_FILE_BYTES
 from aim_pulumi.api.locations import DocumentLines
 from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
 from aim_pulumi.cli.common import format_problem
+from aim_pulumi.versions import EXTENSION, SERVED_KINDS
 
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
@@ -68,7 +69,7 @@ def _located(
         e.located(
             file=doc.file,
             document=doc.document,
-            object_ref=doc.object_ref,
+            object_ref=doc.ref(SERVED_KINDS),
             line=lines.line(doc.document, e.field),
         )
         for e in errors
@@ -99,12 +100,11 @@ def _deployability_notes(data: Any) -> list[str]:
     """What the operator admits but `plan` refuses for any service using it (a v1alpha1 template
     with no sources, say): notes, not problems, since the object is valid AIM.
 
-    The folder that owns such a kind knows what its plan refuses, and registers the note
-    (`aim_pulumi.api.extensions.register_manifest_note`).
+    The folder that owns such a kind knows what its plan refuses, and words the note
+    (`Extension.manifest_note` of the extension the CLI serves).
     """
-    from aim_pulumi.api.extensions import manifest_notes
-
-    return manifest_notes(data)
+    note = EXTENSION.manifest_note(data) if EXTENSION is not None else None
+    return [note] if note is not None else []
 
 
 def _plain_object_problem(data: Any) -> AIMValidationError | None:
@@ -123,7 +123,7 @@ def _check_text(text: str, label: str, report: Report) -> None:
     found = ManifestSet()
     lines = DocumentLines(text)  # composed again only for a file with something to point at
     try:
-        add_documents(found, text, label)
+        add_documents(found, text, label, SERVED_KINDS)
     except AIMValidationError as err:
         # A YAML error or a bound knows its line; one about the whole file is at its start.
         report.problems.append(err.located(object_ref="?", line=1))
@@ -136,12 +136,13 @@ def _check_text(text: str, label: str, report: Report) -> None:
     for doc in sorted([*found.aim, *found.kubernetes], key=lambda d: d.document):
         report.documents += 1
         if id(doc) in aim:
-            admission = admission_problems(doc.data)
+            admission = admission_problems(doc.data, SERVED_KINDS)
             report.problems.extend(_located(doc, admission, lines))
             if not admission:
                 at = lines.line(doc.document, "spec.modelSources") or doc.document
                 report.notes.extend(
-                    f"{doc.file}:{at}: {doc.object_ref}: {note}" for note in _deployability_notes(doc.data)
+                    f"{doc.file}:{at}: {doc.ref(SERVED_KINDS)}: {note}"
+                    for note in _deployability_notes(doc.data)
                 )
             continue
         plain = _plain_object_problem(doc.data)
@@ -150,7 +151,7 @@ def _check_text(text: str, label: str, report: Report) -> None:
             continue
         problems = _schema_problems(doc, lines)
         if problems is None:
-            where = f"{_where(doc.file, doc.document, lines)}: {manifest_ref(doc.data)}"
+            where = f"{_where(doc.file, doc.document, lines)}: {manifest_ref(doc.data, SERVED_KINDS)}"
             report.unvalidated.append(where)
             report.notes.append(
                 f"{where}: not validated (no vendored schema for {doc.data.get('apiVersion')})"

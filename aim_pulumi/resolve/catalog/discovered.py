@@ -37,7 +37,14 @@ from typing import Any
 
 import yaml
 
-from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMProfile, AIMValidationError, parse
+from aim_pulumi.api import (
+    AIM_GROUP,
+    AIMClusterModel,
+    AIMClusterProfile,
+    AIMProfile,
+    AIMValidationError,
+    parse,
+)
 from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.discovery.errors import DiscoveryError
 from aim_pulumi.discovery.records import ImageRecord, LockedProfile
@@ -46,7 +53,6 @@ from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import derived_name
 from aim_pulumi.resolve.objects import (
-    GROUP,
     PROFILE_ORIGIN_LABEL,
     PROFILE_ROLE_LABEL,
     SOURCE_MODEL_LABEL,
@@ -67,12 +73,12 @@ __all__ = [
     "discovered_profiles",
 ]
 
-MODEL_UID_ANNOTATION = f"{GROUP}/model-uid"
-MODEL_NAME_ANNOTATION = f"{GROUP}/model-name"
-MODEL_NAMESPACE_ANNOTATION = f"{GROUP}/model-namespace"
-BASE_IMAGE_ANNOTATION = f"{GROUP}/base-image"
-PROFILE_SOURCE_ANNOTATION = f"{GROUP}/profile-source"
-PROFILE_COPYABLE_ANNOTATION = f"{GROUP}/profile-copyable"
+MODEL_UID_ANNOTATION = f"{AIM_GROUP}/model-uid"
+MODEL_NAME_ANNOTATION = f"{AIM_GROUP}/model-name"
+MODEL_NAMESPACE_ANNOTATION = f"{AIM_GROUP}/model-namespace"
+BASE_IMAGE_ANNOTATION = f"{AIM_GROUP}/base-image"
+PROFILE_SOURCE_ANNOTATION = f"{AIM_GROUP}/profile-source"
+PROFILE_COPYABLE_ANNOTATION = f"{AIM_GROUP}/profile-copyable"
 RECOMMENDED_DEPLOYMENTS_LABEL = "com.amd.aim.model.recommendedDeployments"
 _EXTENDED_RESOURCES_IGNORED = frozenset({"cpu", "memory", "ephemeral-storage"})
 
@@ -342,7 +348,7 @@ def discovered_profiles(
             metadata["namespace"] = model.metadata.namespace
             annotations[MODEL_NAMESPACE_ANNOTATION] = model.metadata.namespace or "default"
         manifest: dict[str, Any] = {
-            "apiVersion": f"{GROUP}/v1alpha2",
+            "apiVersion": f"{AIM_GROUP}/v1alpha2",
             "kind": "AIMClusterProfile" if cluster else "AIMProfile",
             "metadata": metadata,
             "spec": spec,

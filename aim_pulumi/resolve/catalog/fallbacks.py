@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from aim_pulumi.api import (
+    AIM_GROUP,
     AIMClusterModel,
     AIMClusterProfile,
     AIMModel,
@@ -31,8 +32,7 @@ if TYPE_CHECKING:
 AnyModel = AIMModel | AIMClusterModel
 AnyProfile = AIMProfile | AIMClusterProfile
 
-GROUP = "aim.eai.amd.com"
-FALLBACK_ANNOTATION = f"{GROUP}/profile-generation-fallback"
+FALLBACK_ANNOTATION = f"{AIM_GROUP}/profile-generation-fallback"
 _RUNTIME_FIELDS = (
     "engineArgs",
     "engineEnv",
@@ -157,17 +157,17 @@ def _profile_manifest(model: AnyModel, fallback: Mapping[str, Any]) -> dict[str,
         "name": generated_profile_name(model_name, fallback_name, aim_id),
         "labels": {
             MANAGED_BY_LABEL: MANAGED_BY,
-            f"{GROUP}/profile-role": "deployable",
-            f"{GROUP}/profile-origin": "generated",
-            f"{GROUP}/source-model": model_name,
-            f"{GROUP}/source-model-scope": "cluster" if cluster else "namespace",
+            f"{AIM_GROUP}/profile-role": "deployable",
+            f"{AIM_GROUP}/profile-origin": "generated",
+            f"{AIM_GROUP}/source-model": model_name,
+            f"{AIM_GROUP}/source-model-scope": "cluster" if cluster else "namespace",
         },
         "annotations": {FALLBACK_ANNOTATION: fallback_name},
     }
     if not cluster:
         metadata["namespace"] = model.metadata.namespace
     return {
-        "apiVersion": f"{GROUP}/v1alpha2",
+        "apiVersion": f"{AIM_GROUP}/v1alpha2",
         "kind": "AIMClusterProfile" if cluster else "AIMProfile",
         "metadata": metadata,
         "spec": profile_spec,
@@ -227,10 +227,10 @@ def generated_profiles(
             # The bad value was written in a runtime config's fallback (or the model), not in the
             # generated profile nobody wrote: say so instead of naming a profile that does not exist.
             raise AIMResolutionError(
+                "spec.modelId",
                 "InvalidSpec",
                 f"the profile generated for this model from runtime config fallback "
                 f"{text(fallback.get('name'))!r} is invalid: {err.field}: {err.message}",
-                field="spec.modelId",
                 object_ref=model.object_ref,
             ) from None
         assert isinstance(profile, AIMProfile | AIMClusterProfile)

@@ -20,18 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIMClusterModel, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMClusterModel, AIMValidationError, parse, to_manifest
 from aim_pulumi.api.model_source import AIMClusterModelSource
 from aim_pulumi.discovery.model_source import max_models
 from aim_pulumi.discovery.records import SourceImage, SourceRecord
 from aim_pulumi.resolve.children.names import derived_name
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.objects import GROUP
 
 __all__ = ["MODEL_SOURCE_LABEL", "SourceModels", "source_model_name", "source_models"]
 
-MODEL_SOURCE_LABEL = f"{GROUP}/model-source"
-ORIGIN_LABEL = f"{GROUP}/origin"
+MODEL_SOURCE_LABEL = f"{AIM_GROUP}/model-source"
+ORIGIN_LABEL = f"{AIM_GROUP}/origin"
 SOURCE_HASH_LENGTH = 6
 
 
@@ -56,15 +55,15 @@ def _image_model(source: AIMClusterModelSource, image: SourceImage) -> dict[str,
     if source.spec.image_pull_secrets:
         spec["imagePullSecrets"] = [s.model_dump(by_alias=True) for s in source.spec.image_pull_secrets]
     return {
-        "apiVersion": f"{GROUP}/v1alpha2",
+        "apiVersion": f"{AIM_GROUP}/v1alpha2",
         "kind": "AIMClusterModel",
         "metadata": {
             "name": source_model_name(image),
             "labels": {MODEL_SOURCE_LABEL: source.metadata.name, ORIGIN_LABEL: "auto-generated"},
             "annotations": {
-                f"{GROUP}/source-registry": image.registry,
-                f"{GROUP}/source-repository": image.repository,
-                f"{GROUP}/source-tag": image.tag,
+                f"{AIM_GROUP}/source-registry": image.registry,
+                f"{AIM_GROUP}/source-repository": image.repository,
+                f"{AIM_GROUP}/source-tag": image.tag,
             },
         },
         "spec": spec,
@@ -78,7 +77,7 @@ def _declared_model(source: AIMClusterModelSource, index: int) -> dict[str, Any]
         if declared.get(key) is not None:
             spec[key] = declared[key]
     return {
-        "apiVersion": f"{GROUP}/v1alpha2",
+        "apiVersion": f"{AIM_GROUP}/v1alpha2",
         "kind": "AIMClusterModel",
         "metadata": {
             "name": derived_name(
@@ -110,11 +109,11 @@ def source_models(source: AIMClusterModelSource, record: SourceRecord | None) ->
             model = parse(manifest)
         except AIMValidationError as error:
             raise AIMResolutionError(
+                "spec",
                 "InvalidSpec",
                 f"the model materialised for "
                 f"{manifest['spec'].get('image') or manifest['spec'].get('modelId')} "
                 f"is invalid: {error.field}: {error.message}",
-                field="spec",
                 object_ref=source.object_ref,
             ) from None
         assert isinstance(model, AIMClusterModel)

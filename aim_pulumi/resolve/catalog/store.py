@@ -31,7 +31,6 @@ from aim_pulumi.api import (
     AIMModel,
     AIMObject,
     AIMProfile,
-    extensions,
     to_manifest,
 )
 from aim_pulumi.api.model_source import AIMClusterModelSource
@@ -39,8 +38,9 @@ from aim_pulumi.discovery.errors import DiscoveryError
 from aim_pulumi.discovery.records import ImageRecord, SourceRecord
 from aim_pulumi.resolve.catalog.discovered import DiscoveredModel, DiscoveredOrigin, discovered_profiles
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
+from aim_pulumi.resolve.catalog.extension import Extension
 from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
-from aim_pulumi.resolve.catalog.indexes import INDEXES, CatalogIndex
+from aim_pulumi.resolve.catalog.indexes import CatalogIndex
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.model_sources import SourceModels, source_models
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -116,6 +116,8 @@ class Catalog:
     """Declared AIM objects, the embedded default runtime config and generated profiles.
 
     `system_namespace` is where an AIMClusterModel resolves the namespaced half of its runtime config.
+    `extension` is the version's folder the program serves beside v1alpha2 (v1alpha1), or None:
+    the catalog indexes its kinds, and everything that plans against the catalog reads it here.
     """
 
     def __init__(
@@ -126,9 +128,11 @@ class Catalog:
         embed_default: bool = True,
         system_namespace: str = "aim-system",
         discovery: ImageSource | None = None,
+        extension: Extension | None = None,
     ) -> None:
         self.inventory = inventory
         self.discovery = discovery
+        self.extension = extension
         self.embed_default = embed_default
         self.system_namespace = system_namespace
         self._objects: dict[Key, AIMObject] = {}
@@ -140,8 +144,10 @@ class Catalog:
         self._id_models: dict[Key, AnyModel] = {}
         self._image_models: dict[Key, AnyModel] = {}
         self._sources: dict[Key, AIMClusterModelSource] = {}
-        extensions.load()
-        self._indexes: tuple[CatalogIndex, ...] = tuple(factory(self) for factory in INDEXES)
+        self._indexes: tuple[CatalogIndex, ...] = () if extension is None else (extension.index(self),)
+        self._namespaced = NAMESPACED_KINDS | {
+            cls.KIND for cls in (extension.kinds if extension is not None else ()) if cls.SCOPE == "Namespace"
+        }
         self._generated: _Generated | None = None
         self._pools: dict[tuple[str, str, str], tuple[ProfileEntry, ...]] = {}
         self.generation = 0
@@ -160,6 +166,7 @@ class Catalog:
             kind, namespace, name = key
             where = f"{namespace}/{name}" if namespace else name
             raise AIMResolutionError(
+                "",
                 "DuplicateObject",
                 f"{kind} {where} is declared twice with different content; declare each object once",
                 object_ref=f"{kind}/{where}",
@@ -231,7 +238,7 @@ class Catalog:
 
     def get(self, kind: str, namespace: str | None, name: str) -> AIMObject | None:
         """Exact lookup; includes the embedded default and generated profiles."""
-        key = (kind, (namespace or "") if kind in NAMESPACED_KINDS else "", name)
+        key = (kind, (namespace or "") if kind in self._namespaced else "", name)
         found = self._objects.get(key)
         if found is not None:
             return found
@@ -273,11 +280,11 @@ class Catalog:
         return found if isinstance(found, AIMModel | AIMClusterModel) else None
 
     def index(self, of: type[_I]) -> _I:
-        """This catalog's index of class `of`, one a version's folder added (`indexes.register_index`)."""
+        """This catalog's index of class `of`, the one its extension added (`Extension.index`)."""
         for index in self._indexes:
             if isinstance(index, of):
                 return index
-        raise LookupError(f"no {of.__name__} was registered before this catalog was built")
+        raise LookupError(f"no {of.__name__}: this catalog was built without the extension that adds it")
 
     def models_with_image(self, namespace: str, image: str) -> tuple[list[AnyModel], list[AnyModel]]:
         """Models declaring `spec.image == image`: (namespace models, cluster models), by name."""

@@ -144,7 +144,7 @@ def cache_mode(service_spec: Mapping[str, Any]) -> CacheMode:
     if mode == "Dedicated":
         return "Dedicated"
     raise AIMResolutionError(
-        "InvalidSpec", f"cache mode {mode!r} is not Shared or Dedicated", field="spec.caching.mode"
+        "spec.caching.mode", "InvalidSpec", f"cache mode {mode!r} is not Shared or Dedicated"
     )
 
 
@@ -259,9 +259,7 @@ def _plan_sources(
             )
         except AIMResolutionError as exc:
             if not exc.object_ref:
-                raise AIMResolutionError(
-                    exc.reason, exc.message, field=exc.field, object_ref=object_ref
-                ) from exc
+                raise AIMResolutionError(exc.field, exc.reason, exc.message, object_ref=object_ref) from exc
             raise
         s3_env, ca_bundle = _s3_env(s3_settings) if scheme == "s3" else ([], None)
         job_env = merge_env(
@@ -491,9 +489,9 @@ def _check_source(source: Mapping[str, Any], field: str, object_ref: str) -> str
     scheme, first, _ = split_source_uri(uri)
     if scheme not in SUPPORTED_SCHEMES or not first:
         raise AIMResolutionError(
+            f"{field}.sourceUri",
             "InvalidSpec",
             f"model source {uri!r} cannot be cached: use hf://<org>/<repo> or s3://<bucket>/<prefix>",
-            field=f"{field}.sourceUri",
             object_ref=object_ref,
         )
     return scheme
@@ -504,10 +502,10 @@ def _check_unique(seen: dict[str, str], value: str, field: str, object_ref: str)
     two volumes of one name or two mounts at one path, which the API server rejects."""
     if value in seen:
         raise AIMResolutionError(
+            field,
             "InvalidSpec",
             f"{value!r} is already taken by {seen[value]}: each model source needs its own source URI "
             "and its own cache mount path (/workspace/cache/<modelId>)",
-            field=field,
             object_ref=object_ref,
         )
     seen[value] = field

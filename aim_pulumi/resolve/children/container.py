@@ -446,7 +446,7 @@ def _env_list(value: Any) -> list[Mapping[str, Any]]:
 class ContainerDefaults:
     """What a declared profile's labels add to its container: the defaults no profile field can say.
 
-    A pipeline's container-defaults reader fills it (the catalog's pipeline seam); the profile
+    An extension's container-defaults reader fills it (`Extension.container_defaults`); the profile
     pipeline's profiles carry none.
     """
 

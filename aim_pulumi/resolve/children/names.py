@@ -107,13 +107,13 @@ def inference_service_name(service: str, namespace: str) -> str:
     budget = MAX_NAME_LENGTH - PREDICTOR_HOST_OVERHEAD - len(namespace)
     if budget < MIN_ISVC_NAME_BUDGET:
         raise AIMResolutionError(
+            "metadata.namespace",
             "NameTooLong",
             f"namespace {namespace!r} is {len(namespace)} characters long; KServe's predictor host "
             f"'<name>-predictor-<namespace>' must fit in {MAX_NAME_LENGTH} characters, which leaves "
             f"{budget} for the InferenceService name (at least {MIN_ISVC_NAME_BUDGET} needed); "
             f"use a namespace of at most {MAX_NAME_LENGTH - PREDICTOR_HOST_OVERHEAD - MIN_ISVC_NAME_BUDGET} "
             "characters",
-            field="metadata.namespace",
         )
     return derived_name([service], [namespace, service], budget)
 

@@ -28,7 +28,7 @@ _DOT_SEGMENTS = frozenset({".", ".."})
 
 
 def _invalid(message: str, field: str) -> AIMResolutionError:
-    return AIMResolutionError("PathTemplateInvalid", message, field=field)
+    return AIMResolutionError(field, "PathTemplateInvalid", message)
 
 
 @functools.lru_cache(maxsize=512)

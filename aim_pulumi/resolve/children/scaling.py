@@ -57,7 +57,7 @@ def normalize_gateway_provider(value: str | None) -> tuple[str, list[Diagnostic]
 
 
 def _query_error(message: str, field: str = ACTIVATION_TEMPLATE_FIELD) -> AIMResolutionError:
-    return AIMResolutionError(ACTIVATION_QUERY_INVALID, message, field=field)
+    return AIMResolutionError(field, ACTIVATION_QUERY_INVALID, message)
 
 
 def _provider_none_error() -> AIMResolutionError:
@@ -190,9 +190,9 @@ def memory_gib(resources: Mapping[str, Any] | None) -> int:
             largest = max(largest, to_gi_floor(parse_quantity(memory)))
         except ValueError as exc:
             raise AIMResolutionError(
+                f"spec.resources.{section}.memory",
                 "InvalidSpec",
                 f"memory {memory!r} is not a Kubernetes quantity: {exc}",
-                field=f"spec.resources.{section}.memory",
             ) from exc
     return largest
 
@@ -285,10 +285,10 @@ def plan_scaling(
 
     if low == 0 and not effective_routing(service_spec, rc_spec)["enabled"]:
         raise AIMResolutionError(
+            "spec.minReplicas",
             "RoutingRequiredForScaleToZero",
             "minReplicas 0 needs routing enabled (spec.routing or the runtime config): the activation "
             "trigger reads the gateway's request metric to wake the predictor",
-            field="spec.minReplicas",
         )
     raised_from_zero = low == 0 and route_skipped is not None
     if raised_from_zero:
@@ -304,10 +304,10 @@ def plan_scaling(
         )
     if low > 0 and not metrics and not raised_from_zero:
         raise AIMResolutionError(
+            "spec.autoScaling.metrics",
             "AutoscalingRequiresMetrics",
             f"autoscaling between {low} and {high} replicas needs at least one metric in "
             "spec.autoScaling.metrics (or minReplicas: 0 for scale-from-zero)",
-            field="spec.autoScaling.metrics",
         )
 
     predictor = predictor_name(isvc_name)

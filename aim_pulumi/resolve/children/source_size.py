@@ -100,24 +100,24 @@ def source_size_bytes(
             return declared_size_bytes(size)
         except ValueError as exc:
             raise AIMResolutionError(
+                f"{field}.size" if field else "size",
                 "InvalidSpec",
                 f"model source {uri}: size {size!r} is not a Kubernetes quantity ({exc})",
-                field=f"{field}.size" if field else "size",
             ) from exc
     scheme, _, _ = split_source_uri(uri)
     if scheme == "s3":
         return _s3_prefix_bytes(uri, s3_settings or {}, download_filter, s3_client, field)
     if scheme == "hf":
         raise AIMResolutionError(
+            f"{field}.size" if field else "size",
             CACHE_SIZE_UNKNOWN,
             f"model source {uri} has no size: set `size` on the model source (a Kubernetes quantity such "
             "as 16Gi); Hugging Face repositories are not measured over the network at plan time",
-            field=f"{field}.size" if field else "size",
         )
     raise AIMResolutionError(
+        f"{field}.sourceUri" if field else "sourceUri",
         "InvalidSpec",
         f"model source {uri!r}: only hf://<org>/<repo> and s3://<bucket>/<prefix> sources can be cached",
-        field=f"{field}.sourceUri" if field else "sourceUri",
     )
 
 
@@ -134,9 +134,9 @@ def _s3_prefix_bytes(
 
     def unknown(why: str) -> AIMResolutionError:
         return AIMResolutionError(
+            field_path,
             CACHE_SIZE_UNKNOWN,
             f"cannot size model source {uri}: {why}; set `size` on the model source to skip listing",
-            field=field_path,
         )
 
     if not bucket:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.api import AIMServiceObject, to_manifest
 from aim_pulumi.resolve.types import Diagnostic
 
 Pipeline = Literal["profile", "template"]
@@ -52,7 +52,7 @@ def _marker_problem(marker: str, spec: Mapping[str, Any]) -> str | None:
     return "the known values are profile and template"
 
 
-def choose_pipeline(service: AIMService) -> tuple[Pipeline, tuple[Diagnostic, ...]]:
+def choose_pipeline(service: AIMServiceObject) -> tuple[Pipeline, tuple[Diagnostic, ...]]:
     """Decide the pipeline of a service of either apiVersion, and the warning for a marker it ignores."""
     spec: Mapping[str, Any] = to_manifest(service).get("spec") or {}
     annotations = service.metadata.annotations or {}

@@ -2,7 +2,7 @@
 
 A v1alpha1 service finds its template by name or among its model's templates (behaviour §7.2), so
 the catalog keeps the templates by `spec.modelName` as it keeps profiles by model. The index is
-v1alpha1's own: `register.py` adds it to every catalog through `aim_pulumi.resolve.catalog.indexes`.
+v1alpha1's own: its `Extension` (`extension.py`) hands the catalog a factory of it (`Extension.index`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """AIMServiceTemplate and AIMClusterServiceTemplate (v1alpha1): the legacy runtime description.
 
-The models live with v1alpha1 rather than in `aim_pulumi.api`, which serves them once `register.py`
-adds them to its kinds (`aim_pulumi.api.io.KINDS`), so deleting v1alpha1 deletes them too.
+The models live with v1alpha1 rather than in `aim_pulumi.api`; v1alpha1's `Extension` serves them
+(`aim_pulumi/resolve/legacy/extension.py`), so deleting v1alpha1 deletes them too.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from aim_pulumi.api.common import (
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import INT32_MAX
 from aim_pulumi.api.profile import ProfileCaching
+from aim_pulumi.resolve.legacy.overlays import V1ALPHA1_OVERLAYS
+from aim_pulumi.resolve.legacy.service import AIMServiceV1Alpha1
+from aim_pulumi.schemas.seed_overlays import Relaxations
 
 #: The template kinds, which the catalog's template index is fed (`index.py`).
 TEMPLATE_KINDS = frozenset({"AIMServiceTemplate", "AIMClusterServiceTemplate"})
@@ -82,6 +85,7 @@ class TemplateStatus(AIMStatusBase):
 
 class TemplateKind(AIMKind):
     SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1",)
+    SCHEMA_RELAXATIONS: ClassVar[Relaxations] = V1ALPHA1_OVERLAYS
 
     spec: TemplateSpec
     status: TemplateStatus | None = None
@@ -130,3 +134,11 @@ def template_rules(template: TemplateKind) -> Problems:
     if spec.hardware is not None and spec.hardware.gpu is not None and spec.hardware.cpu is not None:
         out.append(problem("spec.hardware", "set hardware.gpu or hardware.cpu, not both"))
     return out
+
+
+#: Every class v1alpha1 serves: AIMService at both versions (over the core's), and the templates.
+V1ALPHA1_KINDS: tuple[type[AIMKind], ...] = (
+    AIMServiceV1Alpha1,
+    AIMServiceTemplate,
+    AIMClusterServiceTemplate,
+)

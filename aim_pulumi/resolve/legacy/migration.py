@@ -18,20 +18,20 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIMService, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, KINDS, AIMServiceObject, AIMValidationError, parse, to_manifest
 from aim_pulumi.resolve.legacy import yaml_edits as edits
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION, choose_pipeline
+from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS
 from aim_pulumi.resolve.legacy.template_profile import (
     TEMPLATE_TO_PROFILE_KIND,
     NotConvertible,
     require_mapping,
     template_profile_manifest,
 )
-from aim_pulumi.resolve.objects import GROUP
 from aim_pulumi.resolve.scalars import text
 
-V1ALPHA1 = f"{GROUP}/v1alpha1"
-V1ALPHA2 = f"{GROUP}/v1alpha2"
+V1ALPHA1 = f"{AIM_GROUP}/v1alpha1"
+V1ALPHA2 = f"{AIM_GROUP}/v1alpha2"
 CLUSTER_KINDS = frozenset({"AIMClusterServiceTemplate", "AIMClusterModel", "AIMClusterProfile"})
 
 # The floor of a migrated selecting service: the template pipeline ranks every tier.
@@ -289,12 +289,16 @@ def template_model(template: Mapping[str, Any], models: _Models) -> Mapping[str,
     return models.get(("AIMClusterModel", "", name))
 
 
+# What the documents to convert are read as: the core's kinds and v1alpha1's over them.
+_READS = KINDS.serving(*V1ALPHA1_KINDS)
+
+
 def _admitted(
     doc: Mapping[str, Any], what: str, reading: Callable[[Any], Any] | None = None
 ) -> tuple[Any, NotConvertible | None]:
     """The parsed document (its values as `reading` gives them), or why admission rejects it."""
     try:
-        return parse(reading(doc) if reading is not None else doc), None
+        return parse(reading(doc) if reading is not None else doc, _READS), None
     except AIMValidationError as err:
         return None, NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
 
@@ -307,7 +311,7 @@ def _convert(
     if problem is not None:
         return None, [problem]
     try:
-        if isinstance(parsed, AIMService):
+        if isinstance(parsed, AIMServiceObject):
             problems = _service_problems(require_mapping(doc.get("spec"), "spec"))
             if problems:
                 return None, problems

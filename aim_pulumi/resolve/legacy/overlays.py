@@ -1,7 +1,7 @@
 """Where the v1alpha1 documentation (seeds 000, 002, 003) wins over the vendored v1alpha1 CRDs.
 
 The relaxations of `aim_pulumi.schemas.seed_overlays` for the kinds and fields this folder owns,
-kept with them and added to the schemas by `register.py`.
+kept with them: each v1alpha1 class checks its schema with them (`AIMKind.SCHEMA_RELAXATIONS`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The template pipeline: a v1alpha1 service's model, the template selected for it, converted to a profile.
 
 It returns the same `EffectiveProfile` as the profile pipeline, so the plan after it is the
-operator's single sequence; `register.py` puts it at the pipeline seam
+operator's single sequence; v1alpha1's `Extension` (`extension.py`) hands it to the plan
 (`aim_pulumi/resolve/catalog/pipelines.py`) with the chooser of `dispatch.py` and the defaults a
 template-converted profile carries in its labels (`template_profile.py`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.api import AIMServiceObject, to_manifest
 from aim_pulumi.resolve.catalog.pipelines import EffectiveProfile, PipelineSummary
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.container import ContainerDefaults
@@ -33,7 +33,7 @@ from aim_pulumi.resolve.types import Condition
 __all__ = ["template_container_defaults", "template_pipeline"]
 
 
-def template_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile:
+def template_pipeline(service: AIMServiceObject, catalog: Catalog) -> EffectiveProfile:
     """The v1alpha1 pipeline: the model, the template selected for it, converted to a profile.
 
     A legacy service's `spec.overrides` travel along: its `env` is the final env layer, as

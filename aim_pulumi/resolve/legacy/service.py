@@ -1,8 +1,9 @@
 """AIMService's v1alpha1 surface: `spec.template`, `spec.templateName`, `spec.overrides` and
 `status.resolvedTemplate`.
 
-The core model (`aim_pulumi.api.service.AIMService`) serves v1alpha2. `register.py` replaces it
-among the kinds (`aim_pulumi.api.io.KINDS`) with the class below, which serves both versions,
+The core model (`aim_pulumi.api.service.AIMService`) serves v1alpha2. v1alpha1's `Extension`
+(`extension.py`) replaces it among the kinds a program serves with the class below
+(`AIMServiceV1Alpha1`, named apart from the core's and the component's), which serves both versions,
 reads the v1alpha1 fields and adds their admission rules at the points the core leaves for them
 (A1, A2: not on v1alpha2; A4: one pipeline per service). While the folder is there every AIMService
 is read by this class, so both versions read as they always did; once it is gone, the core's.
@@ -19,11 +20,13 @@ from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.base import AIMBase, AIMKind
 from aim_pulumi.api.common import EnvVar, JsonObject, StatusRef
 from aim_pulumi.api.errors import AIMValidationError
-from aim_pulumi.api.service import AIMService as CoreAIMService
+from aim_pulumi.api.service import AIMServiceObject as CoreAIMService
 from aim_pulumi.api.service import NonNegativeInt, ServiceSpec, ServiceStatus
+from aim_pulumi.resolve.legacy.overlays import V1ALPHA1_OVERLAYS
+from aim_pulumi.schemas.seed_overlays import Relaxations
 
 __all__ = [
-    "AIMService",
+    "AIMServiceV1Alpha1",
     "GpuSelector",
     "LegacyServiceSpec",
     "LegacyServiceStatus",
@@ -113,10 +116,11 @@ class LegacyServiceStatus(ServiceStatus):
     resolved_template: StatusRef | None = None
 
 
-class AIMService(CoreAIMService):
+class AIMServiceV1Alpha1(CoreAIMService):
     """An AIMService of either served version: v1alpha2's fields and v1alpha1's template fields."""
 
     SERVED_VERSIONS: ClassVar[tuple[str, ...]] = ("v1alpha1", "v1alpha2")
+    SCHEMA_RELAXATIONS: ClassVar[Relaxations] = V1ALPHA1_OVERLAYS
 
     spec: LegacyServiceSpec
     status: LegacyServiceStatus | None = None

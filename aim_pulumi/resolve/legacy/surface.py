@@ -1,11 +1,10 @@
-"""What the layers above resolve (AIMStack and the CLI) must know of v1alpha1, as registry entries.
+"""What the layers above resolve (AIMStack and the CLI) must know of v1alpha1, as fields of its `Extension`.
 
-Those layers cannot import this folder (it would make deleting it break them, and the CLI sits above
-resolve), so `register.py` hands them these entries through the registries of the seam
-(`aim_pulumi.api.extensions`): where a stack declares the template kinds, what `import` keeps of a
-live template and where its Python program puts templates, the note `validate` writes for a
-template no service can plan from, why `explain` says a service takes the template pipeline, and the
-conversion `migrate` runs with the words its command uses.
+Those layers cannot import this folder by name (deleting it would break them), so `extension.py`
+hands them these entries in the value they are given: where a stack declares the template kinds,
+what `import` keeps of a live template and where its Python program puts templates, the note
+`validate` writes for a template no service can plan from, why `explain` says a service takes the
+template pipeline, and the conversion `migrate` runs with the words its command uses.
 """
 
 from __future__ import annotations
@@ -13,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIM_GROUP, AIMService
-from aim_pulumi.api.extensions import KindExtension, Migration
+from aim_pulumi.api import AIM_GROUP, AIMServiceObject
+from aim_pulumi.resolve.catalog.extension import KindSurface, Migration
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
 from aim_pulumi.resolve.legacy.kinds import TEMPLATE_KINDS, AIMClusterServiceTemplate, AIMServiceTemplate
 from aim_pulumi.resolve.legacy.migration import migrate_objects
@@ -32,8 +31,8 @@ _TEMPLATES_COMMENT = "# Legacy templates have no component: an AIMStack adds the
 
 #: The template kinds as a stack and `import` treat them: after the models they name, before the
 #: profiles (the cluster kind first, as the core orders its cluster and namespace pairs).
-KIND_EXTENSIONS = tuple(
-    KindExtension(
+KIND_SURFACES = tuple(
+    KindSurface(
         kind=cls.KIND,
         declared_before="AIMClusterProfile",
         adopted_status=TEMPLATE_DISCOVERY,
@@ -83,7 +82,7 @@ def legacy_service_version(manifest: Mapping[str, Any]) -> str | None:
     return None
 
 
-def template_pipeline_reason(service: AIMService) -> str:
+def template_pipeline_reason(service: AIMServiceObject) -> str:
     """Why a service takes the legacy pipeline, and how to leave it (behaviour §7.1)."""
     if service.metadata.annotations.get(RECONCILER_PIPELINE_ANNOTATION) == "template":
         return f"annotation {RECONCILER_PIPELINE_ANNOTATION}: template"

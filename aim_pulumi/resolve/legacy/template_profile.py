@@ -19,16 +19,17 @@ import copy
 from collections.abc import Mapping, MutableMapping
 from typing import Any
 
+from aim_pulumi.api import AIM_GROUP
 from aim_pulumi.resolve.children.container import PROFILE_ID_ENV
 from aim_pulumi.resolve.children.names import sanitize_label_value
 from aim_pulumi.resolve.legacy import yaml_edits as edits
-from aim_pulumi.resolve.objects import GROUP, PROFILE_ORIGIN_LABEL, PROFILE_ROLE_LABEL, SOURCE_MODEL_LABEL
+from aim_pulumi.resolve.objects import PROFILE_ORIGIN_LABEL, PROFILE_ROLE_LABEL, SOURCE_MODEL_LABEL
 from aim_pulumi.resolve.scalars import text
 
-V1ALPHA2 = f"{GROUP}/v1alpha2"
+V1ALPHA2 = f"{AIM_GROUP}/v1alpha2"
 # The template a converted profile came from; the InferenceService carries it as the operator's
 # template services do (`plan`), so a migrated service keeps the label.
-TEMPLATE_LABEL = f"{GROUP}/template"
+TEMPLATE_LABEL = f"{AIM_GROUP}/template"
 
 TEMPLATE_TO_PROFILE_KIND: Mapping[str, str] = {
     "AIMServiceTemplate": "AIMProfile",

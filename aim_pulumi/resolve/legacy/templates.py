@@ -23,7 +23,7 @@ from aim_pulumi.api import (
     AIMClusterProfile,
     AIMModel,
     AIMProfile,
-    AIMService,
+    AIMServiceObject,
     parse,
     to_manifest,
 )
@@ -82,7 +82,7 @@ INVALID_IMAGE_REFERENCE = "InvalidImageReference"
 _LISTED = 5
 
 
-def _service_ref(service: AIMService) -> str:
+def _service_ref(service: AIMServiceObject) -> str:
     return f"AIMService/{service.metadata.namespace or 'default'}/{service.metadata.name}"
 
 
@@ -97,7 +97,7 @@ def _model_label(model: AnyModel) -> str:
     return f"{model.metadata.name} (cluster)"
 
 
-def _service_spec(service: AIMService) -> Mapping[str, Any]:
+def _service_spec(service: AIMServiceObject) -> Mapping[str, Any]:
     spec = to_manifest(service).get("spec")
     return spec if isinstance(spec, Mapping) else {}
 
@@ -106,7 +106,7 @@ def _service_spec(service: AIMService) -> Mapping[str, Any]:
 # Model
 
 
-def resolve_model(service: AIMService, catalog: Catalog) -> AnyModel:
+def resolve_model(service: AIMServiceObject, catalog: Catalog) -> AnyModel:
     """The model of a template-path service (`status.resolvedModel`); no model is ever auto-created."""
     namespace = service.metadata.namespace or "default"
     model_spec = _service_spec(service).get("model")
@@ -117,10 +117,10 @@ def resolve_model(service: AIMService, catalog: Catalog) -> AnyModel:
         found = catalog.model(namespace, name)
         if found is None:
             raise AIMResolutionError(
+                "spec.model.name",
                 MODEL_NOT_FOUND,
                 f"neither an AIMModel {name!r} in namespace {namespace!r} nor an AIMClusterModel {name!r} "
                 "is declared",
-                field="spec.model.name",
                 object_ref=ref,
             )
         return found
@@ -129,32 +129,32 @@ def resolve_model(service: AIMService, catalog: Catalog) -> AnyModel:
         matches = local or cluster
         if not matches:
             raise AIMResolutionError(
+                "spec.model.image",
                 MODEL_NOT_FOUND,
                 f"no AIMModel in namespace {namespace!r} and no AIMClusterModel declares image {image!r}; "
                 "declare one with its templates (no model is auto-created) or use spec.model.name",
-                field="spec.model.image",
                 object_ref=ref,
             )
         if len(matches) > 1:
             raise AIMResolutionError(
+                "spec.model.image",
                 MULTIPLE_MODELS_FOUND,
                 f"image {image!r} is declared by {', '.join(_model_label(m) for m in matches)}; "
                 "pick one with spec.model.name",
-                field="spec.model.image",
                 object_ref=ref,
             )
         return matches[0]
     if model_spec.get("custom") is not None:
         raise AIMResolutionError(
+            "spec.model.custom",
             "Unsupported",
             "an inline custom model needs discovery, which cannot run at deploy time",
-            field="spec.model.custom",
             object_ref=ref,
         )
     raise AIMResolutionError(
+        "spec.model",
         MODEL_NOT_FOUND,
         "the template pipeline needs spec.model.name or spec.model.image",
-        field="spec.model",
         object_ref=ref,
     )
 
@@ -288,7 +288,7 @@ def _rank(candidates: list[_Candidate], image: str | None) -> list[_Candidate]:
     return sorted(candidates, key=functools.cmp_to_key(compare))
 
 
-def _profile_hint(service: AIMService, model: AnyModel, catalog: Catalog) -> str:
+def _profile_hint(service: AIMServiceObject, model: AnyModel, catalog: Catalog) -> str:
     pool = catalog.profile_pool(service.metadata.namespace or "default", model=model.metadata.name)
     names = sorted({entry.name for entry in pool if not entry.overlay})
     if not names:
@@ -307,7 +307,7 @@ def _template_field(spec: Mapping[str, Any]) -> str:
     return "spec.model.image" if model.get("image") is not None else "spec.model.name"
 
 
-def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> TemplateSelection:
+def select_template(service: AIMServiceObject, model: AnyModel, catalog: Catalog) -> TemplateSelection:
     """Choose the template of a template-path service, with the v1alpha1 selection rules.
 
     A name is looked up in the namespace, then the cluster. Otherwise the model's templates are
@@ -326,10 +326,10 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
         found = template_index(catalog).template(namespace, name)
         if not isinstance(found, AIMServiceTemplate | AIMClusterServiceTemplate):
             raise AIMResolutionError(
+                "spec.template.name",
                 TEMPLATE_NOT_FOUND,
                 f"neither an AIMServiceTemplate {name!r} in namespace {namespace!r} nor an "
                 f"AIMClusterServiceTemplate {name!r} is declared" + _profile_hint(service, model, catalog),
-                field="spec.template.name",
                 object_ref=ref,
             )
         scope: Scope = "Namespace" if isinstance(found, AIMServiceTemplate) else "Cluster"
@@ -351,10 +351,10 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
         )
         if not candidates:
             raise AIMResolutionError(
+                "spec.template.selectionCriteria",
                 TEMPLATE_NOT_FOUND,
                 f"no ready template of model {model_name!r} whose GPU the inventory offers matches "
                 "spec.template.selectionCriteria" + _profile_hint(service, model, catalog),
-                field="spec.template.selectionCriteria",
                 object_ref=ref,
             )
         best = candidates[0]
@@ -370,19 +370,19 @@ def select_template(service: AIMService, model: AnyModel, catalog: Catalog) -> T
     candidates = _in_scope(candidates)
     if not candidates:
         raise AIMResolutionError(
+            field,
             TEMPLATE_NOT_FOUND,
             f"no ready template of model {model_name!r} whose GPU the inventory offers is declared"
             + _profile_hint(service, model, catalog),
-            field=field,
             object_ref=ref,
         )
     if len(candidates) > 1:
         raise AIMResolutionError(
+            field,
             TEMPLATE_SELECTION_AMBIGUOUS,
             f"model {model_name!r} has {len(candidates)} candidate templates "
             f"({_names([c.name for c in candidates])}); name one with spec.template.name or narrow them "
             "with spec.template.selectionCriteria",
-            field=field,
             object_ref=ref,
         )
     only = candidates[0]
@@ -438,18 +438,18 @@ def template_profile(
         reason = {MODEL_NOT_FOUND: MODEL_NOT_FOUND, MODEL_WITHOUT_IMAGE: INVALID_IMAGE_REFERENCE}.get(
             err.reason, "InvalidSpec"
         )
-        raise AIMResolutionError(reason, err.message, field=err.field, object_ref=where) from None
+        raise AIMResolutionError(err.field, reason, err.message, object_ref=where) from None
     spec: dict[str, Any] = manifest["spec"]
     if not spec.get("modelSources"):
         raise AIMResolutionError(
-            TEMPLATE_NOT_READY, TEMPLATE_NOT_READY_MESSAGE, field="spec.modelSources", object_ref=where
+            "spec.modelSources", TEMPLATE_NOT_READY, TEMPLATE_NOT_READY_MESSAGE, object_ref=where
         )
     given = _overrides_dict(overrides)
     if given:
         try:
             _apply_overrides(spec, given)
         except NotConvertible as err:
-            raise AIMResolutionError("InvalidSpec", err.message, field=err.field) from None
+            raise AIMResolutionError(err.field, "InvalidSpec", err.message) from None
     profile = parse(manifest)
     assert isinstance(profile, AIMProfile | AIMClusterProfile)
     return profile
@@ -465,7 +465,7 @@ class TemplateProfile:
     overlay_name: str | None = None
 
 
-def effective_template_profile(service: AIMService, selection: TemplateSelection) -> TemplateProfile:
+def effective_template_profile(service: AIMServiceObject, selection: TemplateSelection) -> TemplateProfile:
     """The profile a template-path service deploys, named exactly as after `aim-pulumi migrate`.
 
     A pinned template with `spec.overrides` migrates to `spec.profile.name` + `spec.profileOverrides`,
@@ -483,7 +483,7 @@ def effective_template_profile(service: AIMService, selection: TemplateSelection
     if result.problems:
         return TemplateProfile(seed, template_profile(selection.template, selection.model, overrides))
     migrated = parse(result.objects[0])
-    assert isinstance(migrated, AIMService)
+    assert isinstance(migrated, AIMServiceObject)
     overlay = build_overlay(seed, migrated)
     if overlay is None:
         return TemplateProfile(seed, seed)

@@ -1,16 +1,16 @@
 """The profile pipeline, the core's way a service finds what it deploys: one effective profile.
 
 The profile pipeline selects an AIMProfile (or AIMClusterProfile) and lays the service's overrides
-over it. It is registered at the pipeline seam (`aim_pulumi/resolve/catalog/pipelines.py`) beside
-the template pipeline the v1alpha1 folder registers there (`aim_pulumi/resolve/legacy/pipeline.py`);
+over it. `plan_service` (`service.py`) calls it directly, or the pipeline of the catalog's extension
+when that one chooses its own (v1alpha1's template pipeline, `aim_pulumi/resolve/legacy/pipeline.py`);
 everything after this point reads only the `EffectiveProfile`, so the sequence in `service.py` is the
 operator's whichever pipeline ran, and removing v1alpha1 is deleting its folder.
 """
 
 from __future__ import annotations
 
-from aim_pulumi.api import AIMService
-from aim_pulumi.resolve.catalog.pipelines import PROFILE, EffectiveProfile, register_pipeline
+from aim_pulumi.api import AIMServiceObject
+from aim_pulumi.resolve.catalog.pipelines import EffectiveProfile
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.select import select_profile
@@ -19,7 +19,7 @@ from aim_pulumi.resolve.types import Condition
 __all__ = ["EffectiveProfile", "profile_pipeline"]
 
 
-def profile_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile:
+def profile_pipeline(service: AIMServiceObject, catalog: Catalog) -> EffectiveProfile:
     """The v1alpha2 pipeline: the selected profile, under the service's overrides when it has any."""
     selection = select_profile(service, catalog)
     overlay = build_overlay(selection.profile, service)
@@ -36,6 +36,3 @@ def profile_pipeline(service: AIMService, catalog: Catalog) -> EffectiveProfile:
         selection=selection,
         resolved_profile=selection.ref,
     )
-
-
-register_pipeline(PROFILE, profile_pipeline)

@@ -47,7 +47,7 @@ class ServicePlan:
     name: str
     namespace: str
     uid: str
-    pipeline: str  # the pipeline that ran: "profile", or one a version's folder registers
+    pipeline: str  # the pipeline that ran: "profile", or the catalog's extension's ("template")
     isvc_name: str
     route_name: str
     predictor_name: str

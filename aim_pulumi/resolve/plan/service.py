@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIMService, to_manifest
+from aim_pulumi.api import AIMKind, AIMServiceObject, to_manifest
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
-from aim_pulumi.resolve.catalog.pipelines import choose_pipeline, container_defaults, pipeline
+from aim_pulumi.resolve.catalog.extension import choose_pipeline, container_defaults
+from aim_pulumi.resolve.catalog.pipelines import PROFILE
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.annotations import isvc_extra_annotations
 from aim_pulumi.resolve.children.caching import (
@@ -38,9 +39,9 @@ from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.objects import NAMESPACED_KINDS, Key, object_key
+from aim_pulumi.resolve.objects import object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
-from aim_pulumi.resolve.plan.pipelines import EffectiveProfile  # and the profile pipeline, registered
+from aim_pulumi.resolve.plan.pipelines import EffectiveProfile, profile_pipeline
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resolve.runtime_config.lookup import DEFAULT_NAME, runtime_config_condition
 from aim_pulumi.resolve.runtime_config.merge import INLINE_RUNTIME_CONFIG, inline_runtime_config_layer
@@ -65,7 +66,7 @@ PRECISION_LABEL = "aim.eai.amd.com/precision"
 DEGRADING_REASONS = frozenset({"GatewayNotConfigured", "PathTemplateInvalid", "ActivationMetricQueryInvalid"})
 
 
-def service_document(service: AIMService, uid: str | None = None) -> dict[str, Any]:
+def service_document(service: AIMServiceObject, uid: str | None = None) -> dict[str, Any]:
     """The CRD-shaped service that path templates are evaluated against, with its effective uid
     (`uid`, when the caller has it already)."""
     document = to_manifest(service)
@@ -79,7 +80,7 @@ def service_document(service: AIMService, uid: str | None = None) -> dict[str, A
     return document
 
 
-def _object_ref(service: AIMService) -> str:
+def _object_ref(service: AIMServiceObject) -> str:
     return f"AIMService/{service.metadata.namespace or 'default'}/{service.metadata.name}"
 
 
@@ -88,7 +89,7 @@ def _with_object(error: AIMResolutionError, object_ref: str) -> AIMResolutionErr
 
 
 def plan_service(
-    service: AIMService,
+    service: AIMServiceObject,
     catalog: Catalog,
     settings: Settings | None = None,
     *,
@@ -123,7 +124,7 @@ class _Planning:
 
 
 def _plan(
-    service: AIMService,
+    service: AIMServiceObject,
     catalog: Catalog,
     settings: Settings,
     previous_cache_sizes: Mapping[str, int],
@@ -136,7 +137,7 @@ def _plan(
     service_spec: dict[str, Any] = document["spec"]
     diagnostics: list[Diagnostic] = []
 
-    chosen_pipeline, dispatch_diagnostics = choose_pipeline(service)
+    chosen_pipeline, dispatch_diagnostics = choose_pipeline(service, catalog.extension)
     diagnostics.extend(dispatch_diagnostics)
 
     context = PlanningContext.of(catalog)
@@ -155,8 +156,7 @@ def _plan(
             namespace, rc_name, lambda: effective_routing(service_spec, rc_spec)
         )
 
-    # Profile: the profile pipeline's selection, or the template pipeline's converted template.
-    chosen: EffectiveProfile = pipeline(chosen_pipeline)(service, catalog)
+    chosen = _run_pipeline(chosen_pipeline, service, catalog)
     diagnostics.extend(chosen.diagnostics)
     effective, declared = chosen.effective, chosen.declared
     facts = context.profile_facts(effective, shared=chosen.shared)
@@ -167,7 +167,7 @@ def _plan(
         facts.config_content,
     )
     profile_name = effective.metadata.name
-    defaults = container_defaults(declared.metadata.labels, profile_spec)
+    defaults = container_defaults(catalog.extension, declared.metadata.labels, profile_spec)
 
     isvc = inference_service_name(name, namespace)
     route_name = http_route_name(name, namespace)
@@ -243,7 +243,7 @@ def _plan(
     if degradations and settings.strict:
         first = degradations[0]
         raise AIMResolutionError(
-            first.reason, f"{first.message} (strict mode turns degradations into errors)"
+            "", first.reason, f"{first.message} (strict mode turns degradations into errors)"
         )
 
     wait = AwaitPlan(
@@ -323,6 +323,17 @@ def _scopes(
     )
 
 
+def _run_pipeline(pipeline: str, service: AIMServiceObject, catalog: Catalog) -> EffectiveProfile:
+    """The profile: the core's profile pipeline's selection, or the pipeline of the catalog's extension
+    (v1alpha1's converted template) for a service it sent there."""
+    extension = catalog.extension
+    if pipeline == PROFILE:
+        return profile_pipeline(service, catalog)
+    if extension is not None and pipeline == extension.pipeline_name:
+        return extension.pipeline(service, catalog)
+    raise AssertionError(f"no pipeline {pipeline!r}: the catalog's extension chose one it does not run")
+
+
 def _route_skipped(route_conditions: list[Condition]) -> str | None:
     """The degradation that kept an enabled route from being created, if any."""
     for condition in route_conditions:
@@ -341,10 +352,10 @@ def _served_model_mount(profile_spec: Mapping[str, Any], caches: list[CachePlan]
     return caches[0].mount_path if caches else None
 
 
-def _where(key: Key) -> str:
+def _where(obj: AIMKind) -> str:
     """`Kind/namespace/name`, or `Kind/name` for a cluster object, as errors name objects."""
-    kind, namespace, name = key
-    return f"{kind}/{namespace}/{name}" if kind in NAMESPACED_KINDS else f"{kind}/{name}"
+    kind, namespace, name = object_key(obj)
+    return f"{kind}/{namespace}/{name}" if obj.SCOPE == "Namespace" else f"{kind}/{name}"
 
 
 def _plan_caches(
@@ -371,7 +382,7 @@ def _plan_caches(
     catalog, settings, size_of = planning.catalog, planning.settings, planning.size_of
     profile = chosen.effective
     shared_profile = profile if chosen.shared else None
-    declared_profile = _where(object_key(chosen.seed))
+    declared_profile = _where(chosen.seed)
     profile_kind, profile_name = profile.kind, profile.metadata.name
     profile_rc = profile.spec.runtime_config_name or None
     if not caching_enabled(profile_kind, profile_spec, service_spec):
@@ -384,10 +395,10 @@ def _plan_caches(
         except AIMResolutionError as error:
             # The reference is the profile's (an overlay inherits it), so name the object to fix.
             raise AIMResolutionError(
+                error.field,
                 error.reason,
                 f"{error.message} (the Shared cache of AIMService/{namespace}/{name} is configured by "
                 "its profile's runtime config)",
-                field=error.field,
                 object_ref=declared_profile,
             ) from None
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}

@@ -51,7 +51,7 @@ def resolve_runtime_config(
     """Resolve `name` (absent or "" = `default`) for a consumer in `namespace` per the §3 table.
 
     Returns None only for a missing `default` (DefaultConfigNotFound); raises
-    `AIMResolutionError("ReferenceNotFound", field="spec.runtimeConfigName")` for any other missing name.
+    `AIMResolutionError("spec.runtimeConfigName", "ReferenceNotFound")` for any other missing name.
     """
     wanted = name or DEFAULT_NAME
     ns_obj, cluster_obj = catalog.runtime_config_objects(namespace, wanted)
@@ -59,10 +59,10 @@ def resolve_runtime_config(
         if wanted == DEFAULT_NAME:
             return None
         raise AIMResolutionError(
+            "spec.runtimeConfigName",
             "ReferenceNotFound",
             f'runtime config "{wanted}" not found: neither an AIMRuntimeConfig in namespace '
             f'"{namespace}" nor an AIMClusterRuntimeConfig has that name',
-            field="spec.runtimeConfigName",
         )
     ns_spec = _spec(ns_obj) if ns_obj is not None else None
     cluster_spec = _spec(cluster_obj) if cluster_obj is not None else None

@@ -12,22 +12,21 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMClusterProfile, AIMProfile, AIMServiceObject, parse, to_manifest
 from aim_pulumi.resolve.children.names import overlay_profile_name
 from aim_pulumi.resolve.objects import OVERLAY_SERVICE_ANNOTATION
 from aim_pulumi.resolve.runtime_config.merge import merge_env
 
 AnyProfile = AIMProfile | AIMClusterProfile
 
-GROUP = "aim.eai.amd.com"
-BASE_IMAGE_ANNOTATION = f"{GROUP}/base-image"
+BASE_IMAGE_ANNOTATION = f"{AIM_GROUP}/base-image"
 
 
 def _non_empty(value: Any) -> bool:
     return value is not None and value != "" and value != [] and value != {}
 
 
-def effective_overrides(service: AIMService) -> dict[str, Any]:
+def effective_overrides(service: AIMServiceObject) -> dict[str, Any]:
     """The `spec.profileOverrides` fields that change anything (`{}` and empty fields change nothing)."""
     # The fields as written (set ones only, camelCase): which are present is what the overlay reads.
     typed = service.spec.profile_overrides
@@ -42,7 +41,7 @@ def effective_overrides(service: AIMService) -> dict[str, Any]:
     return out
 
 
-def build_overlay(seed_profile: AnyProfile, service: AIMService) -> AIMProfile | None:
+def build_overlay(seed_profile: AnyProfile, service: AIMServiceObject) -> AIMProfile | None:
     """The overlay AIMProfile of `service` over `seed_profile`, or None when no override applies.
 
     Labels are only role `deployable` and origin `derived` (the overlay belongs to no model); the one
@@ -79,14 +78,14 @@ def build_overlay(seed_profile: AnyProfile, service: AIMService) -> AIMProfile |
     # AIMClusterProfile has no caching; an AIMProfile seed keeps its own.
     namespace = service.metadata.namespace or "default"
     manifest: dict[str, Any] = {
-        "apiVersion": f"{GROUP}/v1alpha2",
+        "apiVersion": f"{AIM_GROUP}/v1alpha2",
         "kind": "AIMProfile",
         "metadata": {
             "name": overlay_profile_name(
                 seed_profile.metadata.name, service.metadata.name, service.effective_uid
             ),
             "namespace": namespace,
-            "labels": {f"{GROUP}/profile-role": "deployable", f"{GROUP}/profile-origin": "derived"},
+            "labels": {f"{AIM_GROUP}/profile-role": "deployable", f"{AIM_GROUP}/profile-origin": "derived"},
             "annotations": {OVERLAY_SERVICE_ANNOTATION: service.metadata.name},
         },
         "spec": spec,

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from aim_pulumi.api import AIMService
+from aim_pulumi.api import AIMServiceObject
 from aim_pulumi.api.common import StatusRef
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.scalars import text
@@ -20,7 +20,7 @@ Shape = Literal["Name", "ModelImage", "ModelAndSelector", "Selector", "Model"]
 
 @dataclass(frozen=True)
 class Request:
-    service: AIMService
+    service: AIMServiceObject
     namespace: str
     name: str
     resolved_profile: StatusRef | None
@@ -36,10 +36,10 @@ class Request:
         return f"AIMService/{self.namespace}/{self.name}"
 
     def error(self, reason: str, field_path: str, message: str) -> AIMResolutionError:
-        return AIMResolutionError(reason, message, field=field_path, object_ref=self.object_ref)
+        return AIMResolutionError(field_path, reason, message, object_ref=self.object_ref)
 
 
-def read_request(service: AIMService) -> Request:
+def read_request(service: AIMServiceObject) -> Request:
     """The request of a service, read from its typed spec.
 
     The selector stays the mapping the user wrote (its set fields only, camelCase): the filters

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, NoReturn
 
-from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, AIMService
+from aim_pulumi.api import AIMClusterModel, AIMClusterProfile, AIMModel, AIMProfile, AIMServiceObject
 from aim_pulumi.api.common import StatusRef
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION, SOURCE_MODEL_LABEL, Key
@@ -101,7 +101,7 @@ class NoProfileSelected(AIMResolutionError):
     """
 
     def __init__(self, error: AIMResolutionError, explainer: Callable[[], SelectionExplanation]) -> None:
-        super().__init__(error.reason, error.message, field=error.field, object_ref=error.object_ref or "")
+        super().__init__(error.field, error.reason, error.message, object_ref=error.object_ref or "")
         self._explainer = explainer
 
     @cached_property
@@ -176,10 +176,7 @@ def _not_found(
                     else model.metadata.name
                 )
                 raise AIMResolutionError(
-                    err.reason,
-                    f"{kind} {where}: {err.message}",
-                    field=err.field,
-                    object_ref=f"{kind}/{where}",
+                    err.field, err.reason, f"{kind} {where}: {err.message}", object_ref=f"{kind}/{where}"
                 )
         elif not catalog.has_model_or_profiles(req.namespace, sel.model_name):
             from_spec = req.model_name == sel.model_name and not req.selector_model_name
@@ -385,7 +382,7 @@ def _ranked(evaluation: Evaluation) -> tuple[ProfileEntry, tuple[str, ...]] | No
     return winner, tied
 
 
-def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelection:
+def select_profile(service: AIMServiceObject, catalog: CatalogView) -> ProfileSelection:
     """Resolve the profile `service` deploys (behaviour §4); raises `AIMResolutionError` on failure."""
     req = read_request(service)
     if req.shape == "Name":
@@ -454,7 +451,7 @@ def select_profile(service: AIMService, catalog: CatalogView) -> ProfileSelectio
     )
 
 
-def qualifying_profile_refs(service: AIMService, catalog: CatalogView) -> tuple[ObjectRef, ...]:
+def qualifying_profile_refs(service: AIMServiceObject, catalog: CatalogView) -> tuple[ObjectRef, ...]:
     """Every profile that would keep a sticky binding of `service` (both scopes), in key order.
 
     For the `Name` shape this is the named profile alone (when it exists).

@@ -1,7 +1,8 @@
 """The sticky-binding rule: whether a service keeps the profile it was bound to (contract decision 4).
 
-A pure rule, shared with the Pulumi binding resource (`resources/binding.py` keeps a copy, since its
-provider code is pickled into state, and a test keeps the two equal).
+A pure rule, written once: selection reads it (`select.py`), and so does the Pulumi binding resource's
+`check` (`aim_pulumi/resources/binding.py:decide_binding`), whose provider is pickled into state by
+reference and so runs this very function.
 """
 
 from __future__ import annotations

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from aim_pulumi.api import admission_problems, parse
 from aim_pulumi.cli.commands import migrate, validate
+from tests.versions import EXTENSION, admission_problems, parse
 
 LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "legacy"
 
 
 def run(*argv: str) -> tuple[int, str, str]:
     parser = argparse.ArgumentParser(prog="aim-pulumi")
-    migrate.register(parser.add_subparsers(dest="command"))
+    migrate.register(parser.add_subparsers(dest="command"), EXTENSION)
     args = parser.parse_args(["migrate", *argv])
     out, err = io.StringIO(), io.StringIO()
     code = args.func(args, stdout=out, stderr=err)

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from aim_pulumi.api import AIMClusterRuntimeConfig, AIMObject, parse, to_manifest
+from aim_pulumi.api import AIMClusterRuntimeConfig, AIMObject, to_manifest
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.inventory import Inventory
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import object_ref
+from tests.versions import Catalog, parse
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

@@ -6,19 +6,19 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMService, parse, to_manifest
+from aim_pulumi.api import AIMService, to_manifest
 from aim_pulumi.resolve.catalog.fallbacks import (
     fallback_matches,
     generated_profiles,
     specificity,
 )
 from aim_pulumi.resolve.catalog.inventory import Inventory
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import generated_profile_name
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
 from aim_pulumi.resolve.selection.select import select_profile
+from tests.versions import Catalog, parse
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

@@ -184,7 +184,8 @@ def service_manifest(api_version: str, spec: dict[str, Any]) -> dict[str, Any]:
     ],
 )
 def test_cache_mode_of_legacy_spellings_after_the_api(manifest: dict[str, Any], expected: str) -> None:
-    from aim_pulumi.api import parse, to_manifest
+    from aim_pulumi.api import to_manifest
+    from tests.versions import parse
 
     spec = to_manifest(parse(manifest))["spec"]
     assert cache_mode(spec) == expected

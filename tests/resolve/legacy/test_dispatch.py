@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMService, parse
+from aim_pulumi.api import AIMService
 from aim_pulumi.resolve.legacy.dispatch import (
     INVALID_RECONCILER_PIPELINE,
     RECONCILER_PIPELINE_ANNOTATION,
     choose_pipeline,
 )
+from tests.versions import parse
 
 V1 = "aim.eai.amd.com/v1alpha1"
 V2 = "aim.eai.amd.com/v1alpha2"

@@ -11,10 +11,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMService, admission_problems, parse, to_manifest
+from aim_pulumi.api import AIMService, to_manifest
 from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
 from aim_pulumi.resolve.legacy.migration import migrate_objects
 from aim_pulumi.resolve.legacy.template_profile import template_default_resources_for
+from tests.versions import admission_problems, parse
 
 LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "legacy"
 V1 = "aim.eai.amd.com/v1alpha1"

@@ -24,11 +24,12 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import AIMService, parse
+from aim_pulumi.api import AIMService
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
-from aim_pulumi.resolve import AIMResolutionError, Catalog, Inventory, plan_service
+from aim_pulumi.resolve import AIMResolutionError, Inventory, plan_service
 from aim_pulumi.resolve.legacy.migration import migrate_objects
 from aim_pulumi.resolve.plan.result import ServicePlan
+from tests.versions import Catalog, parse
 
 LEGACY = Path(__file__).resolve().parents[2] / "fixtures" / "legacy"
 MARKER = "aim.eai.amd.com/reconciler-pipeline"

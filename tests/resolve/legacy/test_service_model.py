@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import KINDS, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIMValidationError, to_manifest
 from aim_pulumi.api import service as core
 from aim_pulumi.resolve.legacy import service as legacy
+from tests.versions import KINDS, parse
 
 V1 = "aim.eai.amd.com/v1alpha1"
 V2 = "aim.eai.amd.com/v1alpha2"
@@ -19,18 +20,20 @@ def manifest(spec: dict[str, Any], api_version: str = V2) -> dict[str, Any]:
 
 
 def test_the_kinds_serve_the_class_that_reads_both_versions() -> None:
-    assert KINDS["AIMService"] is legacy.AIMService
-    assert issubclass(legacy.AIMService, core.AIMService)
-    assert core.AIMService.SERVED_VERSIONS == ("v1alpha2",)
+    assert KINDS["AIMService"] is legacy.AIMServiceV1Alpha1
+    assert issubclass(legacy.AIMServiceV1Alpha1, core.AIMServiceObject)
+    assert core.AIMServiceObject.SERVED_VERSIONS == ("v1alpha2",)
 
 
 @pytest.mark.parametrize(
     ("doc", "reader"),
     [
-        pytest.param(manifest({"model": {"name": "m"}}), core.AIMService, id="v1alpha2"),
-        pytest.param(manifest({"model": {"name": "m"}}, V1), legacy.AIMService, id="v1alpha1"),
+        pytest.param(manifest({"model": {"name": "m"}}), core.AIMServiceObject, id="v1alpha2"),
+        pytest.param(manifest({"model": {"name": "m"}}, V1), legacy.AIMServiceV1Alpha1, id="v1alpha1"),
         pytest.param(
-            manifest({"model": {"name": "m"}, "templateName": "t"}, V1), legacy.AIMService, id="templateName"
+            manifest({"model": {"name": "m"}, "templateName": "t"}, V1),
+            legacy.AIMServiceV1Alpha1,
+            id="templateName",
         ),
     ],
 )
@@ -43,7 +46,7 @@ def test_a_manifest_is_read_by_the_narrowest_class(doc: dict[str, Any], reader: 
 def test_the_v1alpha1_fields_read_typed_and_write_canonically() -> None:
     spec = {"model": {"name": "m"}, "templateName": "t", "overrides": {"metric": "latency"}}
     obj = parse(manifest(spec, V1))
-    assert isinstance(obj, legacy.AIMService)
+    assert isinstance(obj, legacy.AIMServiceV1Alpha1)
     assert obj.spec.template is not None and obj.spec.template.name == "t"
     assert obj.spec.overrides is not None and obj.spec.overrides.metric == "latency"
     assert to_manifest(obj)["spec"]["template"] == {"name": "t"}

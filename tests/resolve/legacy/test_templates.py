@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse, to_manifest
+from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, to_manifest
 from aim_pulumi.resolve.catalog.inventory import Inventory
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.migration import migrate_objects
 from aim_pulumi.resolve.legacy.templates import (
@@ -19,6 +18,7 @@ from aim_pulumi.resolve.legacy.templates import (
 )
 from aim_pulumi.resolve.selection.overlays import build_overlay
 from aim_pulumi.resolve.selection.select import select_profile
+from tests.versions import Catalog, parse
 
 V1 = "aim.eai.amd.com/v1alpha1"
 V2 = "aim.eai.amd.com/v1alpha2"

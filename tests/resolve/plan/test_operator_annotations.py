@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from test_service_plan import GATEWAY, manifests, profile, service
 
-from aim_pulumi.resolve import Catalog, Settings, plan_service
+from aim_pulumi.resolve import Settings, plan_service
 from aim_pulumi.schemas import validate_manifest
+from tests.versions import Catalog
 
 PIPELINE = {"aim.eai.amd.com/reconciler-pipeline": "profile"}
 METRICS = [

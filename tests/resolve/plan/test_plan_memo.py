@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMObject, load_manifests, parse
-from aim_pulumi.resolve import AIMResolutionError, Catalog, Settings, plan_service
+from aim_pulumi.api import AIMObject
+from aim_pulumi.resolve import AIMResolutionError, Settings, plan_service
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs
+from tests.versions import Catalog, load_manifests, parse
 
 G = "aim.eai.amd.com"
 PROFILE_PIPELINE = {f"{G}/reconciler-pipeline": "profile"}

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import parse
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
-from aim_pulumi.resolve import AIMResolutionError, Catalog, Settings, plan_service
+from aim_pulumi.resolve import AIMResolutionError, Settings, plan_service
 from aim_pulumi.schemas import validate_manifest
+from tests.versions import Catalog, parse
 
 PROFILE_PIPELINE = {"aim.eai.amd.com/reconciler-pipeline": "profile"}
 

@@ -6,12 +6,11 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import parse
 from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config, runtime_config_condition
 from aim_pulumi.resolve.types import ObjectRef
+from tests.versions import Catalog, parse
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

@@ -6,12 +6,12 @@ from typing import Any
 
 import pytest
 
-from aim_pulumi.api import AIMProfile, AIMService, parse, to_manifest
-from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.api import AIMProfile, AIMService, to_manifest
 from aim_pulumi.resolve.children.names import overlay_profile_name
 from aim_pulumi.resolve.selection.candidate import ProfileEntry
 from aim_pulumi.resolve.selection.filters import effective_selector, first_failing_filter
 from aim_pulumi.resolve.selection.overlays import build_overlay, effective_overrides
+from tests.versions import Catalog, parse
 
 G = "aim.eai.amd.com"
 NS = "ml-team"

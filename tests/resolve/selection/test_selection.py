@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService, parse
+from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMService
 from aim_pulumi.resolve.catalog.inventory import Inventory
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.selection.candidate import ProfileEntry
 from aim_pulumi.resolve.selection.filters import (
@@ -23,6 +22,7 @@ from aim_pulumi.resolve.selection.ranking import compare_candidates, rank_candid
 from aim_pulumi.resolve.selection.select import qualifying_profile_refs, select_profile
 from aim_pulumi.resolve.selection.sticky import StickyDecision, sticky_decision
 from aim_pulumi.resolve.selection.versions import VersionKey, compare_versions, image_tag_version
+from tests.versions import Catalog, parse
 
 G = "aim.eai.amd.com"
 NS = "ml-team"
