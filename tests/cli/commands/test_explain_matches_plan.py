@@ -22,14 +22,13 @@ from typing import Any
 import pytest
 import yaml
 
-from aim_pulumi.api import AIMService, parse, to_manifest
+from aim_pulumi.api import AIMService, to_manifest
 from aim_pulumi.api.errors import AIMError
 from aim_pulumi.cli.commands.explain import _env_value, _shown, explain_document
 from aim_pulumi.cli.execution import execute
 from aim_pulumi.cli.project import load_program
 from aim_pulumi.manifests import build_service_manifests
 from aim_pulumi.resolve.catalog.inventory import Inventory
-from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.plan.service import plan_service
 from aim_pulumi.resolve.runtime_config.merge import (
     merge_layers_with_provenance,
@@ -38,6 +37,7 @@ from aim_pulumi.resolve.runtime_config.merge import (
 )
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resources.resolutions import Resolution
+from tests.versions import Catalog, parse
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
