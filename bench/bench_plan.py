@@ -21,7 +21,7 @@ Scenarios (CPU seconds, `time.process_time`, min and median of interleaved repea
     python bench/bench_plan.py                          # small-200 and large-200, 3 repeats
     python bench/bench_plan.py -s small-2000 -r 3
     python bench/bench_plan.py -s e2e -r 3
-    python bench/bench_plan.py --scale 100,300,1000,3000   # README table
+    python bench/bench_plan.py --scale 100,300,1000,3000   # the table of docs/plan-time.md
     python bench/bench_plan.py --profile -s small-200      # cProfile of one component run
 """
 

@@ -73,7 +73,7 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
     No `ttlSecondsAfterFinished`: a Job the cluster deletes would be recreated by the next `pulumi up`.
     No `pulumi.com/replaceUnready` either: after a `pulumi refresh` it would replace a download still
     in progress on the next `up`, restarting it. A failed download is retried on purpose, with
-    `pulumi up --replace <the Job's URN>` (README, "Model caches").
+    `pulumi up --replace <the Job's URN>` (docs/differences.md).
     """
     annotations = {TIMEOUT_SECONDS: str(plan.timeout_seconds)}
     volume_mounts: list[dict[str, Any]] = [{"name": CACHE_VOLUME, "mountPath": DOWNLOAD_MOUNT_PATH}]

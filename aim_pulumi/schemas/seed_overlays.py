@@ -4,7 +4,7 @@ The AIM CRD schemas are checked as vendored, with exactly these relaxations: eac
 shape a seed documents that the CRD lacks (or a rule the project decided against), so a manifest
 written from the documentation is not refused by the schema the documentation describes. Nothing is
 ever tightened here, and the typed models still check the shape of what an overlay admits. The
-README's "Where it differs from the operator" lists the same entries. A version's folder keeps the
+docs/differences.md "Where it differs from the operator" lists the same entries. A version's folder keeps the
 relaxations of its own kinds with their model classes (`AIMKind.SCHEMA_RELAXATIONS`, the v1alpha1
 ones in `aim_pulumi/resolve/legacy/overlays.py`), and the checks of those classes pass them here as
 `extra`: nothing is registered, so a schema is relaxed exactly as the class that reads it says.

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "real_engine"))
+# The README's and docs' blocks these tests run (docblocks.lane_block).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 
 from cluster import StackFactory, TestCluster, built
 from harness import REPO, RealStack, toolchain_dir

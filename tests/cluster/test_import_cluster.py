@@ -20,14 +20,16 @@ operator installs it). Then:
   template service), moved with `--apply --delete-aim-objects`: then `pulumi import`, `preview` and
   `up`, with no create, replace or delete, the same UIDs, no InferenceService spec, label,
   annotation or generation changed, only the listed fields changed, and `--expect-no-changes` after
-  (once a refresh has recorded the updated download Jobs: README, "Moving from the operator").
+  (once a refresh has recorded the updated download Jobs: docs/adoption.md).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -38,6 +40,7 @@ from typing import Any
 import pytest
 import yaml
 from cluster import TestCluster
+from docblocks import lane_block
 from harness import REPO, RealStack, toolchain_dir, urn_name, urn_type
 from kube import Kube, object_path, wait_until
 from status_writer import StatusWriter, mark_job
@@ -152,10 +155,41 @@ def strangers(namespace: str) -> list[dict[str, Any]]:
     ]
 
 
-def import_cli(*args: str) -> subprocess.CompletedProcess[str]:
+def import_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "aim_pulumi.cli", "import", *args], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "aim_pulumi.cli", "import", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
+
+
+# The namespace of the command the README and docs/adoption.md show: its scenario runs that command.
+DOCUMENTED = "operator"
+
+
+def documented_import(cluster: TestCluster, work: Path) -> tuple[subprocess.CompletedProcess[str], str]:
+    """`aim-pulumi import --kubeconfig ~/.kube/config ...` as the README and docs/adoption.md show it, run
+    by a shell whose HOME holds the test cluster's kubeconfig; with the `-o` it was given."""
+    readme, page = lane_block("cluster", "import-kubeconfig"), lane_block("cluster", "import-namespace")
+    assert readme.source == page.source, f"{readme.id} and {page.id} show different commands"
+    (command,) = readme.commands()
+    argv = readme.argv(command)
+    assert argv[argv.index("-n") + 1] == SCENARIOS[DOCUMENTED][1], argv
+    home = work / "home"
+    (home / ".kube").mkdir(parents=True)
+    shutil.copy(cluster.kubeconfig, home / ".kube" / "config")
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=work,
+        env={**os.environ, "HOME": str(home), "PATH": path},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done, argv[argv.index("-o") + 1]
 
 
 @dataclass
@@ -166,6 +200,9 @@ class Imported:
     cluster_run: subprocess.CompletedProcess[str]
     dump_dir: Path
     dump_run: subprocess.CompletedProcess[str]
+    # The `-o` of each run as its command line gave it (what its printed steps name).
+    cluster_out: str = ""
+    dump_out: str = ""
 
     @property
     def report(self) -> dict[str, Any]:
@@ -199,12 +236,18 @@ def scenarios(
             work = tmp_path_factory.mktemp(f"import-{name}")
             dump = work / "dump.yaml"
             dump.write_text(yaml.safe_dump(kubectl_dump(kube, created), sort_keys=False))
-            dump_run = import_cli("--from", str(dump), "-o", str(work / "from-dump"))
-            cluster_run = import_cli(
-                "--kubeconfig", str(cluster.kubeconfig), "-n", namespace, "-o", str(work / "from-cluster")
-            )
+            if name == DOCUMENTED:
+                dump_run = import_cli("--from", "dump.yaml", "-o", "from-dump", cwd=work)
+                cluster_run, cluster_out = documented_import(cluster, work)
+                outs = (cluster_out, "from-dump")
+            else:
+                dump_run = import_cli("--from", str(dump), "-o", str(work / "from-dump"))
+                cluster_run = import_cli(
+                    "--kubeconfig", str(cluster.kubeconfig), "-n", namespace, "-o", str(work / "from-cluster")
+                )
+                outs = (str(work / "from-cluster"), str(work / "from-dump"))
             done[name] = Imported(
-                namespace, created, work / "from-cluster", cluster_run, work / "from-dump", dump_run
+                namespace, created, work / outs[0], cluster_run, work / outs[1], dump_run, *outs
             )
         yield done
     finally:
@@ -240,15 +283,18 @@ def files(directory: Path) -> dict[str, str]:
     }
 
 
+def named_dir(text: str, out: str) -> str:
+    """A run's output directory, as its `-o` named it, replaced by DIR in every path of the text."""
+    return re.sub(rf"(?<![\w./-]){re.escape(out)}(?=/|\b)", "DIR", text)
+
+
 def test_reading_the_cluster_writes_what_the_dump_of_the_same_objects_writes(imported: Imported) -> None:
     cluster_run, dump_run = imported.cluster_run, imported.dump_run
-    assert cluster_run.stderr.replace(str(imported.cluster_dir), "DIR") == dump_run.stderr.replace(
-        str(imported.dump_dir), "DIR"
-    )
-    assert cluster_run.returncode == dump_run.returncode
-    assert cluster_run.stdout.replace(str(imported.cluster_dir), "DIR") == dump_run.stdout.replace(
-        str(imported.dump_dir), "DIR"
-    )
+    assert cluster_run.returncode == dump_run.returncode, cluster_run.stderr
+    for stream in ("stderr", "stdout"):
+        assert named_dir(getattr(cluster_run, stream), imported.cluster_out) == named_dir(
+            getattr(dump_run, stream), imported.dump_out
+        ), stream
     # report.json as data: the plan's outputs do not keep one key order from run to run.
     cluster_files, dump_files = files(imported.cluster_dir), files(imported.dump_dir)
     assert json.loads(cluster_files.pop("report.json")) == json.loads(dump_files.pop("report.json"))
@@ -672,7 +718,7 @@ def test_every_kind_of_service_moves_with_no_create_replace_delete_or_pod_restar
             assert live["metadata"].get("annotations") == old["metadata"].get("annotations"), name
             assert live["metadata"]["generation"] == old["metadata"]["generation"], name
         # pulumi-kubernetes may record an updated, already complete Job as its watch cache last saw
-        # it, before the patch (README, "Moving from the operator"): the cluster holds what the
+        # it, before the patch (docs/adoption.md): the cluster holds what the
         # checks above read, and a refresh records it. The preview after it must then be empty.
         stack.pulumi("refresh", "--yes", "--skip-preview")
         stack.pulumi("preview", "--expect-no-changes", "--diff")  # the fields, should one differ

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from cluster import StackFactory, TestCluster
+from docblocks import lane_block
 from harness import REPO, RealStack, toolchain_dir
 from kube import wait_until
 from live import mismatches
@@ -26,13 +27,10 @@ def planned_manifests(stack: RealStack) -> list[dict[str, Any]]:
     return list(stack.offline_manifests().values())
 
 
-# The recovery after a killed CLI, in the order the README gives it: the stack's lock, the operations
-# the state records as begun (a create the provider may or may not have finished), then the update.
-RECOVERY = (
-    ("cancel", "--yes"),
-    ("refresh", "--yes", "--clear-pending-creates"),
-    ("up", "--yes", "--skip-preview"),
-)
+# The recovery after a killed CLI, as docs/cluster.md gives it: the stack's lock, the operations the
+# state records as begun (a create the provider may or may not have finished), then the update.
+RECOVERY_BLOCK = lane_block("cluster", "recovery")
+RECOVERY = [RECOVERY_BLOCK.argv(command) for command in RECOVERY_BLOCK.commands()]
 
 
 @pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
@@ -56,7 +54,8 @@ def test_an_interrupted_up_converges_with_the_documented_recovery(
     assert process.returncode != 0
     with StatusWriter(cluster.kube, [namespace]):
         for step in RECOVERY:
-            stack.pulumi(*step)
+            assert step[0] == "pulumi", f"{RECOVERY_BLOCK.id}: {step}"
+            stack.pulumi(*step[1:])
     stack.pulumi("preview", "--expect-no-changes")
     assert mismatches(cluster.kube, planned_manifests(stack)) == {}
 

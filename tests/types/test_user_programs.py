@@ -191,11 +191,18 @@ GOOD_EXTRA = {
 }
 
 
-def _readme_python() -> str:
-    text = (ROOT / "README.md").read_text()
-    match = re.search(r"```python\n(.*?)```", text, re.S)
-    assert match, "the README shows a Python program"
-    return match.group(1)
+def _docs_python() -> dict[str, str]:
+    """Every Python block of the README and of docs/, by a file name made of its page and line."""
+    sys.path.insert(0, str(ROOT / "tests" / "docs"))
+    from docblocks import blocks
+
+    programs = {
+        "docs_" + re.sub(r"\W", "_", f"{b.page.with_suffix('')}_{b.line}"): b.source
+        for b in blocks()
+        if b.language == "python"
+    }
+    assert any(name.startswith("docs_README_") for name in programs), "the README shows a Python program"
+    return programs
 
 
 @pytest.fixture(scope="module")
@@ -213,8 +220,9 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]
     for name, source in GOOD_EXTRA.items():
         files[f"good_{name}"] = workdir / f"good_{name}.py"
         files[f"good_{name}"].write_text(textwrap.dedent(source))
-    (workdir / "readme.py").write_text(_readme_python())
-    files["readme"] = workdir / "readme.py"
+    for name, source in _docs_python().items():
+        (workdir / f"{name}.py").write_text(source)
+        files[name] = workdir / f"{name}.py"
     copies = []
     for key, path in files.items():
         copy = workdir / f"{key.replace('-', '_')}.py"
@@ -256,8 +264,11 @@ def test_every_example_program_type_checks(mypy_errors: dict[str, list[str]], ex
     assert mypy_errors[f"example_{example.replace('-', '_')}"] == []
 
 
-def test_the_readme_program_type_checks(mypy_errors: dict[str, list[str]]) -> None:
-    assert mypy_errors["readme"] == []
+@pytest.mark.parametrize("name", sorted(_docs_python()))
+def test_every_program_of_the_readme_and_docs_type_checks(
+    mypy_errors: dict[str, list[str]], name: str
+) -> None:
+    assert mypy_errors[name] == []
 
 
 @pytest.mark.parametrize("name", sorted(GOOD_EXTRA))
