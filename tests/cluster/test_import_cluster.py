@@ -173,9 +173,9 @@ def documented_import(cluster: TestCluster, work: Path) -> tuple[subprocess.Comp
     """`aim-pulumi import --kubeconfig ~/.kube/config ...` as the README and docs/adoption.md show it, run
     by a shell whose HOME holds the test cluster's kubeconfig; with the `-o` it was given."""
     readme, page = lane_block("cluster", "import-kubeconfig"), lane_block("cluster", "import-namespace")
-    assert readme.source == page.source, f"{readme.id} and {page.id} show different commands"
     (command,) = readme.commands()
     argv = readme.argv(command)
+    assert [page.argv(c) for c in page.commands()] == [argv], f"{readme.id} and {page.id} differ"
     assert argv[argv.index("-n") + 1] == SCENARIOS[DOCUMENTED][1], argv
     home = work / "home"
     (home / ".kube").mkdir(parents=True)
