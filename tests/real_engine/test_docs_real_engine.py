@@ -74,7 +74,8 @@ def test_the_readme_s_first_deployment_renders_what_the_offline_plan_plans(tmp_p
     output = f"{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
     assert done.returncode == 0, f"{block.id} exited {done.returncode}\n{output}"
     assert (home / ".pulumi-local").is_dir(), "the state is not where the block says"
-    _, planned = offline_plan(QUICKSTART, "dev", tmp_path)
+    # The stack the block made, as `aim-pulumi plan` reads it (its config is the Kubernetes provider's).
+    _, planned = offline_plan(project, "dev", tmp_path)
     assert rendered(project / "rendered") == planned
 
 
