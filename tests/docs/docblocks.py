@@ -4,7 +4,8 @@ A block's info string says how it is checked: its first word is the language, th
 attributes (a value with spaces in double quotes):
 
 - `python`: a program, run under the offline engine; `run=alternatives`: its trailing statements
-  are alternatives, each run with the lines above them, and all must declare the same resources.
+  are alternatives, each run with the lines above them, and all must declare the same resources;
+  `run=script`: library code run as a plain script (its assertions say what the page claims).
 - `console`: `$ aim-pulumi ...` commands, each followed by the output it prints (stdout, then
   stderr), compared line by line; `exit=N` for a last command that must fail with N.
 - `sh`: `aim-pulumi ...` commands that must succeed.
