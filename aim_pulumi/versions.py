@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from aim_pulumi import api
-from aim_pulumi.api import Kinds
+from aim_pulumi.api import Kinds, io
 from aim_pulumi.resolve.catalog.extension import Extension, served_kinds
 
 __all__ = ["EXTENSION", "SERVED_KINDS", "load_manifests", "parse"]
@@ -37,9 +37,9 @@ SERVED_KINDS: Kinds = served_kinds(EXTENSION)
 
 def parse(obj: Mapping[str, Any]) -> api.AIMObject:
     """`aim_pulumi.api.parse` of a manifest of any version this installation serves."""
-    return api.parse(obj, SERVED_KINDS)
+    return io.parse(obj, SERVED_KINDS)
 
 
 def load_manifests(source: str | os.PathLike[str] | IO[str]) -> list[api.AIMObject]:
     """`aim_pulumi.api.load_manifests` of manifests of any version this installation serves."""
-    return api.load_manifests(source, SERVED_KINDS)
+    return io.load_manifests(source, SERVED_KINDS)

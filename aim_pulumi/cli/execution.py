@@ -80,8 +80,8 @@ def _engine_logger(debug: bool) -> logging.Logger:
 
 
 def _load_catalog_objects(directories: Sequence[str]) -> list[AIMObject]:
-    from aim_pulumi.api import load_manifests
     from aim_pulumi.api.errors import escape
+    from aim_pulumi.api.io import load_manifests
     from aim_pulumi.versions import SERVED_KINDS
 
     objects: list[AIMObject] = []

@@ -10,7 +10,8 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import pulumi
 
-from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, to_manifest
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resources.constructors import camel_case
 from aim_pulumi.resources.outputs import PLAIN_SCALARS, is_output_like, known_output

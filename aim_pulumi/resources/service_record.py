@@ -17,6 +17,7 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.adopt.record import adopt_plan, adopted_record, keep_adopted, planned_cache_names
+from aim_pulumi.api import io as api_io
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests._common import plain
 from aim_pulumi.manifests.child_admission import check_children
@@ -296,7 +297,7 @@ class ServiceRecord(Enlisted):
     # ------------------------------------------------------------------ Declared -> Planned
 
     def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> Built:
-        service = api.parse(document, served_kinds(self.declaration.catalog.extension))
+        service = api_io.parse(document, served_kinds(self.declaration.catalog.extension))
         assert isinstance(service, api.AIMServiceObject)
         # A service adopted from the operator keeps its cache names and running predictor (adopted.py).
         adopted = adopted_record(service.metadata.annotations)

@@ -29,6 +29,7 @@ from typing import Any, Final, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.api import io as api_io
 from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.extension import Extension, served_kinds
@@ -113,7 +114,7 @@ def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[dict[s
     by_ref: dict[str, api.AIMObject] = {}
     for doc in found.aim:
         try:
-            parsed = api.parse(doc.data, kinds)
+            parsed = api_io.parse(doc.data, kinds)
         except api.AIMValidationError as err:
             raise err.located(file=doc.file, document=doc.document, object_ref=doc.ref(kinds)) from None
         # The same object written twice is one object (the catalog refuses two different ones).

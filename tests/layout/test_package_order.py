@@ -39,8 +39,15 @@ def layer(module: str) -> str:
     return ".".join(module.split(".")[:2])
 
 
+# The API's front door (`aim_pulumi/api/__init__.py`): the contract's readers serve every version the
+# installation serves, so it asks `aim_pulumi.versions` for the kinds at call time. That is the one
+# upward import allowed, and only there; no module reads through those readers (tested below).
+FRONT_DOOR_IMPORTS = {("aim_pulumi.api", "aim_pulumi.versions")}
+FRONT_DOOR_READERS = {"parse", "load_manifests", "admission_problems"}
+
+
 def upward_imports(graph: dict[str, set[str]]) -> list[str]:
-    """Every import from a layer to a layer above it, as `module -> target` (the front door aside)."""
+    """Every import from a layer to a layer above it, as `module -> target` (the front doors aside)."""
     found = []
     for module, targets in sorted(graph.items()):
         mine = layer(module)
@@ -48,6 +55,8 @@ def upward_imports(graph: dict[str, set[str]]) -> list[str]:
             continue
         for target in sorted(targets):
             theirs = layer(target)
+            if (module, target) in FRONT_DOOR_IMPORTS:
+                continue
             if theirs != "aim_pulumi" and ORDER.index(theirs) < ORDER.index(mine):
                 found.append(f"{module} -> {target}")
     return found
@@ -104,3 +113,35 @@ def test_a_layer_reads_only_the_version_through_the_front_door() -> None:
 def test_the_front_door_reader_tells_names_from_modules() -> None:
     source = "from aim_pulumi import api, __version__\nfrom aim_pulumi import AIMService\n"
     assert names_read_through_the_front_door(source) == {"__version__", "AIMService"}
+
+
+def readers_taken_from_the_api_front_door(source: str) -> set[str]:
+    """The contract's readers a module takes from `aim_pulumi.api` itself (not `aim_pulumi.api.io`)."""
+    taken: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "aim_pulumi.api":
+            taken.update(a.name for a in node.names if a.name in FRONT_DOOR_READERS)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "api"
+            and node.attr in FRONT_DOOR_READERS
+        ):
+            taken.add(node.attr)
+    return taken
+
+
+def test_no_module_reads_through_the_api_front_door() -> None:
+    """A module reads with `aim_pulumi.api.io` and the kinds it was handed: its dependencies stay downward."""
+    read = {
+        f"{module}: {name}"
+        for module, path in MODULES.items()
+        if module != "aim_pulumi.api"
+        for name in readers_taken_from_the_api_front_door(path.read_text(encoding="utf-8"))
+    }
+    assert not read, f"readers taken from aim_pulumi.api's front door: {sorted(read)}"
+
+
+def test_the_api_front_door_reader_finder_finds_both_forms() -> None:
+    source = "from aim_pulumi.api import parse, AIMProfile\nx = api.load_manifests(p)\ny = api.io.parse(d)\n"
+    assert readers_taken_from_the_api_front_door(source) == {"parse", "load_manifests"}

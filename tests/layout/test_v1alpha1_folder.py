@@ -37,7 +37,11 @@ V1ALPHA1_TYPES = ("ServiceTemplateRef", "SelectionCriteria", "ServiceOverrides",
 # What still names v1alpha1 outside the folder, and why; the test fails when one goes (shrink the
 # list) or one appears. Every entry is a move still to make. Nothing is left: the CLI's template
 # handling and AIMStack's declaration order read the `Extension` they are handed.
-REMAINING: dict[str, str] = {}
+REMAINING: dict[str, str] = {
+    # The public contract names the template classes under `aim_pulumi.api`; its front door hands
+    # them out from the kinds the installation serves, and says they are v1alpha1's when it is not.
+    "aim_pulumi/api/__init__.py": "the contract's names of the template kinds",
+}
 # Written by `scripts/generate_types.py` from the AIMService class the kinds serve (the folder's while
 # it is there), so they type v1alpha1's fields exactly as long as the folder exists; the last test
 # checks that what they type of v1alpha1 is the folder's class and nothing else.

@@ -170,7 +170,8 @@ def _service_images(program: Any) -> list[str]:
     """`spec.model.image` of the services of AIM YAML (a Python program's are read through models)."""
     if program.kind != "manifests":
         return []
-    from aim_pulumi.api import AIMValidationError, load_manifests
+    from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.versions import load_manifests
 
     try:
         objects = load_manifests(str(program.path))

@@ -43,8 +43,8 @@ from aim_pulumi.api import (
     AIMClusterProfile,
     AIMProfile,
     AIMValidationError,
-    parse,
 )
+from aim_pulumi.api.io import parse
 from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.discovery.errors import DiscoveryError
 from aim_pulumi.discovery.records import ImageRecord, LockedProfile

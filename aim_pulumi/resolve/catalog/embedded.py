@@ -12,7 +12,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from aim_pulumi.api import AIMClusterRuntimeConfig, load_manifests, to_manifest
+from aim_pulumi.api import AIMClusterRuntimeConfig, to_manifest
+from aim_pulumi.api.io import load_manifests
 
 
 @cache

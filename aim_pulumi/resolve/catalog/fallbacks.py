@@ -18,8 +18,8 @@ from aim_pulumi.api import (
     AIMModel,
     AIMProfile,
     AIMValidationError,
-    parse,
 )
+from aim_pulumi.api.io import parse
 from aim_pulumi.api.model import ModelAccelerator, ModelSourceSpec, ModelSpec
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import generated_profile_name

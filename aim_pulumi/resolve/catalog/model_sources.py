@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIM_GROUP, AIMClusterModel, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMClusterModel, AIMValidationError, to_manifest
+from aim_pulumi.api.io import parse
 from aim_pulumi.api.model_source import AIMClusterModelSource
 from aim_pulumi.discovery.model_source import max_models
 from aim_pulumi.discovery.records import SourceImage, SourceRecord

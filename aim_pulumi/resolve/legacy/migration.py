@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIM_GROUP, KINDS, AIMServiceObject, AIMValidationError, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, KINDS, AIMServiceObject, AIMValidationError, to_manifest
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.legacy import yaml_edits as edits
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION, choose_pipeline
 from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS

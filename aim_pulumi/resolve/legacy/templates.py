@@ -24,9 +24,9 @@ from aim_pulumi.api import (
     AIMModel,
     AIMProfile,
     AIMServiceObject,
-    parse,
     to_manifest,
 )
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION

@@ -12,7 +12,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from aim_pulumi.api import AIM_GROUP, AIMClusterProfile, AIMProfile, AIMServiceObject, parse, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMClusterProfile, AIMProfile, AIMServiceObject, to_manifest
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.children.names import overlay_profile_name
 from aim_pulumi.resolve.objects import OVERLAY_SERVICE_ANNOTATION
 from aim_pulumi.resolve.runtime_config.merge import merge_env
