@@ -6,8 +6,9 @@ a change touches. Typed AIM objects and YAML I/O live in `aim_pulumi.api`; the p
 `aim_pulumi.resolve`.
 """
 
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
+
+from aim_pulumi._version import __version__
 
 # The components load Pulumi, so they are imported on first use: the pure layers (`aim_pulumi.api`,
 # `aim_pulumi.resolve`, `aim-pulumi validate`) never pay for it. The pure layers' names are imported
@@ -42,11 +43,6 @@ def __getattr__(name: str) -> Any:
         return inputs
     raise AttributeError(f"module 'aim_pulumi' has no attribute {name!r}")
 
-
-try:
-    __version__ = version("aim-pulumi")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.0.0"
 
 # Public names, written by scripts/generate_types.py from its one list: run it after changing one.
 _COMPONENTS = frozenset(

@@ -21,6 +21,7 @@ from test_import_cycles import GRAPH, MODULES
 ORDER = (
     "aim_pulumi.cli",
     "aim_pulumi.offline",
+    "aim_pulumi.policy",
     "aim_pulumi.provider",
     "aim_pulumi.provider_server",
     "aim_pulumi.resources",
@@ -35,8 +36,10 @@ ORDER = (
 
 
 def layer(module: str) -> str:
-    """The top-level package (or top-level module) a module belongs to; `aim_pulumi` for the front door."""
-    return ".".join(module.split(".")[:2])
+    """The top-level package (or top-level module) a module belongs to; `aim_pulumi` for the front door
+    and for `aim_pulumi._version`, where the front door reads the version from."""
+    top = ".".join(module.split(".")[:2])
+    return "aim_pulumi" if top == "aim_pulumi._version" else top
 
 
 # The API's front door (`aim_pulumi/api/__init__.py`): the contract's readers serve every version the

@@ -12,14 +12,18 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TextIO
 
+from aim_pulumi._version import __version__
+
 __all__ = ["register", "run", "version_line", "versions"]
 
 _DISTRIBUTIONS = ("aim-pulumi", "pulumi", "pulumi-kubernetes")
 
 
 def versions() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for name in _DISTRIBUTIONS:
+    # The package's own from its code (an editable install's metadata keeps the version it was
+    # installed at); the SDKs' from their metadata.
+    found: dict[str, str] = {"aim-pulumi": __version__}
+    for name in _DISTRIBUTIONS[1:]:
         try:
             found[name] = version(name)
         except PackageNotFoundError:
@@ -28,7 +32,7 @@ def versions() -> dict[str, str]:
 
 
 def version_line() -> str:
-    """`aim-pulumi 0.1.0 (pulumi 3.x, pulumi-kubernetes 4.x)`."""
+    """`aim-pulumi 0.2.0 (pulumi 3.x, pulumi-kubernetes 4.x)`."""
     known = versions()
     sdks = ", ".join(f"{name} {known[name]}" for name in _DISTRIBUTIONS[1:])
     return f"aim-pulumi {known['aim-pulumi']} ({sdks})"
