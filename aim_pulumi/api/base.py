@@ -312,6 +312,15 @@ def _credential_word(part: str) -> bool:
     return any(word in folded for word in _CREDENTIAL_WORDS)
 
 
+def names_a_credential(name: str) -> bool:
+    """Whether a field or env name says it holds a credential (`HF_TOKEN`, `API_KEY`, `DB_PASSWORD`).
+
+    The one list of such words: `validate` and `explain` hide the values of these names, and the
+    no-plain-credential guardrail (`aim_pulumi/policy/guardrails.py`) refuses them as plain values.
+    """
+    return _credential_word(name)
+
+
 def may_hold_credentials(loc: tuple[int | str, ...]) -> bool:
     """Whether a field path lies in a place that may hold credentials.
 

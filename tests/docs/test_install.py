@@ -68,7 +68,7 @@ def test_every_imported_distribution_is_declared_once() -> None:
     assert len(required) == len(set(required))
     for reqs in extras.values():
         assert len(reqs) == len(set(reqs))
-    declared = set(required) | set(extras["s3"]) | set(extras["migrate"])
+    declared = set(required) | set(extras["s3"]) | set(extras["migrate"]) | set(extras["policy"])
     for module in _imported_modules():
         assert PROVIDERS.get(module, module.replace("_", "-")) in declared, module
     assert {"dill", "protobuf"} <= set(required)
@@ -76,9 +76,13 @@ def test_every_imported_distribution_is_declared_once() -> None:
 
 def test_the_main_job_installs_no_test_tool_and_no_optional_part() -> None:
     required = {_name(r) for r in PROJECT["dependencies"]}
-    assert not required & {"pytest", "mypy", "ruff", "moto", "hypothesis", "boto3", "ruamel.yaml"}
+    assert not required & {
+        "pytest", "mypy", "ruff", "moto", "hypothesis", "boto3", "ruamel.yaml", "pulumi-policy"
+    }  # fmt: skip
     assert _name(PROJECT["optional-dependencies"]["test"][0]) == "aim-pulumi"  # the tests get every extra
-    assert "[s3,migrate]" in PROJECT["optional-dependencies"]["test"][0]
+    extras = set(PROJECT["optional-dependencies"]) - {"test"}
+    named = PROJECT["optional-dependencies"]["test"][0].partition("[")[2].rstrip("]").split(",")
+    assert set(named) == extras
 
 
 def test_migrate_names_its_extra_when_ruamel_is_missing(
@@ -91,6 +95,21 @@ def test_migrate_names_its_extra_when_ruamel_is_missing(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "aim-pulumi migrate: error: needs ruamel.yaml: pip install 'aim-pulumi[migrate]'\n"
+
+
+def test_policy_pack_names_its_extra_when_pulumi_policy_is_missing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pulumi_policy", None)
+    monkeypatch.delitem(sys.modules, "aim_pulumi.policy.offline", raising=False)
+    monkeypatch.delitem(sys.modules, "aim_pulumi.policy.pack", raising=False)
+    assert main(["plan", str(ROOT / "examples" / "quickstart"), "--policy-pack", str(ROOT / "policy")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert (
+        captured.err
+        == "aim-pulumi plan: error: --policy-pack needs pulumi-policy: pip install 'aim-pulumi[policy]'\n"
+    )
 
 
 def test_s3_sizing_names_its_extra_when_boto3_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

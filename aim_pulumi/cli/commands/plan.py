@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from aim_pulumi.cli import policies
 from aim_pulumi.cli.common import (
     EXIT_CHANGES,
     EXIT_FAILED,
@@ -97,6 +98,21 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="write secret values in plaintext to --yaml and --json files",
     )
+    parser.add_argument(
+        "--policy-pack",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="run a policy pack's policies on the plan (repeatable); a mandatory violation fails the plan "
+        "(exit 1), as `pulumi preview --policy-pack`",
+    )
+    parser.add_argument(
+        "--policy-pack-config",
+        metavar="FILE",
+        action="append",
+        default=[],
+        help="the JSON configuration of the --policy-pack of the same position (pulumi's format)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -130,6 +146,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         old_plan = None
         if args.diff:
             old_plan = load_plan(args.diff, stdin=sys.stdin)
+        packs = policies.load(args.policy_pack, args.policy_pack_config)
         with program_path(args.program, sys.stdin) as path:
             program = load_program(path, stack=args.stack, config=args.config)
             targets = check_outputs(args)
@@ -155,7 +172,17 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         print(f"aim-pulumi plan: error: {exc}", file=err)
         return EXIT_USAGE
     with collector_paused():
-        return _write_out(args, program, outcome, old_plan, out, err)
+        code = _write_out(args, program, outcome, old_plan, out, err)
+        if packs and code in (EXIT_OK, EXIT_CHANGES):
+            try:
+                results = policies.run_packs(packs, recording)
+            except UsageError as exc:
+                print(f"aim-pulumi plan: error: {exc}", file=err)
+                return EXIT_USAGE
+            shown = err if _document_to_stdout(args) else out
+            if policies.print_verdicts(results, palette_for(shown, no_color=args.no_color), shown, quiet):
+                return EXIT_FAILED
+        return code
 
 
 def _write_out(
