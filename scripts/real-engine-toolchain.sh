@@ -7,9 +7,11 @@
 # run TypeScript and Go programs and generate their SDKs.
 #
 # The result goes to a cache directory outside the checkout and is reused while its stamps match, so a
-# warm run takes a second: `.stamp` (versions and the engine wrapper modules' hash, which names the
-# directory) for the engine, `.stamp-hosts` (the Node.js and Go host modules' hash) for the two hosts,
-# which are rebuilt on their own when only they change. Prints the directory on its last line.
+# warm run takes a second: `.stamp` (versions, the version the Kubernetes provider reports and the
+# engine wrapper modules' hash; a hash of all of it names the directory, so a changed stamp builds a
+# new directory and never rebuilds one another checkout is using) for the engine, `.stamp-hosts` (the
+# Node.js and Go host modules' hash) for the two hosts, which are rebuilt on their own when only they
+# change. Prints the directory on its last line.
 #
 #   scripts/real-engine-toolchain.sh          build if needed, print the directory
 #   scripts/real-engine-toolchain.sh --check  print the directory if it is built and current, else exit 1
@@ -26,6 +28,12 @@ wrappers="$here/real-engine"
 pulumi_version="3.274.0"
 python_sdk_version="3.272.0"
 kubernetes_version="v4.0.0-20260115033456-f47bc2d6f199"
+# What the provider reports (GetPluginInfo, its schema). Each pulumi-kubernetes SDK asks the engine for
+# a provider of at least its own version, and the proxy's pseudo-version (4.0.0-...) is older than all
+# of them, so every run warned. It reports the newest SDK release the package registry serves here
+# (pyproject's pulumi-kubernetes resolves to it; the TypeScript example pins 4.24.1), with the commit
+# its code is from as build metadata: the code is that commit's, between 4.24 and 4.25.
+kubernetes_reports="4.34.2+git.f47bc2d6f199"
 # pulumi-yaml builds only against the Pulumi SDK it pins (v3.206.0); it talks to the CLI over gRPC.
 yaml_version="v1.25.0"
 
@@ -43,9 +51,10 @@ hash_of() (
 )
 wrappers_hash="$(hash_of "${engine_wrappers[@]}")"
 hosts_hash="$(hash_of "${host_wrappers[@]}")"
-stamp_text="pulumi=$pulumi_version python-sdk=$python_sdk_version kubernetes=$kubernetes_version yaml=$yaml_version wrappers=$wrappers_hash"
+stamp_text="pulumi=$pulumi_version python-sdk=$python_sdk_version kubernetes=$kubernetes_version kubernetes-reports=$kubernetes_reports yaml=$yaml_version wrappers=$wrappers_hash"
 hosts_stamp_text="pulumi=$pulumi_version hosts=$hosts_hash"
-dir="${AIM_PULUMI_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/aim-pulumi/toolchain/pulumi-$pulumi_version-k8s-${kubernetes_version##*-}-$wrappers_hash}"
+stamp_hash="$(printf '%s' "$stamp_text" | sha256sum | cut -c1-12)"
+dir="${AIM_PULUMI_TOOLCHAIN:-${XDG_CACHE_HOME:-$HOME/.cache}/aim-pulumi/toolchain/pulumi-$pulumi_version-k8s-${kubernetes_version##*-}-$stamp_hash}"
 stamp="$dir/.stamp"
 hosts_stamp="$dir/.stamp-hosts"
 
@@ -104,7 +113,7 @@ cp "$wrappers/kubernetes/go.mod" "$wrappers/kubernetes/go.sum" "$kbuild/"
 kmain="$(module_dir "$wrappers/kubernetes" "github.com/pulumi/pulumi-kubernetes/provider/v4@$kubernetes_version")/cmd/pulumi-resource-kubernetes"
 cp "$kmain/main.go" "$kbuild/cmd/pulumi-resource-kubernetes/"
 chmod -R u+w "$kbuild"
-python3 - "$kmain" "$kbuild/cmd/pulumi-resource-kubernetes" "${kubernetes_version#v}" <<'EOF'
+python3 - "$kmain" "$kbuild/cmd/pulumi-resource-kubernetes" "$kubernetes_reports" <<'EOF'
 import json, pathlib, sys
 
 src, dst, version = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3]
@@ -115,7 +124,7 @@ mapping = json.loads((src / "terraform-mapping.json").read_text())
 (dst / "terraform-mapping-embed.json").write_text(json.dumps(mapping, separators=(",", ":")))
 EOF
 (cd "$kbuild" && timed "pulumi-resource-kubernetes $kubernetes_version" go build \
-  -ldflags "$ldflags_common -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=${kubernetes_version#v}" \
+  -ldflags "$ldflags_common -X github.com/pulumi/pulumi-kubernetes/provider/v4/pkg/version.Version=$kubernetes_reports" \
   -o "$dir/pulumi-resource-kubernetes" ./cmd/pulumi-resource-kubernetes)
 
 # 4. The YAML language host, straight from its main package (a tool of the wrapper module).
@@ -123,7 +132,9 @@ EOF
   -ldflags "$ldflags_common -X github.com/pulumi/pulumi-yaml/pkg/version.Version=${yaml_version#v}" \
   -o "$dir/pulumi-language-yaml" github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
 
-# 5. The SDK's scripts the CLI finds on PATH: the program runner and the dynamic-provider plugin.
+# 5. The SDK's scripts the CLI finds on PATH: the program runner and the dynamic-provider plugin. (Python
+#    policy packs need no script of their own: the CLI runs them through the language host's RunPlugin,
+#    as upstream has since it dropped the SDK's pulumi-analyzer-policy-python shim.)
 sdk="$(module_dir "$wrappers/language-python" "github.com/pulumi/pulumi/sdk/v3@v$python_sdk_version")"
 install -m 0755 "$sdk/python/cmd/pulumi-language-python-exec" "$dir/pulumi-language-python-exec"
 install -m 0755 "$sdk/python/dist/pulumi-resource-pulumi-python" "$dir/pulumi-resource-pulumi-python"

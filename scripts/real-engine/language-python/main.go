@@ -14,7 +14,21 @@
 // RunPlugin runs a plugin written in Python (a directory with a PulumiPlugin.yaml, such as this
 // project's component provider) as upstream does: `python <plugin directory> <args>` with the
 // plugin's own toolchain options (its virtualenv), streaming stdout and stderr to the engine and
-// reporting the exit code.
+// reporting the exit code. A policy pack (a PulumiPolicy.yaml directory; the engine asks for the
+// analyzer kind) runs as upstream runs it since it dropped the `pulumi-analyzer-policy-python`
+// shim: `python -u -m pulumi.policy <engine address> <pack directory>` in the pack's virtualenv and
+// directory, behind the SDK's PolicyProxy, which takes the engine's stack configuration first and
+// hands it to the pack as PULUMI_PROJECT, PULUMI_STACK, PULUMI_DRY_RUN and PULUMI_CONFIG.
+//
+// InstallDependencies (`pulumi install`, and the install a `pulumi up` of a new project starts)
+// does what upstream does with the SDK's toolchain package: for a program it creates the
+// virtualenv the project names (`virtualenv: venv`) and installs its requirements.txt into it
+// (pip, setuptools and wheel upgraded first), or runs poetry / uv for those toolchains. For a
+// plugin (`pulumi install` of a program whose packages name a Python plugin directory) it does
+// the same only while the plugin's virtualenv does not exist yet, where upstream would run it
+// again: a plugin's virtualenv is often one a developer or a test made and shares (this
+// repository's tests link the provider's to their own interpreter's), which a reinstall would
+// upgrade under them.
 package main
 
 import (
@@ -25,8 +39,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 
+	sdk "github.com/pulumi/pulumi/sdk/v3"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"github.com/pulumi/pulumi/sdk/v3/python/toolchain"
@@ -63,13 +80,44 @@ func (h *host) GetRequiredPackages(
 }
 
 func (h *host) InstallDependencies(
-	_ *pulumirpc.InstallDependenciesRequest, _ pulumirpc.LanguageRuntime_InstallDependenciesServer,
+	req *pulumirpc.InstallDependenciesRequest, server pulumirpc.LanguageRuntime_InstallDependenciesServer,
 ) error {
-	// Dependencies are the caller's virtualenv: nothing to install.
-	return nil
+	opts, err := pythonOptions(req.GetInfo(), req.GetIsPlugin())
+	if err != nil {
+		return err
+	}
+	closer, stdout, stderr, err := rpcutil.MakeInstallDependenciesStreams(server, req.GetIsTerminal())
+	if err != nil {
+		return err
+	}
+	defer closer.Close()
+	if req.GetIsPlugin() && opts.Virtualenv != "" {
+		venv := opts.Virtualenv
+		if !filepath.IsAbs(venv) {
+			venv = filepath.Join(opts.Root, venv)
+		}
+		if _, err := os.Stat(venv); err == nil {
+			fmt.Fprintf(stdout, "Using the existing virtual environment %s\n", venv)
+			return closer.Close()
+		}
+	}
+	fmt.Fprintf(stdout, "Installing dependencies...\n\n")
+	tc, err := toolchain.ResolveToolchain(opts)
+	if err != nil {
+		return err
+	}
+	if err := tc.InstallDependencies(server.Context(), req.GetInfo().GetProgramDirectory(),
+		req.GetUseLanguageVersionTools(), true, stdout, stderr); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Finished installing dependencies\n\n")
+	return closer.Close()
 }
 
-func pythonOptions(info *pulumirpc.ProgramInfo) (toolchain.PythonOptions, error) {
+// pythonOptions reads the runtime options of Pulumi.yaml (or PulumiPlugin.yaml, PulumiPolicy.yaml).
+// A plugin or policy pack with the pip toolchain and no virtualenv option gets `venv`, as upstream
+// gives it: plugins never run in the ambient Python.
+func pythonOptions(info *pulumirpc.ProgramInfo, isPlugin bool) (toolchain.PythonOptions, error) {
 	opts := toolchain.PythonOptions{
 		Root:       info.GetRootDirectory(),
 		ProgramDir: info.GetProgramDirectory(),
@@ -89,6 +137,9 @@ func pythonOptions(info *pulumirpc.ProgramInfo) (toolchain.PythonOptions, error)
 		opts.Toolchain = toolchain.Uv
 	default:
 		return opts, fmt.Errorf("unsupported toolchain option %v", raw["toolchain"])
+	}
+	if isPlugin && opts.Virtualenv == "" && (opts.Toolchain == toolchain.Pip || opts.Toolchain == toolchain.Auto) {
+		opts.Virtualenv = "venv"
 	}
 	return opts, nil
 }
@@ -125,7 +176,7 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	if err != nil {
 		return nil, fmt.Errorf("pulumi-language-python-exec is not on PATH: %w", err)
 	}
-	opts, err := pythonOptions(req.GetInfo())
+	opts, err := pythonOptions(req.GetInfo(), false)
 	if err != nil {
 		return nil, err
 	}
@@ -182,12 +233,14 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 }
 
 func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer) error {
+	ctx := server.Context()
 	closer, stdout, stderr, err := rpcutil.MakeRunPluginStreams(server, false)
 	if err != nil {
 		return err
 	}
 	defer closer.Close()
-	opts, err := pythonOptions(req.GetInfo())
+	analyzer := req.GetKind() == string(apitype.AnalyzerPlugin)
+	opts, err := pythonOptions(req.GetInfo(), true)
 	if err != nil {
 		return err
 	}
@@ -195,18 +248,63 @@ func (h *host) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.Langu
 	if err != nil {
 		return err
 	}
-	args := append([]string{req.GetInfo().GetProgramDirectory()}, req.GetArgs()...)
-	cmd, err := tc.Command(server.Context(), args...)
+	programDir := req.GetInfo().GetProgramDirectory()
+	args := append([]string{programDir}, req.GetArgs()...)
+	if analyzer {
+		// The engine's address comes first and the pack's directory last, as pulumi.policy reads them.
+		args = append(append([]string{"-u", "-m", "pulumi.policy"}, req.GetArgs()...), programDir)
+	}
+	cmd, err := tc.Command(ctx, args...)
 	if err != nil {
 		return err
 	}
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
-	cmd.Env = append(cmd.Env, req.GetEnv()...)
 	cmd.Dir = req.GetPwd()
+	var proxy *sdk.PolicyProxy
+	if analyzer {
+		// Policy packs have always run in their own directory.
+		cmd.Dir = programDir
+		proxy, stdout, err = sdk.NewPolicyProxy(ctx, stdout)
+		if err != nil {
+			return fmt.Errorf("could not start the policy pack proxy: %w", err)
+		}
+		config, err := proxy.AwaitConfiguration(ctx)
+		if err != nil {
+			return fmt.Errorf("could not get the stack configuration: %w", err)
+		}
+		if config != nil {
+			add := func(name, value string) {
+				if value != "" {
+					cmd.Env = append(cmd.Env, name+"="+value)
+				}
+			}
+			add("PULUMI_ORGANIZATION", config.GetOrganization())
+			add("PULUMI_PROJECT", config.GetProject())
+			add("PULUMI_STACK", config.GetStack())
+			add("PULUMI_DRY_RUN", strconv.FormatBool(config.GetDryRun()))
+			if config.GetConfig() != nil {
+				configJSON, err := json.Marshal(config.GetConfig())
+				if err != nil {
+					return fmt.Errorf("could not encode the stack configuration: %w", err)
+				}
+				add("PULUMI_CONFIG", string(configJSON))
+			}
+		}
+	}
+	cmd.Env = append(cmd.Env, req.GetEnv()...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := cmd.Run(); err != nil {
+	run := func() error {
+		if proxy == nil {
+			return cmd.Run()
+		}
+		if err := cmd.Start(); err != nil {
+			return err
+		}
+		return proxy.Attach(ctx, cmd)
+	}
+	if err := run(); err != nil {
 		var exitErr *exec.ExitError
 		if !errors.As(err, &exitErr) {
 			return fmt.Errorf("running plugin: %w", err)
