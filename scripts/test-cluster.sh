@@ -11,6 +11,18 @@
 #                                        DIR/kubeconfig and DIR/cluster.env and prints the kubeconfig path
 #   scripts/test-cluster.sh stop DIR     stop the processes started for DIR (by their PIDs, nothing else)
 #
+# To try `pulumi up` on one (docs/installation-configuration.md), with a Python that has the
+# checkout's requirements (its virtualenv active; PYTHON overrides `python3`):
+#   scripts/test-cluster.sh up DIR       start, then add the CRDs of InferenceService, HTTPRoute,
+#                                        ScaledObject and the AIM kinds and two StorageClasses, as the
+#                                        tests do (tests/cluster/cluster.py); prints the kubeconfig path
+#   scripts/test-cluster.sh stand-in DIR [NAMESPACE...]
+#                                        in the foreground until Ctrl-C, write what KServe, the Job
+#                                        controller and a gateway would: every InferenceService Ready,
+#                                        every Job Complete, every HTTPRoute accepted (all namespaces
+#                                        unless named; tests/cluster/status_writer.py)
+#   scripts/test-cluster.sh down DIR     the same as stop
+#
 # AIM_PULUMI_CLUSTER_BIN overrides the build directory.
 set -euo pipefail
 
@@ -204,9 +216,19 @@ case "${1:-}" in
     fi
     ;;
   start) start "${2:?usage: test-cluster.sh start DIR}" ;;
-  stop) stop "${2:?usage: test-cluster.sh stop DIR}" ;;
+  stop | down) stop "${2:?usage: test-cluster.sh stop DIR}" ;;
+  up)
+    dir="${2:?usage: test-cluster.sh up DIR}"
+    exec "${PYTHON:-python3}" "$here/../tests/cluster/cluster.py" start "$dir"
+    ;;
+  stand-in)
+    dir="${2:?usage: test-cluster.sh stand-in DIR [NAMESPACE...]}"
+    namespaces=()
+    for ns in "${@:3}"; do namespaces+=(--namespace "$ns"); done
+    exec "${PYTHON:-python3}" "$here/../tests/cluster/status_writer.py" "$dir/kubeconfig" "${namespaces[@]}"
+    ;;
   *)
-    echo "usage: test-cluster.sh build | --check | start DIR | stop DIR" >&2
+    echo "usage: test-cluster.sh build | --check | start DIR | stop DIR | up DIR | stand-in DIR [NS...] | down DIR" >&2
     exit 2
     ;;
 esac

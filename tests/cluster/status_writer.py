@@ -5,14 +5,29 @@ InferenceService ever becomes Ready, no download Job completes and no route is a
 own. Where a test needs one that does, a `StatusWriter` thread writes what those controllers
 would write, through the status subresource: KServe's `Ready` condition on an InferenceService,
 the Job controller's `Complete` (or `Failed`) conditions on a Job, a gateway controller's
-`Accepted` on an HTTPRoute. It changes nothing else, and only objects in the namespaces it is given.
+`Accepted` on an HTTPRoute. It changes nothing else, and only objects in the namespaces it is given
+(every namespace when it is given none).
+
+It is also the stand-in a person trying `pulumi up` against the test cluster runs beside it
+(`scripts/test-cluster.sh stand-in DIR`, docs/installation-configuration.md): without it, `up`
+waits up to an hour for a Job and InferenceServices nothing will ever make ready. It stays here,
+beside the cluster it completes, rather than in the package: it fakes controllers, it decides
+nothing AIM does.
+
+    python tests/cluster/status_writer.py KUBECONFIG [--namespace NS ...] [--delay SECONDS]
 """
 
 from __future__ import annotations
 
+import argparse
+import signal
+import sys
 import threading
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from kube import ApiError, Kube
 
@@ -105,7 +120,7 @@ def mark_route_accepted(kube: Kube, namespace: str, route: dict[str, Any]) -> No
 
 class StatusWriter:
     """A thread that marks every InferenceService Ready, every Job Complete and every HTTPRoute
-    accepted by its gateways in `namespaces`.
+    accepted by its gateways in `namespaces` (in every namespace when `namespaces` is empty).
 
     `delay` seconds pass between first seeing an object and writing its status, so a test can tell
     that Pulumi waited for it.
@@ -120,8 +135,11 @@ class StatusWriter:
         jobs: bool = True,
         routes: bool = True,
         delay: float = 0.0,
+        log_to: Any = None,
     ) -> None:
         self.kube = kube
+        self.log_to = log_to
+        self._reported = 0
         self.namespaces = sorted(set(namespaces))
         self.inference_services = inference_services
         self.jobs = jobs
@@ -141,11 +159,29 @@ class StatusWriter:
         self._stop.set()
         self._thread.join(timeout=10)
 
+    def wait(self) -> None:
+        """Run in the foreground until the thread is stopped (`stop`, or a signal's handler)."""
+        self._thread.start()
+        while self._thread.is_alive():
+            self._thread.join(timeout=0.5)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _watched(self) -> list[str]:
+        if self.namespaces:
+            return self.namespaces
+        return sorted(ns["metadata"]["name"] for ns in self.kube.list("v1", "Namespace"))
+
     def _run(self) -> None:
         interval = 0.25
         while not self._stop.wait(interval):
             self._clock += interval
-            for namespace in self.namespaces:
+            try:
+                namespaces = self._watched()
+            except (ApiError, OSError):
+                continue  # the API server is starting or going away; the next sweep sees it
+            for namespace in namespaces:
                 try:
                     self._sweep(namespace)
                 except ApiError:
@@ -177,3 +213,36 @@ class StatusWriter:
                 if not (obj.get("status") or {}).get("parents") and self._due(key):
                     mark_route_accepted(self.kube, namespace, obj)
                     self.written.append(key)
+        if self.log_to is not None:
+            while self._reported < len(self.written):
+                kind, namespace, name = self.written[self._reported]
+                print(f"{_WORDS[kind]}: {kind} {namespace}/{name}", file=self.log_to, flush=True)
+                self._reported += 1
+
+
+_WORDS = {"InferenceService": "ready", "Job": "complete", "HTTPRoute": "accepted"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="status_writer.py",
+        description="Stand in for KServe, the Job controller and a gateway on the test cluster: mark "
+        "every InferenceService Ready, every Job Complete and every HTTPRoute accepted, until stopped.",
+    )
+    parser.add_argument("kubeconfig", type=Path, help="the test cluster's kubeconfig (DIR/kubeconfig)")
+    parser.add_argument(
+        "-n", "--namespace", action="append", default=[], help="only this namespace (repeatable); default all"
+    )
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each write")
+    args = parser.parse_args(argv)
+    writer = StatusWriter(Kube(args.kubeconfig), args.namespace, delay=args.delay, log_to=sys.stdout)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: writer.stop())
+    where = ", ".join(args.namespace) or "every namespace"
+    print(f"standing in for KServe, the Job controller and a gateway in {where} (Ctrl-C stops)", flush=True)
+    writer.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
