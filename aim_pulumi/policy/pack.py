@@ -40,6 +40,22 @@ from aim_pulumi.policy.stack import Resource, StackView
 __all__ = ["AIMPolicyPack", "guardrail_policies", "stack_view"]
 
 
+def plain(value: Any) -> Any:
+    """A property as plain dicts and lists. The policy SDK wraps each one in a proxy that raises when
+    a value the preview does not know is read, which would stop the whole policy at the first unknown
+    value of any resource; the guardrails skip unknown values themselves (`stack.is_known`)."""
+    if isinstance(value, str | bytes) or not isinstance(value, Mapping | Sequence):
+        return value
+    wrapped: Any = value
+    try:
+        raw = wrapped["__target"]  # the proxy's wrapped value
+    except (KeyError, TypeError, IndexError):
+        raw = value
+    if isinstance(raw, Mapping):
+        return {k: plain(v) for k, v in raw.items()}
+    return [plain(v) for v in raw]
+
+
 def stack_view(resources: Sequence[PolicyResource]) -> StackView:
     """The guardrails' view of the resources the policy SDK hands a stack policy."""
     return StackView(
@@ -48,7 +64,7 @@ def stack_view(resources: Sequence[PolicyResource]) -> StackView:
                 type=r.resource_type,
                 urn=r.urn,
                 name=r.name,
-                props=r.props,
+                props=plain(r.props),
                 parent=r.parent.urn if r.parent is not None else "",
             )
             for r in resources

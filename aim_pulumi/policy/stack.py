@@ -38,13 +38,25 @@ MODEL_COMPONENTS = ("aim:index:AIMModel", "aim:index:AIMClusterModel")
 PROFILE_COMPONENTS = ("aim:index:AIMProfile", "aim:index:AIMClusterProfile")
 SERVICE_LABEL = "aim.eai.amd.com/service"
 
-# The engine's marker for a value a preview does not know yet (what the policy SDK hands over as is).
+# The engine's markers for a value a preview does not know yet, by type (string, boolean, number,
+# array, asset, archive, object): the policy SDK hands them over as these strings.
 UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+UNKNOWNS = frozenset(
+    {
+        UNKNOWN,
+        "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+        "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+        "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+        "030794c1-ac77-496b-92df-f27374a8bd58",
+        "e48ece36-62e2-4504-bad9-02848725956a",
+        "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
+    }
+)
 
 
 def is_known(value: Any) -> bool:
-    """False for a value a preview does not know yet (the engine's marker, or None)."""
-    return value is not None and value != UNKNOWN
+    """False for a value a preview does not know yet (one of the engine's markers, or None)."""
+    return value is not None and not (isinstance(value, str) and value in UNKNOWNS)
 
 
 @dataclass(frozen=True)
@@ -241,7 +253,7 @@ def _path(value: Any, *keys: str) -> Any:
 
 
 def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
+    return list(value) if isinstance(value, Sequence) and not isinstance(value, str | bytes) else []
 
 
 def _text(value: Any) -> str:

@@ -4,6 +4,7 @@ children's planned objects)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -291,3 +292,38 @@ def test_the_guardrails_read_no_value_a_preview_does_not_know() -> None:
     view = StackView([service, isvc])
     config = {"registries": ["ghcr.io"], "maxPerService": 0, "minSize": "0"}
     assert {g.name: g.run(view, config) for g in GUARDRAILS} == {g.name: [] for g in GUARDRAILS}
+
+
+def test_the_pack_reads_the_policy_sdks_proxied_properties_as_the_offline_plan_does(
+    recording: Recorder,
+) -> None:
+    # Under the engine, pulumi-policy hands a stack policy each resource's properties behind a proxy
+    # (Mapping and Sequence, not dict and list) that raises on a value the preview does not know.
+    from pulumi_policy import PolicyCustomTimeouts, PolicyResource, PolicyResourceOptions
+    from pulumi_policy.proxy import unknown_checking_proxy
+
+    from aim_pulumi.policy.pack import stack_view
+
+    offline = view_of(recording, service_program(spec={"env": [{"name": "API_KEY", "value": "k"}]}))
+    unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9"
+    by_urn: dict[str, PolicyResource] = {}
+    for r in offline.resources:
+        props = json.loads(json.dumps(r.props))
+        if r.type.endswith(":InferenceService"):  # a value known only after `up`, read by a guardrail
+            props["spec"]["predictor"]["containers"][0]["env"].append({"name": "POD_IP", "value": unknown})
+        by_urn[r.urn] = PolicyResource(
+            r.type,
+            unknown_checking_proxy(props),
+            r.urn,
+            r.name,
+            PolicyResourceOptions(False, [], None, [], PolicyCustomTimeouts(0, 0, 0), [], None),
+            None,
+            by_urn.get(r.parent),
+            [],
+            {},
+        )
+    engine = stack_view(list(by_urn.values()))
+    config = {"registries": ["ghcr.io"], "maxPerService": 0}
+    found = {g.name: [v.message for v in g.run(engine, config)] for g in GUARDRAILS}
+    assert found == {g.name: [v.message for v in g.run(offline, config)] for g in GUARDRAILS}
+    assert all(found[name] for name in ("aim-allowed-images", "aim-gpu-quota", "aim-no-plain-credential-env"))
