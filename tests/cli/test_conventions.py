@@ -33,9 +33,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_version_flag_and_command(capsys: pytest.CaptureFixture[str]) -> None:
     from importlib.metadata import version
 
+    from aim_pulumi import __version__
+
     code, out, _ = run(capsys, "--version")
     assert code == 0
-    assert out.startswith(f"aim-pulumi {version('aim-pulumi')} (pulumi {version('pulumi')}, ")
+    # The package's own version from its code (an editable install's metadata keeps the one it was
+    # installed at), the SDKs' from their metadata.
+    assert out.startswith(f"aim-pulumi {__version__} (pulumi {version('pulumi')}, ")
     assert run(capsys, "version") == (0, out, "")
     code, out, _ = run(capsys, "version", "--output", "json")
     assert code == 0

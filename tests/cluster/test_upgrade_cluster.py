@@ -106,7 +106,7 @@ def previous_install(source: Path, where: Path) -> Path:
 def imported_version(bin_dir: Path) -> tuple[str, str]:
     done = subprocess.run(
         [str(bin_dir / "python"), "-c", "import aim_pulumi as a; print(a.__version__); print(a.__file__)"],
-        capture_output=True, text=True, check=True,
+        capture_output=True, text=True, check=True, cwd=bin_dir,  # not the checkout: its package is new
     )  # fmt: skip
     version, path = done.stdout.split()
     return version, path

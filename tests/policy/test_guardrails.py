@@ -10,7 +10,6 @@ from typing import Any
 
 import pulumi
 import pytest
-from conftest import Recorder
 
 from aim_pulumi import AIMModel, AIMProfile, AIMService
 from aim_pulumi.cli.policies import stack_resources
@@ -80,7 +79,7 @@ def service_program(
     return program
 
 
-def view_of(recording: Recorder, *programs: Callable[[], None]) -> StackView:
+def view_of(recording: Any, *programs: Callable[[], None]) -> StackView:
     def program() -> None:
         for each in programs:
             each()
@@ -116,7 +115,7 @@ def test_an_image_reference_splits_as_the_runtime_reads_it(
     assert (ref.registry, ref.repository, ref.tag, ref.digest) == (registry, repository, tag, digest)
 
 
-def test_the_stack_view_finds_each_service_with_its_children_caches_and_model(recording: Recorder) -> None:
+def test_the_stack_view_finds_each_service_with_its_children_caches_and_model(recording: Any) -> None:
     view = view_of(recording, service_program())
     (service,) = view.services()
     assert service.label == "AIMService ml-team/chat"
@@ -135,7 +134,7 @@ def test_the_stack_view_finds_each_service_with_its_children_caches_and_model(re
     ]
 
 
-def test_allowed_images_names_the_service_the_child_and_the_registry(recording: Recorder) -> None:
+def test_allowed_images_names_the_service_the_child_and_the_registry(recording: Any) -> None:
     view = view_of(recording, service_program())
     assert messages("aim-allowed-images", view) == []  # defaults: any registry, no `latest`
     assert messages("aim-allowed-images", view, {"registries": ["docker.io/vllm", "ghcr.io/silogen"]}) == []
@@ -155,7 +154,7 @@ def test_allowed_images_names_the_service_the_child_and_the_registry(recording: 
     ]
 
 
-def test_an_image_without_a_tag_counts_as_latest_and_a_digest_pins_it(recording: Recorder) -> None:
+def test_an_image_without_a_tag_counts_as_latest_and_a_digest_pins_it(recording: Any) -> None:
     def profile_program(image: str) -> Callable[[], None]:
         def program() -> None:
             AIMProfile(
@@ -188,7 +187,7 @@ def test_an_image_without_a_tag_counts_as_latest_and_a_digest_pins_it(recording:
     assert messages("aim-images-pinned-by-digest", untagged, {"exemptRegistries": ["registry.local"]}) == []
 
 
-def test_images_pinned_by_digest_checks_the_predictor_and_the_download_job(recording: Recorder) -> None:
+def test_images_pinned_by_digest_checks_the_predictor_and_the_download_job(recording: Any) -> None:
     view = view_of(recording, service_program())
     found = messages("aim-images-pinned-by-digest", view)
     assert [m.split(": image ")[1] for m in found] == [
@@ -200,7 +199,7 @@ def test_images_pinned_by_digest_checks_the_predictor_and_the_download_job(recor
 
 
 def test_gpu_quota_counts_gpus_per_replica_times_the_replicas_a_service_may_reach(
-    recording: Recorder,
+    recording: Any,
 ) -> None:
     view = view_of(
         recording,
@@ -227,7 +226,7 @@ def test_gpu_quota_counts_gpus_per_replica_times_the_replicas_a_service_may_reac
     ]
 
 
-def test_caching_is_required_above_the_configured_model_size(recording: Recorder) -> None:
+def test_caching_is_required_above_the_configured_model_size(recording: Any) -> None:
     cached = view_of(recording, service_program(size="30Gi"))
     bare = view_of(recording, service_program(size="30Gi", caching=False))
     small = view_of(recording, service_program(size="19Gi", caching=False))
@@ -240,7 +239,7 @@ def test_caching_is_required_above_the_configured_model_size(recording: Recorder
     assert messages("aim-cache-required-above-size", bare, {"minSize": "31Gi"}) == []
 
 
-def test_scale_to_zero_needs_a_route_even_when_a_transform_changes_the_children(recording: Recorder) -> None:
+def test_scale_to_zero_needs_a_route_even_when_a_transform_changes_the_children(recording: Any) -> None:
     routed = view_of(recording, service_program(spec={"minReplicas": 0, "maxReplicas": 2}))
     assert messages("aim-scale-to-zero-needs-routing", routed) == []
 
@@ -264,7 +263,7 @@ def test_scale_to_zero_needs_a_route_even_when_a_transform_changes_the_children(
     ]
 
 
-def test_a_credential_in_a_plain_env_value_is_refused_and_a_secret_is_not(recording: Recorder) -> None:
+def test_a_credential_in_a_plain_env_value_is_refused_and_a_secret_is_not(recording: Any) -> None:
     plain = view_of(recording, service_program(spec={"env": [{"name": "HF_TOKEN", "value": "hf_abc"}]}))
     assert messages("aim-no-plain-credential-env", plain) == [
         "AIMService ml-team/chat: InferenceService ml-team/chat-eb86896a spec.predictor.containers[0]: env "
@@ -295,7 +294,7 @@ def test_the_guardrails_read_no_value_a_preview_does_not_know() -> None:
 
 
 def test_the_pack_reads_the_policy_sdks_proxied_properties_as_the_offline_plan_does(
-    recording: Recorder,
+    recording: Any,
 ) -> None:
     # Under the engine, pulumi-policy hands a stack policy each resource's properties behind a proxy
     # (Mapping and Sequence, not dict and list) that raises on a value the preview does not know.
