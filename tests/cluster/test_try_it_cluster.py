@@ -2,10 +2,11 @@
 stand-in for KServe and the Job controller, a Python project whose virtualenv `pulumi install`
 makes, `pulumi preview` and `pulumi up` against the cluster, then the clean-up.
 
-The shell blocks of docs/installation-configuration.md's "Try it for real here" run in order in one
-bash, unchanged but for where they write: `/tmp/aim-try` and `$HOME` are this test's temporary
-directories (the caches of the toolchain, the cluster and pip stay the machine's, as they are a
-user's). The toolchain and the cluster must be built (`.ci/run` builds both first).
+The shell blocks of docs/installation-configuration.md's "Try it for real here" (`lane=cluster`,
+named `try-it-setup`, `try-it-project`, `try-it-clean-up`) run in order in one bash, unchanged but
+for where they write: `/tmp/aim-try` and `$HOME` are this test's temporary directories (the caches
+of the toolchain, the cluster and pip stay the machine's, as they are a user's). The toolchain and
+the cluster must be built (`.ci/run` builds both first).
 """
 
 from __future__ import annotations
@@ -21,21 +22,25 @@ from harness import REPO
 pytestmark = pytest.mark.cluster
 
 PAGE = REPO / "docs" / "installation-configuration.md"
-SECTION = "## Try it for real here"
+
+
+def lane_block(lane: str, name: str) -> str:
+    """The code of the page's block whose info string is `sh lane=LANE name=NAME`."""
+    found = re.findall(rf"^```sh lane={lane} name={name}\n(.*?)^```", PAGE.read_text(), flags=re.M | re.S)
+    assert len(found) == 1, f"{PAGE.name} has {len(found)} blocks named {name}"
+    return str(found[0])
 
 
 def documented_blocks() -> list[str]:
-    text = PAGE.read_text()
-    section = text[text.index(SECTION) :]
-    following = re.search(r"^## ", section[len(SECTION) :], flags=re.M)
-    if following:
-        section = section[: len(SECTION) + following.start()]
-    return re.findall(r"^```sh\n(.*?)^```", section, flags=re.M | re.S)
+    return [
+        lane_block("cluster", "try-it-setup"),
+        lane_block("cluster", "try-it-project"),
+        lane_block("cluster", "try-it-clean-up"),
+    ]
 
 
 def test_the_documented_path_previews_and_deploys_to_the_test_cluster(tmp_path: Path) -> None:
     blocks = documented_blocks()
-    assert len(blocks) == 3, "the page's blocks changed: say here what the test runs"
     state, home = tmp_path / "aim-try", tmp_path / "home"
     home.mkdir()
     script = "\n".join(blocks).replace("/tmp/aim-try", str(state))
