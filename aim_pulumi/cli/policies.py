@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from aim_pulumi.cli.common import UsageError
-from aim_pulumi.cli.recording import plain
+from aim_pulumi.offline.recording import plain
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.recording import PlanRecording
     from aim_pulumi.cli.render import Palette
+    from aim_pulumi.offline.recording import PlanRecording
     from aim_pulumi.policy.offline import Verdict
     from aim_pulumi.policy.pack import AIMPolicyPack
     from aim_pulumi.policy.stack import Resource
