@@ -69,7 +69,7 @@ FIXTURES = {
     "dump.yaml": ROOT / "tests" / "fixtures" / "import" / "operator-dump.yaml",
 }
 LANE_DIRS = {"real_engine": ROOT / "tests" / "real_engine", "cluster": ROOT / "tests" / "cluster"}
-LANGUAGES = {"python", "console", "sh", "yaml", "typescript", "go"}
+LANGUAGES = {"python", "console", "sh", "yaml", "typescript", "go", "json"}
 
 
 def unit_blocks() -> list[Block]:
