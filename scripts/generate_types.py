@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from aim_pulumi import api  # noqa: E402
-from aim_pulumi.api import base, common, model, model_source, profile, runtime_config, service  # noqa: E402
+from aim_pulumi.api import base, common, model, model_source, profile, profile_set, runtime_config, service  # noqa: E402
 from aim_pulumi.resolve.catalog.extension import served_kinds  # noqa: E402
 from aim_pulumi.resolve.children import scaling  # noqa: E402
 from aim_pulumi.resolve.legacy import dispatch  # noqa: E402
@@ -75,6 +75,7 @@ SPEC_ROOTS: tuple[tuple[str, type[BaseModel], tuple[str, ...]], ...] = (
     ("AIMServiceSpec", _served_spec("AIMService"), ("AIMService",)),
     ("AIMProfileSpec", profile.ProfileSpec, ("AIMProfile", "AIMClusterProfile")),
     ("AIMModelSpec", model.ModelSpec, ("AIMModel", "AIMClusterModel")),
+    ("AIMProfileSetSpec", profile_set.ProfileSetSpec, ("AIMProfileSet", "AIMClusterProfileSet")),
     ("AIMRuntimeConfigSpec", runtime_config.RuntimeConfigSpec, ("AIMRuntimeConfig",)),
     ("AIMClusterRuntimeConfigSpec", runtime_config.ClusterRuntimeConfigSpec, ("AIMClusterRuntimeConfig",)),
     ("AIMClusterModelSourceSpec", model_source.ModelSourceSpec, ("AIMClusterModelSource",)),
@@ -329,8 +330,8 @@ COMPONENT_ARGS: dict[str, tuple[str, tuple[ComponentArg, ...]]] = {
             _ANNOTATIONS,
             _spec(
                 "AIMModelSpec",
-                "The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, "
-                "...",
+                "The AIMModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, "
+                "accelerator, source, ...",
             ),
         ),
     ),
@@ -342,7 +343,44 @@ COMPONENT_ARGS: dict[str, tuple[str, tuple[ComponentArg, ...]]] = {
             _ANNOTATIONS,
             _spec(
                 "AIMModelSpec",
-                "The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ...",
+                "The AIMClusterModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, ...",
+            ),
+        ),
+    ),
+    "AIMProfileSet": (
+        "The AIMProfileSet object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            _namespace(
+                " Its sources are that namespace's profiles (then the cluster's); its profiles live there."
+            ),
+            ComponentArg(
+                "labels",
+                "Mapping[str, str]",
+                "metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles.",
+            ),
+            _ANNOTATIONS,
+            _spec(
+                "AIMProfileSetSpec",
+                "The AIMProfileSet spec (camelCase): selector or sourceRef, versionPolicy, version, "
+                "image, overrides, ...",
+            ),
+        ),
+    ),
+    "AIMClusterProfileSet": (
+        "The AIMClusterProfileSet object: camelCase `spec` as in the CRD, plus its metadata.",
+        (
+            _NAME,
+            ComponentArg(
+                "labels",
+                "Mapping[str, str]",
+                "metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles.",
+            ),
+            _ANNOTATIONS,
+            _spec(
+                "AIMProfileSetSpec",
+                "The AIMClusterProfileSet spec (camelCase); it derives AIMClusterProfiles from cluster "
+                "profiles and has no `acceleratorVendor`.",
             ),
         ),
     ),
@@ -466,7 +504,7 @@ class Field:
 
 def _literal_names() -> dict[tuple[str, ...], str]:
     names: dict[tuple[str, ...], str] = {}
-    for module in (common, service, profile, model, template, runtime_config, base):
+    for module in (common, service, profile, profile_set, model, template, runtime_config, base):
         for attr, value in vars(module).items():
             if typing.get_origin(value) is Literal:
                 names.setdefault(tuple(typing.get_args(value)), attr)
@@ -1054,6 +1092,7 @@ OVERLOADS_END = "    # End of the generated constructor overloads."
 COMPONENT_MODULES: dict[Path, tuple[str, ...]] = {
     ROOT / "aim_pulumi" / "resources" / "profile.py": ("AIMProfile", "AIMClusterProfile"),
     ROOT / "aim_pulumi" / "resources" / "model.py": ("AIMModel", "AIMClusterModel"),
+    ROOT / "aim_pulumi" / "resources" / "profile_set.py": ("AIMProfileSet", "AIMClusterProfileSet"),
     ROOT / "aim_pulumi" / "resources" / "runtime_config.py": ("AIMRuntimeConfig", "AIMClusterRuntimeConfig"),
     ROOT / "aim_pulumi" / "resources" / "service.py": ("AIMService",),
     ROOT / "aim_pulumi" / "resources" / "model_source.py": ("AIMClusterModelSource",),

@@ -12,12 +12,14 @@ __all__ = [
     "AIMClusterModel",
     "AIMClusterModelSource",
     "AIMClusterProfile",
+    "AIMClusterProfileSet",
     "AIMClusterRuntimeConfig",
     "AIMError",
     "AIMKind",
     "AIMModel",
     "AIMObject",
     "AIMProfile",
+    "AIMProfileSet",
     "AIMRuntimeConfig",
     "AIMService",
     "AIMServiceObject",
@@ -136,6 +138,7 @@ if TYPE_CHECKING:
     from aim_pulumi.api.model import AIMClusterModel, AIMModel
     from aim_pulumi.api.model_source import AIMClusterModelSource
     from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
+    from aim_pulumi.api.profile_set import AIMClusterProfileSet, AIMProfileSet
     from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
     from aim_pulumi.api.service import AIMServiceObject
     from aim_pulumi.api.service import AIMServiceObject as AIMService

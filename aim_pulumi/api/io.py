@@ -24,6 +24,7 @@ from aim_pulumi.api.limits import MAX_FILE_BYTES, load_yaml_documents, yaml_erro
 from aim_pulumi.api.model import AIMClusterModel, AIMModel
 from aim_pulumi.api.model_source import AIMClusterModelSource
 from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.api.profile_set import AIMClusterProfileSet, AIMProfileSet
 from aim_pulumi.api.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.api.service import AIMServiceObject
 
@@ -35,6 +36,8 @@ AIMObject = (
     | AIMModel
     | AIMClusterModel
     | AIMClusterModelSource
+    | AIMProfileSet
+    | AIMClusterProfileSet
     | AIMRuntimeConfig
     | AIMClusterRuntimeConfig
 )
@@ -73,6 +76,8 @@ KINDS = Kinds(
     AIMClusterProfile,
     AIMModel,
     AIMClusterModel,
+    AIMProfileSet,
+    AIMClusterProfileSet,
     AIMRuntimeConfig,
     AIMClusterRuntimeConfig,
     AIMClusterModelSource,

@@ -1,4 +1,4 @@
-"""AIMModel and AIMClusterModel: an image-backed or ID-backed model that profiles belong to."""
+"""AIMModel and AIMClusterModel: an image-backed, ID-backed or derived model that profiles belong to."""
 
 from __future__ import annotations
 
@@ -11,6 +11,13 @@ from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, Scope
 from aim_pulumi.api.common import AcceleratorVendor, GenericStatus, LocalObjectReference, Quantity
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import INT32_MAX
+from aim_pulumi.api.profile_set import (
+    DerivationOverrides,
+    DerivationSelector,
+    DerivationSourceRef,
+    VersionPolicy,
+    overrides_rules,
+)
 
 
 class ModelAccelerator(AIMBase):
@@ -35,6 +42,31 @@ class ModelSourceSpec(AIMBase):
     """Precision of the weights."""
 
 
+class ModelDerivedFrom(AIMBase):
+    selector: DerivationSelector = Field(default_factory=DerivationSelector)
+    """Which profiles the model's profiles are derived from."""
+    source_ref: DerivationSourceRef | None = None
+    """Read source profiles from a discovery cache instead of selecting catalog profiles."""
+
+
+class ModelProfileOverrides(DerivationOverrides):
+    features: list[str] | None = None
+    """Runtime capabilities added to the derived profiles (not modelled: refused when set)."""
+
+
+class ModelProfiles(AIMBase):
+    """A derived model: its profiles are derived from others by the child AIMProfileSet it creates."""
+
+    derived_from: ModelDerivedFrom | None = None
+    """The source profiles (required)."""
+    version_policy: VersionPolicy | None = None
+    """`pinned` (default, with `version`), `latest` (the highest source version), or `all`."""
+    version: str | None = None
+    """The source version a `pinned` policy copies."""
+    overrides: ModelProfileOverrides | None = None
+    """What the derived profiles change (new weights, identity, image, hardware, env, arguments)."""
+
+
 class ModelSpec(AIMBase):
     image: str | None = None
     """An AIM image; its profiles must be declared (no discovery Job runs)."""
@@ -52,9 +84,20 @@ class ModelSpec(AIMBase):
     """Pull secrets of the generated profiles."""
     service_account_name: str | None = None
     """Service account of the generated profiles."""
-    # Accepted only to be rejected with reason Unsupported (M2): profile derivation is not implemented.
-    profiles: Any = None
-    """Profile derivation: rejected with reason Unsupported."""
+    profiles: ModelProfiles | None = None
+    """Derive the model's profiles from other profiles (a custom or fine-tuned model)."""
+    # v1alpha1 fields the v1alpha2 CRD refuses on a new object (its ratchet, run by the CRD check):
+    # read only so that the refusal names the field and says what replaces it.
+    derived_from: Any = None
+    """Deprecated spelling of `profiles.derivedFrom`: refused on a new object."""
+    profile_copy: Any = None
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    custom: Any = None
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    custom_templates: Any = None
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    model_sources: Any = None
+    """Deprecated (v1alpha1): refused on a new object; use `profiles.overrides.modelSources`."""
 
 
 class ModelKind(AIMKind):
@@ -86,24 +129,85 @@ class AIMClusterModel(ModelKind):
 # --- admission rules of this kind (behaviour §2) -------------------------------------------------
 
 
+# (attribute, field, message, whether an empty list counts as unset): the CRD's ratchet rules.
+_LEGACY_FIELDS = (
+    (
+        "derived_from",
+        "spec.derivedFrom",
+        "spec.derivedFrom is deprecated on v1alpha2; use spec.profiles",
+        False,
+    ),
+    (
+        "profile_copy",
+        "spec.profileCopy",
+        "spec.profileCopy is forbidden on v1alpha2; use spec.profiles",
+        False,
+    ),
+    ("custom", "spec.custom", "spec.custom is forbidden on v1alpha2; use spec.profiles", False),
+    (
+        "custom_templates",
+        "spec.customTemplates",
+        "spec.customTemplates is forbidden on v1alpha2; use spec.profiles",
+        True,
+    ),
+    (
+        "model_sources",
+        "spec.modelSources",
+        "spec.modelSources is forbidden on v1alpha2; use spec.profiles.overrides.modelSources",
+        True,
+    ),
+)
+
+
 def model_rules(model: ModelKind) -> Problems:
-    """M1 (one onboarding path), M2 (derivation unsupported)."""
+    """M1 (one onboarding path), the v1alpha2 ratchet on legacy fields, the derivation's overrides."""
     spec = model.spec
     out: Problems = [
         *path_segment_problems("spec.aimId", spec.aim_id),
         *path_segment_problems("spec.modelId", spec.model_id),
     ]
-    if is_set(spec.image) and is_set(spec.model_id):
-        out.append(problem("spec.modelId", "set exactly one of spec.image and spec.modelId, not both"))
-    elif not is_set(spec.image) and not is_set(spec.model_id):
-        out.append(
-            problem("spec.image", "set exactly one of spec.image (image-backed) and spec.modelId (ID-backed)")
+    for attribute, field, message, empty_is_unset in _LEGACY_FIELDS:
+        value = getattr(spec, attribute)
+        if value is not None and not (empty_is_unset and value == []):
+            # Every declared object is new to the API server; one served with the field already
+            # stored could keep it, which is not something a program declares.
+            out.append(problem(field, message))
+    paths = [
+        name
+        for name, present in (
+            ("spec.image", is_set(spec.image)),
+            ("spec.modelId", is_set(spec.model_id)),
+            ("spec.profiles", spec.profiles is not None),
         )
-    if spec.profiles is not None:
+        if present
+    ]
+    if len(paths) > 1:
         out.append(
             problem(
-                "spec.profiles",
-                "profile derivation (spec.profiles) is not supported; declare profiles",
+                paths[1],
+                f"set exactly one of spec.image, spec.modelId and spec.profiles, not {' and '.join(paths)}",
+            )
+        )
+    elif not paths and spec.derived_from is None and spec.profile_copy is None:
+        out.append(
+            problem(
+                "spec.image",
+                "set exactly one of spec.image (image-backed), spec.modelId (ID-backed) and "
+                "spec.profiles (derived from other profiles)",
+            )
+        )
+    if spec.profiles is not None:
+        out.extend(_profiles_rules(spec.profiles))
+    return out
+
+
+def _profiles_rules(profiles: ModelProfiles) -> Problems:
+    out = overrides_rules(profiles.overrides, "spec.profiles.overrides")
+    if profiles.overrides is not None and profiles.overrides.features:
+        out.append(
+            problem(
+                "spec.profiles.overrides.features",
+                "profile features are not modelled by aim-pulumi's profiles; remove overrides.features",
                 "Unsupported",
             )
         )

@@ -23,8 +23,9 @@ FORCE_REBIND_ANNOTATION = f"{AIM_GROUP}/force-rebind"
 
 # The core's namespaced kinds, for lookups by kind name; an object's own scope is its class's `SCOPE`
 # (a version's folder serves kinds of its own: `aim_pulumi/resolve/catalog/extension.py`).
-NAMESPACED_KINDS = frozenset({"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig"})
+NAMESPACED_KINDS = frozenset({"AIMService", "AIMProfile", "AIMModel", "AIMRuntimeConfig", "AIMProfileSet"})
 PROFILE_KINDS = frozenset({"AIMProfile", "AIMClusterProfile"})
+PROFILE_SET_KINDS = frozenset({"AIMProfileSet", "AIMClusterProfileSet"})
 MODEL_KINDS = frozenset({"AIMModel", "AIMClusterModel"})
 RUNTIME_CONFIG_KINDS = frozenset({"AIMRuntimeConfig", "AIMClusterRuntimeConfig"})
 

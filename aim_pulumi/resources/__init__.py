@@ -7,12 +7,16 @@ from aim_pulumi.resources.inputs import (
     AIMClusterModelSourceArgsDict,
     AIMClusterProfileArgs,
     AIMClusterProfileArgsDict,
+    AIMClusterProfileSetArgs,
+    AIMClusterProfileSetArgsDict,
     AIMClusterRuntimeConfigArgs,
     AIMClusterRuntimeConfigArgsDict,
     AIMModelArgs,
     AIMModelArgsDict,
     AIMProfileArgs,
     AIMProfileArgsDict,
+    AIMProfileSetArgs,
+    AIMProfileSetArgsDict,
     AIMRuntimeConfigArgs,
     AIMRuntimeConfigArgsDict,
     AIMServiceArgs,
@@ -23,6 +27,7 @@ from aim_pulumi.resources.inputs import (
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.model_source import AIMClusterModelSource
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.resources.profile_set import AIMClusterProfileSet, AIMProfileSet
 from aim_pulumi.resources.registry import current_registry, reset_registry
 from aim_pulumi.resources.runtime_config import AIMClusterRuntimeConfig, AIMRuntimeConfig
 from aim_pulumi.resources.service import AIMService
@@ -36,6 +41,8 @@ COMPONENTS = (
     AIMModel,
     AIMClusterModel,
     AIMClusterModelSource,
+    AIMProfileSet,
+    AIMClusterProfileSet,
     AIMRuntimeConfig,
     AIMClusterRuntimeConfig,
     AIMStack,
@@ -53,6 +60,9 @@ __all__ = [
     "AIMClusterProfile",
     "AIMClusterProfileArgs",
     "AIMClusterProfileArgsDict",
+    "AIMClusterProfileSet",
+    "AIMClusterProfileSetArgs",
+    "AIMClusterProfileSetArgsDict",
     "AIMClusterRuntimeConfig",
     "AIMClusterRuntimeConfigArgs",
     "AIMClusterRuntimeConfigArgsDict",
@@ -62,6 +72,9 @@ __all__ = [
     "AIMProfile",
     "AIMProfileArgs",
     "AIMProfileArgsDict",
+    "AIMProfileSet",
+    "AIMProfileSetArgs",
+    "AIMProfileSetArgsDict",
     "AIMRuntimeConfig",
     "AIMRuntimeConfigArgs",
     "AIMRuntimeConfigArgsDict",

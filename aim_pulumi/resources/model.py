@@ -13,6 +13,8 @@ import pulumi
 
 from aim_pulumi import api
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.derivation.derive import Derivation, derivation_status
+from aim_pulumi.resolve.derivation.model_sets import model_kind
 from aim_pulumi.resources.catalog_component import CatalogComponent
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import (
@@ -54,6 +56,8 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
     failed = catalog.discovery_error(model)
     if failed is not None and failed.reason in FATAL_DISCOVERY:
         raise failed
+    if model.spec.profiles is not None:
+        return _derived_model_status(model, catalog)
     error = catalog.generation_error(model)
     generated = [p.metadata.name for p in catalog.generated_profiles_of(model)]
     status: dict[str, Any] = {
@@ -106,6 +110,42 @@ def model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
     return status
 
 
+def _derived_model_status(model: AnyModel, catalog: Catalog) -> dict[str, Any]:
+    """A derived model's status: its child profile set's (upstream copies its counts and readiness)."""
+    profiles = model.spec.profiles
+    assert profiles is not None
+    aim_id = ""
+    if profiles.overrides is not None and profiles.overrides.aim_id:
+        aim_id = profiles.overrides.aim_id
+    elif profiles.derived_from is not None:
+        aim_id = profiles.derived_from.selector.aim_id or ""
+    status: dict[str, Any] = {"source": "profiles", "kind": model_kind(model)}
+    if aim_id:
+        status["aimId"] = aim_id
+    derivation = catalog.model_derivation(model)
+    if not isinstance(derivation, Derivation):
+        error = derivation.message if derivation is not None else "no profile set"
+        reason = derivation.reason if derivation is not None else "InvalidSpec"
+        status["status"] = "Failed"
+        status["conditions"] = [
+            {"type": "ProfileSetReady", "status": "False", "reason": reason, "message": error}
+        ]
+        return status
+    profile_set = derivation.profile_set
+    status["profileSetRef"] = {
+        "name": profile_set.metadata.name,
+        "namespace": profile_set.metadata.namespace or "",
+    }
+    derived = derivation_status(derivation, lambda p: catalog.entry_for(p).available)
+    status["status"] = derived["status"]
+    status["managedProfiles"] = derived["managedProfiles"]
+    status["derivedProfiles"] = derived["derivedProfiles"]
+    condition = dict(derived["conditions"][0])
+    condition["type"] = "ProfileSetReady"
+    status["conditions"] = [condition]
+    return status
+
+
 class _ModelComponent(CatalogComponent[_ModelT]):
     """What both model kinds do; the subclasses only fix the kind and the argument type.
 
@@ -127,6 +167,8 @@ class _ModelComponent(CatalogComponent[_ModelT]):
         assert isinstance(declared, api.AIMModel | api.AIMClusterModel)
         status = model_status(declared, catalog)
         for condition in status.get("conditions", []):
+            if condition.get("status") == "True" or not condition.get("message"):
+                continue
             prefix = f"image {declared.spec.image}: " if condition["type"] == "ProfilesDiscovered" else ""
             warn(f"{prefix}{condition['reason']}: {condition['message']}")
         discovered = catalog.discovered(declared)

@@ -2,7 +2,7 @@
 
 Teams that already keep AIM manifests for the operator can deploy them unchanged: the stack
 loads a file or a directory (`*.yaml`, `*.yml`), declares every catalog object first (runtime
-configs, models, templates, profiles) and then every service, each as its own component named
+configs, models, templates, profiles, profile sets) and then every service, each as its own component named
 `<stack>-<kind lowercased>-<namespace>-<name>` (`<stack>-<kind lowercased>-<name>` for cluster
 kinds). Plain Kubernetes objects of the directory (its Namespace, Secrets, ServiceAccounts, ...)
 are declared too, as pulumi-kubernetes resources named the same way, once every service of the
@@ -42,6 +42,7 @@ from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.model_source import AIMClusterModelSource
 from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
+from aim_pulumi.resources.profile_set import AIMClusterProfileSet, AIMProfileSet
 from aim_pulumi.resources.program import (
     declaration_site,
     enlist_catalog_object,
@@ -76,6 +77,8 @@ _ORDER = (
     "AIMModel",
     "AIMClusterProfile",
     "AIMProfile",
+    "AIMClusterProfileSet",
+    "AIMProfileSet",
     "AIMService",
 )
 _COMPONENTS: Mapping[str, type[CatalogComponent[Any]]] = {
@@ -86,6 +89,8 @@ _COMPONENTS: Mapping[str, type[CatalogComponent[Any]]] = {
     "AIMModel": AIMModel,
     "AIMClusterProfile": AIMClusterProfile,
     "AIMProfile": AIMProfile,
+    "AIMClusterProfileSet": AIMClusterProfileSet,
+    "AIMProfileSet": AIMProfileSet,
 }
 _SERVICE_OPTIONS = ("strict", "skipAwait", "waitFor", "gatewayProvider", "waitForCache")
 

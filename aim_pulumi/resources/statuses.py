@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 __all__ = [
     "AIMClusterModelSourceStatus",
     "AIMModelStatus",
+    "AIMProfileSetStatus",
     "AIMProfileStatus",
     "AIMRuntimeConfigStatus",
     "AIMServiceStatus",
@@ -21,6 +22,7 @@ __all__ = [
     "HardwareProfile",
     "ManagedProfileCounts",
     "ProfileOverlayStatus",
+    "ProfileSetRef",
     "ResolvedObjectRef",
     "ServiceCacheStatus",
     "ServiceRoutingStatus",
@@ -170,17 +172,6 @@ class DiscoveredProfileCounts(TypedDict, total=False):
     """The profiles by accelerator shape."""
 
 
-class ManagedProfileCounts(TypedDict, total=False):
-    """The profiles made for the model."""
-
-    total: int
-    """Profiles made."""
-    deployable: int
-    """With an aimId and a model: services can bind them."""
-    base: int
-    """Base (skeleton) profiles."""
-
-
 class DiscoveredFrom(TypedDict, total=False):
     """Where a model's discovered profiles were read."""
 
@@ -192,33 +183,78 @@ class DiscoveredFrom(TypedDict, total=False):
     """Whether aim.lock.yaml said so (false: read from the registry during this run)."""
 
 
+class ManagedProfileCounts(TypedDict, total=False):
+    """The profiles made for a model or derived by a profile set (`status.managedProfiles`).
+
+    A discovered model counts total, deployable and base; a profile set also counts ready and
+    notAvailable.
+    """
+
+    total: int
+    """Every profile made."""
+    ready: int
+    """Those whose hardware the inventory offers (all of them without an inventory)."""
+    notAvailable: int
+    """Those whose hardware the inventory lacks."""
+    deployable: int
+    """Those with an aimId and model sources."""
+    base: int
+    """The others (base profiles, which no service can bind)."""
+
+
+class ProfileSetRef(TypedDict, total=False):
+    """The profile set a derived model created (`status.profileSetRef`)."""
+
+    name: str
+    """metadata.name of the AIMProfileSet (AIMClusterProfileSet for a cluster model)."""
+    namespace: str
+    """Its namespace; empty for a cluster set."""
+
+
 class AIMModelStatus(TypedDict, total=False):
-    """A model's onboarding: its source and the profiles generated for it."""
+    """A model's onboarding: its source and the profiles discovered, generated or derived for it."""
 
     status: str
-    """Ready, or Failed when its profiles cannot be generated."""
+    """Ready; Failed when its profiles cannot be made; a derived model's follows its profile set."""
     source: str
-    """image or modelId."""
-    generatedProfiles: list[str]
-    """Names of the profiles generated from the runtime config's fallbacks."""
-    conditions: list[StatusCondition]
-    """Why generation failed, when it did."""
+    """image, modelId or profiles."""
     kind: str
-    """Image for an image-backed model whose image was discovered."""
+    """Image (a discovered image), Generated, Derived or Custom (a base derivation), as the operator classifies it."""
     aimId: str
-    """The image's AIM_ID."""
+    """The image's AIM_ID; for a derived model `overrides.aimId`, else the selector's."""
     baseImage: str
     """The image's AIM_BASE_IMAGE_REF."""
     version: str
     """The image's tag."""
+    generatedProfiles: list[str]
+    """Names of the profiles generated from the runtime config's fallbacks."""
     discoveredProfiles: DiscoveredProfileCounts
     """Counts of the image's profiles: total, supported, unsupported, byHardware."""
-    managedProfiles: ManagedProfileCounts
-    """Counts of the profiles made: total, deployable, base."""
     discoveredProfileNames: list[str]
     """Names of the profiles discovered from the image (those whose hardware is offered)."""
     discoveredFrom: DiscoveredFrom
     """The image, the digest it was read at, and whether the lock file said so (fromLock)."""
+    profileSetRef: ProfileSetRef
+    """The profile set `spec.profiles` creates."""
+    managedProfiles: ManagedProfileCounts
+    """Counts of the profiles made (discovered) or derived (by the child profile set)."""
+    derivedProfiles: list[str]
+    """Names of the profiles the child profile set derives."""
+    conditions: list[StatusCondition]
+    """Why discovery, generation or derivation failed, when it did."""
+
+
+class AIMProfileSetStatus(TypedDict, total=False):
+    """A profile set's derivation: its profiles, their counts and the DerivationReady condition."""
+
+    status: str
+    """Ready, Degraded, NotAvailable or Failed."""
+    managedProfiles: ManagedProfileCounts
+    """The derived profiles, counted."""
+    derivedProfiles: list[str]
+    """Names of the derived profiles (AIMProfiles, or AIMClusterProfiles for a cluster set)."""
+    conditions: list[StatusCondition]
+    """DerivationReady, with upstream's reasons (ManagedProfilesReady, NoMatchingProfiles, ...)."""
 
 
 class AIMRuntimeConfigStatus(TypedDict, total=False):

@@ -5,7 +5,10 @@ timeouts) in CEL, so a manifest that passes the JSON Schema can still be rejecte
 
 * `self` is the value at the node carrying the rule; declared property names are escaped the way
   Kubernetes escapes them (`namespace` -> `__namespace__`, `a.b` -> `a__dot__b`), map keys are not.
-* Transition rules (those reading `oldSelf`) only run on update and are skipped.
+* Transition rules (those reading `oldSelf`) only run on update and are skipped, except the ones
+  marked `optionalOldSelf`: the API server runs those on create too, with `oldSelf` an empty optional,
+  so they are evaluated with `oldSelf.hasValue()` false (the "ratchet" that refuses a deprecated
+  field on a new object but lets an object that already has it be updated).
 * Each expression is compiled once per process. Rules are pure functions of `self`, so outcomes are
   also memoised by (expression, value): the manifests a program renders repeat the same small values
   (path matches, filters, parent references) many times, and cel-python interprets rather than
@@ -46,6 +49,7 @@ CEL_RESERVED_WORDS = frozenset(
 )  # fmt: skip
 _ESCAPABLE = re.compile(r"^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$")
 _OLD_SELF = re.compile(r"\boldSelf\b")
+_OLD_SELF_PRESENT = re.compile(r"\boldSelf\s*\.\s*hasValue\s*\(\s*\)")
 _OUTCOME_CACHE_SIZE = 16384
 _SELF_CHAIN = re.compile(r"\bself((?:\.[A-Za-z_][A-Za-z0-9_]*)*)")
 _WHOLE = "__whole__"
@@ -185,17 +189,34 @@ class RuleNode:
     items: RuleNode | None = None
 
 
+def create_expression(entry: Mapping[str, Any]) -> str | None:
+    """The expression a rule runs on create, or None when it runs only on update.
+
+    A rule reading `oldSelf` is a transition rule; with `optionalOldSelf` the API server also runs
+    it on create, `oldSelf` being an empty optional. CEL's `false && x` is false whatever `x` is, so
+    `oldSelf.hasValue()` written as `false` leaves every `oldSelf.value()` behind it unevaluated.
+    """
+    expression = str(entry["rule"])
+    if not _OLD_SELF.search(expression):
+        return expression
+    if entry.get("optionalOldSelf") is not True:
+        return None
+    return _OLD_SELF_PRESENT.sub("false", expression)
+
+
 def _rules_of(schema: Mapping[str, Any]) -> tuple[CelRule, ...]:
     rules = []
     for entry in schema.get("x-kubernetes-validations") or []:
+        expression = create_expression(entry)
+        if expression is None:
+            continue
         rule = CelRule(
-            expression=entry["rule"],
+            expression=expression,
             message=entry.get("message"),
             message_expression=entry.get("messageExpression"),
             field_path=entry.get("fieldPath", ""),
         )
-        if not rule.is_transition_rule:
-            rules.append(rule)
+        rules.append(rule)
     return tuple(rules)
 
 

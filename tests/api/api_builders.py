@@ -48,6 +48,16 @@ def model(spec: dict[str, Any] | None = None, *, cluster: bool = False, version:
     }
 
 
+def profile_set(spec: dict[str, Any] | None = None, *, cluster: bool = False) -> dict[str, Any]:
+    body = {"selector": {"aimId": "qwen/qwen3-32b"}, "versionPolicy": "latest"} if spec is None else spec
+    return {
+        "apiVersion": V2,
+        "kind": "AIMClusterProfileSet" if cluster else "AIMProfileSet",
+        "metadata": meta("qwen-remix", None if cluster else "ml-team"),
+        "spec": body,
+    }
+
+
 def runtime_config(spec: dict[str, Any] | None = None, *, cluster: bool = False) -> dict[str, Any]:
     return {
         "apiVersion": V1,

@@ -517,10 +517,12 @@ INVALID: list[tuple[str, dict[str, Any], str, str]] = [
         "InvalidSpec",
     ),
     (
-        "M2-profiles",
-        model({"modelId": "org/m", "profiles": {"derivedFrom": {"name": "x"}}}),
+        "M2-profiles-beside-model-id",
+        model(
+            {"modelId": "org/m", "profiles": {"derivedFrom": {"selector": {"aimId": "a/b"}}, "version": "1"}}
+        ),
         "spec.profiles",
-        "Unsupported",
+        "InvalidSpec",
     ),
     (
         "M3-accelerator-count-zero",

@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 import pytest
-from api_builders import V1, V2, model, profile, runtime_config, service, template
+from api_builders import V1, V2, model, profile, profile_set, runtime_config, service, template
 
 from aim_pulumi.api import (
     AIMClusterProfile,
@@ -171,6 +171,8 @@ SERVED = {
     "AIMClusterModel": {"v1alpha1", "v1alpha2"},
     "AIMProfile": {"v1alpha2"},
     "AIMClusterProfile": {"v1alpha2"},
+    "AIMProfileSet": {"v1alpha2"},
+    "AIMClusterProfileSet": {"v1alpha2"},
     "AIMRuntimeConfig": {"v1alpha1"},
     "AIMClusterRuntimeConfig": {"v1alpha1"},
     "AIMServiceTemplate": {"v1alpha1"},
@@ -184,6 +186,8 @@ SAMPLES = {
     "AIMClusterModel": model(cluster=True),
     "AIMProfile": profile(),
     "AIMClusterProfile": profile(cluster=True),
+    "AIMProfileSet": profile_set(),
+    "AIMClusterProfileSet": profile_set(cluster=True),
     "AIMRuntimeConfig": runtime_config(),
     "AIMClusterRuntimeConfig": runtime_config(cluster=True),
     "AIMServiceTemplate": template(),

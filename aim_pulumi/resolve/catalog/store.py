@@ -1,4 +1,5 @@
-"""The catalog services resolve against: declared AIM objects, the embedded default, generated profiles.
+"""The catalog services resolve against: declared AIM objects, the embedded default, generated and
+derived profiles.
 
 The operator answers "which profiles belong to this model" with label indexes; the catalog does the
 same so that resolving a thousand services against ten thousand profiles never scans them all. Scope
@@ -13,7 +14,12 @@ ends up in a plan.
 Duplicate policy (behaviour leaves it open): adding an object whose (kind, namespace, name) is
 already present is a no-op when both manifests are identical (the same YAML loaded twice) and an
 `AIMResolutionError` with reason `DuplicateObject` otherwise, whatever the order of the two adds.
-A declared profile also wins over a generated profile of the same kind, namespace and name.
+A declared profile also wins over a generated or derived profile of the same kind, namespace and
+name, and a declared profile set over the child set a model's `spec.profiles` creates.
+
+Derived profiles (`aim_pulumi/resolve/derivation/`) are computed after the generated ones, from
+every declared and generated profile, and take part in every query as members: a service selects
+them whatever order the program declared things in, and a derived profile is never a source.
 """
 
 from __future__ import annotations
@@ -27,10 +33,13 @@ from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
     AIMError,
+    AIMClusterProfileSet,
     AIMKind,
     AIMModel,
     AIMObject,
     AIMProfile,
+    AIMProfileSet,
+    AIMValidationError,
     to_manifest,
 )
 from aim_pulumi.api.model_source import AIMClusterModelSource
@@ -43,11 +52,16 @@ from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
 from aim_pulumi.resolve.catalog.indexes import CatalogIndex
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.model_sources import SourceModels, source_models
+from aim_pulumi.resolve.derivation.derive import Derivation, derive
+from aim_pulumi.resolve.derivation.discovery_cache import DiscoveryCache
+from aim_pulumi.resolve.derivation.model_sets import AnyProfileSet, model_profile_set
+from aim_pulumi.resolve.derivation.sources import SourceProfile, source_of
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import (
     MODEL_KINDS,
     NAMESPACED_KINDS,
     PROFILE_KINDS,
+    PROFILE_SET_KINDS,
     RUNTIME_CONFIG_KINDS,
     SOURCE_MODEL_LABEL,
     AnyModel,
@@ -106,6 +120,18 @@ class ImageSource(Protocol):
     def read_live(self, image: str) -> bool: ...
 
 
+@dataclass
+class _Derived:
+    """Profiles derived by the program's profile sets (declared, or created by models), on demand."""
+
+    entries: dict[Key, ProfileEntry] = field(default_factory=dict)
+    by_model: _Index = field(default_factory=dict)
+    by_aim_id: _Index = field(default_factory=dict)
+    by_namespace: dict[str, list[ProfileEntry]] = field(default_factory=dict)
+    derivations: dict[Key, Derivation] = field(default_factory=dict)
+    set_errors: dict[Key, AIMResolutionError] = field(default_factory=dict)
+
+
 LookupScope = Literal["Auto", "Namespace", "Cluster"]
 
 _T = TypeVar("_T")
@@ -149,6 +175,10 @@ class Catalog:
             cls.KIND for cls in (extension.kinds if extension is not None else ()) if cls.SCOPE == "Namespace"
         }
         self._generated: _Generated | None = None
+        self._derived: _Derived | None = None
+        self._sets: dict[Key, AnyProfileSet] = {}
+        self._derived_models: dict[Key, AnyModel] = {}
+        self._discovery_caches: dict[tuple[str, str], DiscoveryCache] = {}
         self._pools: dict[tuple[str, str, str], tuple[ProfileEntry, ...]] = {}
         self.generation = 0
         self._memo: dict[Hashable, Any] = {}
@@ -175,6 +205,7 @@ class Catalog:
         self._pools.clear()
         self.generation += 1
         self._memo.clear()
+        self._derived = None
         kind = key[0]
         if kind in PROFILE_KINDS:
             assert isinstance(obj, AIMProfile | AIMClusterProfile)
@@ -194,11 +225,16 @@ class Catalog:
                 self._id_models[key] = obj
             if image:
                 self._image_models[key] = obj
+            if obj.spec.profiles is not None:
+                self._derived_models[key] = obj
             self._generated = None
         elif kind == "AIMClusterModelSource":
             assert isinstance(obj, AIMClusterModelSource)
             self._sources[key] = obj
             self._generated = None
+        elif kind in PROFILE_SET_KINDS:
+            assert isinstance(obj, AIMProfileSet | AIMClusterProfileSet)
+            self._sets[key] = obj
         elif kind in RUNTIME_CONFIG_KINDS:
             self._generated = None
         else:
@@ -209,6 +245,14 @@ class Catalog:
     def extend(self, objects: Iterable[AIMObject]) -> None:
         for obj in objects:
             self.add(obj)
+
+    def add_discovery_cache(self, cache: DiscoveryCache) -> None:
+        """A discovery cache a profile set's `sourceRef` may name (by namespace and name)."""
+        self._discovery_caches[(cache.namespace, cache.name)] = cache
+        self._pools.clear()
+        self.generation += 1
+        self._memo.clear()
+        self._derived = None
 
     def memoised(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """`compute()` once per catalog generation and `key`; an exception is not remembered.
@@ -245,10 +289,13 @@ class Catalog:
         if kind == "AIMClusterRuntimeConfig" and name == "default" and self.embed_default:
             return embedded_default_runtime_config()
         if kind in PROFILE_KINDS:
-            entry = self._generated_state().entries.get(key)
+            entry = self._generated_state().entries.get(key) or self._derived_state().entries.get(key)
             return entry.obj if entry is not None else None
         if kind == "AIMClusterModel" and self._sources:
             return self._generated_state().models.get(key)
+        if kind in PROFILE_SET_KINDS:
+            derivation = self._derived_state().derivations.get(key)
+            return derivation.profile_set if derivation is not None else None
         return None
 
     def names_of(self, kind: str) -> list[tuple[str, str]]:
@@ -259,6 +306,7 @@ class Catalog:
         keys = {(ns, name) for k, ns, name in self._objects if k == kind}
         if kind in PROFILE_KINDS:
             keys.update((ns, name) for k, ns, name in self._generated_state().entries if k == kind)
+            keys.update((ns, name) for k, ns, name in self._derived_state().entries if k == kind)
         if kind == "AIMClusterModel" and self._sources:
             keys.update((ns, name) for _, ns, name in self._generated_state().models)
         return sorted(keys)
@@ -307,12 +355,16 @@ class Catalog:
 
     def profile_entry(self, kind: str, namespace: str | None, name: str) -> ProfileEntry | None:
         key = (kind, (namespace or "") if kind == "AIMProfile" else "", name)
-        return self._profiles.get(key) or self._generated_state().entries.get(key)
+        return (
+            self._profiles.get(key)
+            or self._generated_state().entries.get(key)
+            or self._derived_state().entries.get(key)
+        )
 
     def entry_for(self, profile: AnyProfile) -> ProfileEntry:
         """The selection entry of any profile, including ones outside the catalog (overlays)."""
         key = object_key(profile)
-        found = self._profiles.get(key) or self._generated_state().entries.get(key)
+        found = self.profile_entry(key[0], key[1], key[2])
         if found is not None and found.obj is profile:
             return found
         return ProfileEntry.build(profile, self.inventory)
@@ -333,6 +385,7 @@ class Catalog:
         cluster profiles, each by name, so that callers never see insertion order.
         """
         generated = self._generated_state()
+        derived = self._derived_state()
         cache_key = (
             ("model", model, namespace)
             if model
@@ -343,15 +396,19 @@ class Catalog:
             return list(cached)
         if model:
             declared, gen = self._profiles_by_model.get(model, {}), generated.by_model.get(model, {})
+            der = derived.by_model.get(model, {})
         elif aim_id:
             declared, gen = self._profiles_by_aim_id.get(aim_id, {}), generated.by_aim_id.get(aim_id, {})
+            der = derived.by_aim_id.get(aim_id, {})
         else:
             declared = {ns: self._profiles_by_namespace.get(ns, []) for ns in (namespace, "")}
             gen = {ns: generated.by_namespace.get(ns, []) for ns in (namespace, "")}
+            der = {ns: derived.by_namespace.get(ns, []) for ns in (namespace, "")}
         out: list[ProfileEntry] = []
         for ns in (namespace, ""):
             part = list(declared.get(ns, ()))
             part.extend(e for e in gen.get(ns, ()) if e.key not in self._profiles)
+            part.extend(e for e in der.get(ns, ()) if e.key not in self._profiles)
             part.sort(key=lambda e: e.name)
             out.extend(part)
         self._pools[cache_key] = tuple(out)
@@ -545,3 +602,99 @@ class Catalog:
                 _index_add(state.by_aim_id, entry.field("aimId"), entry)
                 state.by_namespace.setdefault(entry.namespace, []).append(entry)
             state.per_model[key] = tuple(mine)
+        return state
+
+    # ---------------------------------------------------------------- derived profiles
+
+    def profile_sets(self) -> list[AnyProfileSet]:
+        """Every profile set of the program: declared ones and those models create, by key."""
+        return [d.profile_set for _, d in sorted(self._derived_state().derivations.items())]
+
+    def derivation(self, profile_set: AnyProfileSet) -> Derivation | None:
+        """The derivation of a set of this catalog (declared, or a model's child set)."""
+        return self._derived_state().derivations.get(object_key(profile_set))
+
+    def model_derivation(self, model: AnyModel) -> Derivation | AIMResolutionError | None:
+        """The derivation of a model's `spec.profiles`, or why its child set could not be made."""
+        state = self._derived_state()
+        key = object_key(model)
+        if key in state.set_errors:
+            return state.set_errors[key]
+        child = model_profile_set(model) if model.spec.profiles is not None else None
+        return state.derivations.get(object_key(child)) if child is not None else None
+
+    def derived_entry(self, profile: AnyProfile) -> bool:
+        """Whether a profile of this catalog is one a profile set derived."""
+        key = object_key(profile)
+        return key not in self._profiles and key in self._derived_state().entries
+
+    def _derived_state(self) -> _Derived:
+        if self._derived is None:
+            self._pools.clear()
+            self._derived = self._derive()
+        return self._derived
+
+    def _derivation_sources(
+        self, namespaces: set[str]
+    ) -> tuple[dict[str, list[SourceProfile]], list[SourceProfile]]:
+        """The declared and generated profiles of `namespaces` and the cluster as derivation
+        sources: (by namespace, cluster), each by key."""
+        by_namespace: dict[str, list[SourceProfile]] = {}
+        cluster: list[SourceProfile] = []
+        generated = self._generated_state().entries
+        keys = sorted(
+            key
+            for key in {*self._profiles, *generated}
+            if key[1] in namespaces or key[0] == "AIMClusterProfile"
+        )
+        for key in keys:
+            entry = self._profiles.get(key) or generated[key]
+            source = source_of(entry)
+            if entry.scope == "Cluster":
+                cluster.append(source)
+            else:
+                by_namespace.setdefault(entry.namespace, []).append(source)
+        return by_namespace, cluster
+
+    def _derive(self) -> _Derived:
+        state = _Derived()
+        sets: dict[Key, AnyProfileSet] = dict(self._sets)
+        for key in sorted(self._derived_models):
+            model = self._derived_models[key]
+            try:
+                child = model_profile_set(model)
+            except AIMValidationError as error:
+                state.set_errors[key] = AIMResolutionError(
+                    "spec.profiles",
+                    "InvalidSpec",
+                    f"the AIMProfileSet this model's spec.profiles creates is invalid: "
+                    f"{error.field}: {error.message}",
+                    object_ref=model.object_ref,
+                )
+                continue
+            if child is not None:
+                sets.setdefault(object_key(child), child)
+        if not sets:
+            return state
+        by_namespace, cluster = self._derivation_sources({key[1] for key in sets if key[1]})
+        taken = set(self._profiles) | set(self._generated_state().entries)
+        for key in sorted(sets):
+            profile_set = sets[key]
+            derivation = derive(
+                profile_set,
+                by_namespace.get(key[1], []),
+                cluster,
+                lambda namespace, name: self._discovery_caches.get((namespace, name)),
+                self.system_namespace,
+            )
+            state.derivations[key] = derivation
+            for derived in derivation.profiles:
+                entry = ProfileEntry.build(derived.profile, self.inventory)
+                if entry.key in taken:
+                    continue  # a declared (or generated) profile of that name wins
+                taken.add(entry.key)
+                state.entries[entry.key] = entry
+                _index_add(state.by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
+                _index_add(state.by_aim_id, entry.field("aimId"), entry)
+                state.by_namespace.setdefault(entry.namespace, []).append(entry)
+        return state

@@ -143,6 +143,17 @@ def generated_profile_name(model: str, fallback: str, aim_id: str) -> str:
     return derived_name([model, fallback], [model, fallback, aim_id])
 
 
+def model_profile_set_name(model: str) -> str:
+    """The AIMProfileSet (or AIMClusterProfileSet) an AIMModel with `spec.profiles` creates."""
+    return derived_name([model, "profiles"], [model, "profiles"])
+
+
+def derived_profile_name(profile_set: str, source_part: str, source_identity: str) -> str:
+    """A profile a profile set derives: the source's profileId (else its name), hashed with the
+    source's identity (`aim_pulumi/resolve/derivation/identity.py:candidate_identity`)."""
+    return derived_name([profile_set, source_part], [profile_set, source_identity])
+
+
 def _source_uri(source: Mapping[str, Any]) -> str:
     uri = source.get("sourceUri")
     if uri is None:
