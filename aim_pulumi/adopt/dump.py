@@ -26,6 +26,8 @@ from aim_pulumi.adopt.record import ADOPTED_ANNOTATION
 from aim_pulumi.api import AIM_GROUP
 from aim_pulumi.api.io import read_documents
 from aim_pulumi.resolve.children.labels import SERVICE_LABEL
+from aim_pulumi.resolve.derivation.model_sets import MODEL_NAME_ANNOTATION
+from aim_pulumi.resolve.derivation.sources import PROFILE_SOURCE_ANNOTATION, PROFILE_SOURCE_COPY
 from aim_pulumi.resolve.objects import PROFILE_ORIGIN_LABEL
 from aim_pulumi.schemas.crds import crd_schema
 from aim_pulumi.schemas.defaulting import strip_defaults
@@ -57,6 +59,8 @@ PLANNED_AIM_KINDS = frozenset(
         "AIMClusterProfile",
         "AIMModel",
         "AIMClusterModel",
+        "AIMProfileSet",
+        "AIMClusterProfileSet",
         "AIMRuntimeConfig",
         "AIMClusterRuntimeConfig",
     }
@@ -143,7 +147,9 @@ class Dump:
 def _left_reason(obj: Mapping[str, Any]) -> str | None:
     """Why an AIM object is not written for the plan, or None when it is."""
     kind = str(obj.get("kind") or "")
-    labels = (obj.get("metadata") or {}).get("labels") or {}
+    metadata = obj.get("metadata") or {}
+    labels = metadata.get("labels") or {}
+    annotations = metadata.get("annotations") or {}
     if kind not in planned_aim_kinds():
         return "the operator's own object; the plan has no counterpart"
     if kind in ("AIMProfile", "AIMClusterProfile") and labels.get(PROFILE_ORIGIN_LABEL) in (
@@ -151,6 +157,13 @@ def _left_reason(obj: Mapping[str, Any]) -> str | None:
         "derived",
     ):
         return f"a {labels[PROFILE_ORIGIN_LABEL]} profile; the plan derives it again"
+    if (
+        kind in ("AIMProfile", "AIMClusterProfile")
+        and annotations.get(PROFILE_SOURCE_ANNOTATION) == PROFILE_SOURCE_COPY
+    ):
+        return "a derived profile; the plan derives it again"
+    if kind in ("AIMProfileSet", "AIMClusterProfileSet") and annotations.get(MODEL_NAME_ANNOTATION):
+        return f"the profile set of model {annotations[MODEL_NAME_ANNOTATION]}; the model makes it again"
     if kind == "AIMModel" and labels.get(MODEL_ORIGIN_LABEL) == "auto-generated":
         return "a model the operator made for an image; the plan makes it again"
     return None

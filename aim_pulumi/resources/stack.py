@@ -8,9 +8,11 @@ kinds). Plain Kubernetes objects of the directory (its Namespace, Secrets, Servi
 are declared too, as pulumi-kubernetes resources named the same way, once every service of the
 program has planned (so a failing program creates none of them), and the children of the services
 of a namespace wait for them; `kustomization.yaml`, `Pulumi*.yaml` and documents that are no object
-are skipped with an info message. Like every AIM component, the objects resolve in the program's
-one resolution round against everything the program declares, so reordering files or documents
-changes nothing, and one service that cannot resolve leaves every service undeployed.
+are skipped with an info message. A ConfigMap in the operator's discovery-cache format is also
+read as the discovery cache a profile set's `sourceRef` may name. Like every AIM component, the
+objects resolve in the program's one resolution round against everything the program declares, so
+reordering files or documents changes nothing, and one service that cannot resolve leaves every
+service undeployed.
 
 `catalogAs: data` is the graph option for a large catalog. Every profile, model and runtime
 config as a component of its own is a resource in the state, in every preview and in every
@@ -34,6 +36,7 @@ from aim_pulumi.api.io import ManifestDocument
 from aim_pulumi.api.sources import Skipped, read_manifest_set
 from aim_pulumi.resolve.catalog.extension import Extension, served_kinds
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.derivation.discovery_cache import is_discovery_cache, read_discovery_cache
 from aim_pulumi.resources.catalog_component import CatalogComponent, CatalogRecord
 from aim_pulumi.resources.constructors import plain_args, schema_args
 from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStackKwargs
@@ -273,6 +276,10 @@ class AIMStack(pulumi.ComponentResource):
         waiting: list[tuple[AIMService, list[int]]] = []
         for manifest in manifests:
             declared.append(api.io.manifest_ref(manifest))
+            if is_discovery_cache(manifest):
+                # A discovery cache beside a profile set: what its `sourceRef` names (it deploys too).
+                namespace = str((manifest.get("metadata") or {}).get("namespace") or "default")
+                target.add_discovery_cache(read_discovery_cache(namespace, manifest))
         for obj in objects:
             component_name = stack_component_name(name, obj)
             declared.append(obj.object_ref)

@@ -210,6 +210,7 @@ def explain_lines(record: ServiceRecord, palette: Palette) -> list[str]:
         lines.extend(_selection_lines(record, palette))
     if plan is None:
         return lines
+    lines.extend(_derivation_lines(plan, palette))
     labels, rc_rows = runtime_config_rows(plan)
     lines.append("")
     used = runtime_config_text(plan)
@@ -270,6 +271,26 @@ def _discovered_origin(record: ServiceRecord) -> Any:
         return None
     entry = record.catalog.profile_entry(ref.kind, ref.namespace or None, ref.name)
     return record.catalog.discovered_origin(entry.obj) if entry is not None else None
+def _derivation_lines(plan: ServicePlan, palette: Palette) -> list[str]:
+    """The derived profile the plan deployed: its set, source, overrides and image decision."""
+    facts = plan.derivation
+    if facts is None:
+        return []
+    pinned = f" {facts['version']}" if facts.get("version") else ""
+    model = f" (the child set of model {facts['model']})" if facts.get("model") else ""
+    lines = [
+        "",
+        palette.bold(f"Derived profile {facts['profile']}"),
+        f"  derived by {facts['set']}{model}, versionPolicy {facts['versionPolicy']}{pinned}",
+        f"  from {facts['source']} (version {facts['sourceVersion'] or '-'})",
+        f"  image {facts['image']}: {facts['imageRule']}, {facts['imageReason']}",
+    ]
+    overrides = facts["overrides"]
+    if not overrides:
+        lines.append("  overrides: none")
+    for key in sorted(overrides):
+        lines.append(f"  overrides.{key}: {_shown(('overrides', key), overrides[key])}")
+    return lines
 
 
 def register(subparsers: Any) -> None:
@@ -331,6 +352,10 @@ def explain_document(record: ServiceRecord, error: str | None = None) -> dict[st
             "fields": _rows(("field", *_LAYER_KEYS), rc_rows),
         }
         document["env"] = _rows(("name", *_LAYER_KEYS), env_rows(plan))
+        if plan.derivation is not None:
+            facts = dict(plan.derivation)
+            facts["overrides"] = {k: _shown(("overrides", k), v) for k, v in facts["overrides"].items()}
+            document["derivation"] = facts
     return document
 
 

@@ -52,7 +52,7 @@ from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
 from aim_pulumi.resolve.catalog.indexes import CatalogIndex
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.model_sources import SourceModels, source_models
-from aim_pulumi.resolve.derivation.derive import Derivation, derive
+from aim_pulumi.resolve.derivation.derive import Derivation, DerivedProfile, derive
 from aim_pulumi.resolve.derivation.discovery_cache import DiscoveryCache
 from aim_pulumi.resolve.derivation.model_sets import AnyProfileSet, model_profile_set
 from aim_pulumi.resolve.derivation.sources import SourceProfile, source_of
@@ -130,6 +130,7 @@ class _Derived:
     by_namespace: dict[str, list[ProfileEntry]] = field(default_factory=dict)
     derivations: dict[Key, Derivation] = field(default_factory=dict)
     set_errors: dict[Key, AIMResolutionError] = field(default_factory=dict)
+    origins: dict[Key, tuple[Key, int]] = field(default_factory=dict)
 
 
 LookupScope = Literal["Auto", "Namespace", "Cluster"]
@@ -623,6 +624,20 @@ class Catalog:
         child = model_profile_set(model) if model.spec.profiles is not None else None
         return state.derivations.get(object_key(child)) if child is not None else None
 
+    def derived_profile(
+        self, kind: str, namespace: str | None, name: str
+    ) -> tuple[Derivation, DerivedProfile] | None:
+        """The derivation a catalog profile comes from, with its derived profile (None: not derived)."""
+        key = (kind, (namespace or "") if kind == "AIMProfile" else "", name)
+        if key in self._profiles:
+            return None
+        state = self._derived_state()
+        origin = state.origins.get(key)
+        if origin is None:
+            return None
+        derivation = state.derivations[origin[0]]
+        return derivation, derivation.profiles[origin[1]]
+
     def derived_entry(self, profile: AnyProfile) -> bool:
         """Whether a profile of this catalog is one a profile set derived."""
         key = object_key(profile)
@@ -688,11 +703,12 @@ class Catalog:
                 self.system_namespace,
             )
             state.derivations[key] = derivation
-            for derived in derivation.profiles:
+            for index, derived in enumerate(derivation.profiles):
                 entry = ProfileEntry.build(derived.profile, self.inventory)
                 if entry.key in taken:
                     continue  # a declared (or generated) profile of that name wins
                 taken.add(entry.key)
+                state.origins[entry.key] = (key, index)
                 state.entries[entry.key] = entry
                 _index_add(state.by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
                 _index_add(state.by_aim_id, entry.field("aimId"), entry)

@@ -267,6 +267,28 @@ def _no_match_message(not_copyable: int) -> str:
     return message
 
 
+def derivation_facts(derivation: Derivation, derived: DerivedProfile) -> dict[str, Any]:
+    """What `explain` shows of a derived profile: its set, source, policy, overrides and image."""
+    spec: Mapping[str, Any] = to_manifest(derivation.profile_set).get("spec") or {}
+    facts: dict[str, Any] = {
+        "profile": derived.profile.object_ref,
+        "set": derivation.set_ref,
+        "source": derived.source.ref,
+        "sourceVersion": derived.source.version,
+        "versionPolicy": text(spec.get("versionPolicy")) or "pinned",
+        "overrides": dict(derived.overrides),
+        "image": derived.image.image,
+        "imageRule": derived.image.rule,
+        "imageReason": derived.image.detail,
+    }
+    if text(spec.get("version")):
+        facts["version"] = text(spec.get("version"))
+    model = derivation.profile_set.metadata.annotations.get(f"{GROUP}/model-name")
+    if model:
+        facts["model"] = model
+    return facts
+
+
 # --------------------------------------------------------------------------------------------------
 # Status
 

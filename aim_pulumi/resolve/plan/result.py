@@ -82,6 +82,9 @@ class ServicePlan:
     service_spec: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The service's spec as planned: its inline `spec.runtimeConfig` and own fields are the
     runtime-config layers above the scopes."""
+    derivation: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """When a profile set derived the resolved profile: its set, source, overrides and image
+    decision (`aim_pulumi/resolve/derivation/derive.py:derivation_facts`, for `explain`)."""
 
     def runtime_config_layers(self) -> list[Layer]:
         """The runtime-config layers the service reads, lowest first: the runtime config's scopes,

@@ -38,6 +38,7 @@ from aim_pulumi.resolve.children.names import http_route_name, inference_service
 from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
 from aim_pulumi.resolve.children.source_size import declares_size, source_size_bytes
+from aim_pulumi.resolve.derivation.derive import derivation_facts
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.objects import object_key
 from aim_pulumi.resolve.plan.context import PlanningContext
@@ -51,6 +52,7 @@ from aim_pulumi.resolve.types import (
     CachePlan,
     Condition,
     Diagnostic,
+    ObjectRef,
     ResolvedRuntimeConfig,
     RoutePlan,
     RuntimeConfigScope,
@@ -303,7 +305,16 @@ def _plan(
         selection=chosen.selection,
         runtime_config_scopes=scopes,
         service_spec=service_spec,
+        derivation=_derivation(catalog, chosen.resolved_profile),
     )
+
+
+def _derivation(catalog: Catalog, resolved: ObjectRef | None) -> Mapping[str, Any] | None:
+    """The derivation facts of the resolved profile, when a profile set derived it."""
+    if resolved is None:
+        return None
+    found = catalog.derived_profile(resolved.kind, resolved.namespace or None, resolved.name)
+    return derivation_facts(*found) if found is not None else None
 
 
 def _scopes(

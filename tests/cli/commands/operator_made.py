@@ -209,3 +209,71 @@ def _job_claims(job: Mapping[str, Any]) -> list[str]:
 def as_list(objects: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The objects as `kubectl get -o yaml` prints several."""
     return {"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": ""}, "items": list(objects)}
+
+
+def operator_derivations(docs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The profile sets and derived profiles the operator made for `docs`: a model's child set owned by
+    the model, each derived profile owned by its set, labelled and annotated as the operator's
+    profile-set and profile controllers leave them, with the status they report."""
+    from aim_pulumi.api import parse, to_manifest
+    from aim_pulumi.resolve.catalog.store import Catalog
+    from aim_pulumi.resolve.derivation.sources import extract_tag
+
+    objects = [parse(doc) for doc in docs]
+    catalog = Catalog(objects, embed_default=False)
+    by_ref = {o.object_ref: doc for o, doc in zip(objects, docs, strict=True)}
+    made: list[dict[str, Any]] = []
+    for profile_set in catalog.profile_sets():
+        derivation = catalog.derivation(profile_set)
+        assert derivation is not None
+        set_manifest = to_manifest(profile_set)
+        set_uid = _uid(
+            set_manifest["kind"], set_manifest["metadata"].get("namespace", ""), profile_set.metadata.name
+        )
+        model_name = profile_set.metadata.annotations.get(f"{AIM}/model-name")
+        if model_name is not None:  # the model's child: the operator made it, owned by the model
+            model = by_ref[f"AIMModel/{profile_set.metadata.namespace}/{model_name}"]
+            meta = set_manifest["metadata"]
+            meta["labels"]["app.kubernetes.io/managed-by"] = "aim-engine"
+            meta["annotations"][f"{AIM}/model-uid"] = model["metadata"].get("uid") or _uid(
+                "AIMModel", meta["namespace"], model_name
+            )
+            meta["uid"] = set_uid
+            meta["ownerReferences"] = [
+                {
+                    "apiVersion": f"{AIM}/v1alpha2",
+                    "kind": "AIMModel",
+                    "name": model_name,
+                    "uid": meta["annotations"][f"{AIM}/model-uid"],
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ]
+            set_manifest["status"] = {"status": "Ready"}
+            made.append(set_manifest)
+        else:
+            set_uid = by_ref[profile_set.object_ref]["metadata"].get("uid") or set_uid
+        for derived in derivation.profiles:
+            profile = to_manifest(derived.profile)
+            meta = profile["metadata"]
+            meta["labels"]["app.kubernetes.io/managed-by"] = "aim-engine"
+            meta["annotations"][f"{AIM}/profile-set-uid"] = set_uid
+            meta["uid"] = _uid(profile["kind"], meta.get("namespace", ""), meta["name"])
+            meta["ownerReferences"] = [
+                {
+                    "apiVersion": f"{AIM}/v1alpha2",
+                    "kind": set_manifest["kind"],
+                    "name": profile_set.metadata.name,
+                    "uid": set_uid,
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ]
+            profile["status"] = {
+                "status": "Ready",
+                "deployable": True,
+                "origin": "derived",
+                "version": extract_tag(profile["spec"]["image"]),
+            }
+            made.append(profile)
+    return made

@@ -883,3 +883,62 @@ def test_kept_fields_apply_only_while_the_plan_asks_for_what_it_asked_at_import(
     }
     assert keep_fields(changed, kept) == changed
     assert keep_fields(planned, None) is planned
+
+
+DERIVED = FIXTURES / "derived.yaml"
+
+
+def test_a_deployment_on_derived_profiles_is_adopted_with_nothing_replaced(tmp_path: Path) -> None:
+    """The operator's profile sets and derived profiles: a standalone AIMProfileSet is written as
+    declared, a model's child set and every derived profile are left for the plan to derive again,
+    and every child of both services is adopted under its operator name with nothing made again."""
+    from operator_made import as_list, operator_deployment, operator_derivations
+
+    docs = list(yaml.safe_load_all(DERIVED.read_text()))
+    objects = operator_deployment(docs, tmp_path / "operator")
+    objects += operator_derivations([o for o in objects if o["apiVersion"].startswith("aim.eai.amd.com/")])
+    dump = tmp_path / "dump.yaml"
+    dump.write_text(yaml.safe_dump(as_list(objects), sort_keys=False))
+    code, out, err = run("--from", str(dump), "-o", str(tmp_path / "out"))
+    assert code == 0 and err == "", err
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["summary"]["replaced"] == 0
+    assert report["summary"]["toCreate"] == 0
+    assert report["summary"]["refused"] == 0
+    written = {
+        (d["kind"], d["metadata"]["name"])
+        for f in sorted((tmp_path / "out" / "aim").rglob("*.yaml"))
+        for d in yaml.safe_load_all(f.read_text())
+        if d
+    }
+    assert ("AIMProfileSet", "qwen3-8b-tp2") in written
+    assert ("AIMModel", "qwen3-8b-support") in written
+    assert not any(
+        kind == "AIMProfileSet" and name.startswith("qwen3-8b-support-profiles") for kind, name in written
+    )
+    derived = [
+        o["metadata"]["name"]
+        for o in objects
+        if (o["metadata"].get("annotations") or {}).get("aim.eai.amd.com/profile-source") == "copy"
+    ]
+    assert len(derived) == 2
+    assert not any(name in {n for _, n in written} for name in derived)
+    left = out.split("Not managed by the plan", 1)[1]
+    assert all(f"AIMProfile derived/{name}" in left for name in derived)
+    assert "AIMProfileSet derived/qwen3-8b-support-profiles-" in left
+    # Each service resolves the derived profile the operator resolved, and keeps its children.
+    for key in ("derived/support-bot", "derived/chat-tp2"):
+        entry = service(report, key)
+        assert entry["profile"]["name"] == entry["operatorProfile"]["name"]
+        assert entry["profile"]["name"] in derived
+        assert {c["kind"] for c in entry["adopted"]} >= {"InferenceService", "ConfigMap"}
+    planned = plan_json(tmp_path / "out" / "aim", tmp_path)
+    isvcs = {
+        r["inputs"]["metadata"]["name"]: r["inputs"]
+        for r in planned["resources"]
+        if r["type"].endswith(":InferenceService")
+    }
+    live = {o["metadata"]["name"]: o for o in objects if o["kind"] == "InferenceService"}
+    assert set(isvcs) == set(live)
+    for name, isvc in isvcs.items():
+        assert isvc["spec"]["predictor"] == live[name]["spec"]["predictor"]

@@ -1,0 +1,86 @@
+"""A fine-tuned model on a real API server: `pulumi up` of a service on a derived profile, then a new
+base version as one reviewable update.
+
+The `finetune` fixture program declares a published profile (copyable, with its image's base image),
+an AIMModel whose `spec.profiles` derives the fine-tune (`versionPolicy: latest`, new weights) and a
+service by that model. The deployed InferenceService runs the published profile's base runtime
+(`aim-base:0.8`) with the new weights; publishing the 0.9.1 profile (`finetune:newer`) is one update:
+what `plan --diff` predicts is what `pulumi preview --diff` shows (the InferenceService's image and
+profile, nothing else of Kubernetes), and `pulumi up` updates the live object in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from cluster import TestCluster
+from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
+from status_writer import StatusWriter
+
+from aim_pulumi.cli.diff import diff_plans
+
+pytestmark = pytest.mark.cluster
+
+PROGRAM = REPO / "tests" / "fixtures" / "programs" / "finetune"
+NAMESPACE = "inference"
+ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
+ISVC_TYPE = "kubernetes:serving.kserve.io/v1beta1:InferenceService"
+ISVC_STEP = (ISVC_TYPE, "support-bot-isvc")
+
+
+def _isvc(plan: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = next(r["inputs"] for r in plan["resources"] if r["type"] == ISVC_TYPE)
+    return found
+
+
+def _container(isvc: dict[str, Any]) -> dict[str, Any]:
+    container: dict[str, Any] = isvc["spec"]["predictor"]["containers"][0]
+    return container
+
+
+@pytest.fixture(scope="module")
+def deployed(tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster) -> Iterator[RealStack]:
+    cluster.kube.ensure_namespace(NAMESPACE)
+    stack = RealStack(
+        PROGRAM, tmp_path_factory.mktemp("finetune"), toolchain_dir(), kubeconfig=cluster.kubeconfig
+    )
+    with StatusWriter(cluster.kube, [NAMESPACE]):
+        stack.up()
+        yield stack
+        stack.destroy()
+
+
+def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
+    deployed: RealStack, cluster: TestCluster
+) -> None:
+    before_plan = current_plan(deployed)
+    name = _isvc(before_plan)["metadata"]["name"]
+    before = cluster.kube.get(*ISVC, NAMESPACE, name)
+    container = _container(before)
+    assert container["image"] == "docker.io/amdenterpriseai/aim-base:0.8"
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["AIM_MODEL_ID"] == "acme/qwen3-8b-support"
+    deployed.pulumi("preview", "--expect-no-changes")
+
+    deployed.config("finetune:newer", "true")
+    after_plan = current_plan(deployed, before_plan)
+    predicted = {
+        (c.type, c.name): c.action
+        for c in diff_plans(before_plan, after_plan).changes
+        if c.type.startswith("kubernetes:")
+    }
+    real = changed_steps(deployed.preview("--diff"))
+    kubernetes = {step: op for step, op in real.items() if step[0].startswith("kubernetes:")}
+    assert kubernetes == predicted == {ISVC_STEP: "update"}
+    assert real[("aim:index:AIMProfile", "qwen3-8b-0-9-1")] == "create"
+    deployed.up()
+    after = cluster.kube.get(*ISVC, NAMESPACE, name)
+    assert after["metadata"]["uid"] == before["metadata"]["uid"]
+    assert _container(after)["image"] == "docker.io/amdenterpriseai/aim-base:0.9"
+    assert (
+        after["metadata"]["labels"]["aim.eai.amd.com/profile"]
+        != before["metadata"]["labels"]["aim.eai.amd.com/profile"]
+    )
+    deployed.pulumi("preview", "--expect-no-changes")
