@@ -116,3 +116,51 @@ def test_a_new_base_version_changes_only_the_image_and_profile_of_the_service(re
     assert before["metadata"]["name"] == after["metadata"]["name"]
     old, new = before["spec"]["predictor"]["containers"][0], after["spec"]["predictor"]["containers"][0]
     assert (old["image"], new["image"]) == ("ghcr.io/amd/aim-base:0.8", "ghcr.io/amd/aim-base:0.9")
+
+
+CACHE_DIR = """
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: seeded-discovery, namespace: ml-team}
+data:
+  metadata.json: '{"aimId": "cached-org/cached-model", "sourceImage": "quay.io/amd/aim-cached:0.9.0",
+    "baseImage": "quay.io/amd/aim-base-vllm:0.9.0"}'
+  profiles.cached-org__cached-model__cpu-default.yaml: |
+    aim_id: cached-org/cached-model
+    model_id: cached-org/cached-model
+    metadata: {engine: vllm, accelerator_type: cpu, accelerator_count: 1, metric: latency, precision: fp16,
+               type: general}
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMProfileSet
+metadata: {name: from-cache, namespace: ml-team}
+spec:
+  sourceRef: {name: seeded-discovery}
+  selector: {aimId: cached-org/cached-model}
+  versionPolicy: latest
+  overrides:
+    modelSources: [{modelId: cached-org/custom-model, sourceUri: "s3://models/cached-model"}]
+---
+apiVersion: aim.eai.amd.com/v1alpha2
+kind: AIMService
+metadata: {name: cached, namespace: ml-team}
+spec:
+  profile: {selector: {aimId: cached-org/cached-model, minimumType: any}}
+"""
+
+
+def test_an_aimstack_reads_a_discovery_cache_configmap_for_a_sets_source_ref(
+    recording: Any, tmp_path: Any
+) -> None:
+    from aim_pulumi.resources import AIMStack
+
+    (tmp_path / "objects.yaml").write_text(CACHE_DIR)
+    rec = recording(lambda: AIMStack("s", {"path": str(tmp_path)}))
+    container = rec.of_type(ISVC)[0].manifest["spec"]["predictor"]["containers"][0]
+    # new weights on a cache entry: the cache's base image, cut to MAJOR.MINOR, on its registry
+    assert container["image"] == "quay.io/amd/aim-base-vllm:0.9"
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["AIM_MODEL_ID"] == "cached-org/custom-model"
+    assert [r.manifest["metadata"]["name"] for r in rec.of_type("kubernetes:core/v1:ConfigMap")].count(
+        "seeded-discovery"
+    ) == 1

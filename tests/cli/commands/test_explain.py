@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,32 @@ def test_template_pipeline_service(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[1] == "  template pipeline: template qwen3-32b-latency of model qwen-qwen3-32b"
     assert "Candidates" not in out
     assert row(out, "AIM_MODEL_ID")[1] == '"Qwen/Qwen3-32B"'
+
+
+def test_a_derived_profile_shows_its_set_source_overrides_and_image(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = explain(capsys, PROGRAMS / "finetune", "inference/support-bot")
+    assert (code, err) == (0, "")
+    section = out.split("Derived profile AIMProfile/inference/qwen3-8b-support-profiles-", 1)[1]
+    lines = section.split("\n\n", 1)[0].splitlines()
+    assert lines[1].startswith("  derived by AIMProfileSet/inference/qwen3-8b-support-profiles-")
+    assert "(the child set of model qwen3-8b-support), versionPolicy latest" in lines[1]
+    assert lines[2] == "  from AIMProfile/inference/qwen3-8b-0-8-5 (version 0.8.5)"
+    assert lines[3] == (
+        "  image docker.io/amdenterpriseai/aim-base:0.8: rebased, new weights: the source's base image "
+        "docker.io/amdenterpriseai/aim-base:0.8.5 at MAJOR.MINOR, on the source's registry"
+    )
+    assert lines[4].startswith('  overrides.modelSources: [{"modelId":"acme/qwen3-8b-support"')
+    code = main(
+        ["explain", str(PROGRAMS / "finetune"), "--service", "inference/support-bot", "--output", "json"]
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert document["derivation"]["source"] == "AIMProfile/inference/qwen3-8b-0-8-5"
+    assert document["derivation"]["imageRule"] == "rebased"
+
+
+def test_a_declared_profile_has_no_derivation_section(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = explain(capsys, EXAMPLES / "quickstart", "ml-team/qwen-chat")
+    assert code == 0 and "Derived profile" not in out
