@@ -608,8 +608,10 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
         ("aim.eai.amd.com/v1alpha1", "AIMServiceTemplate"),
         ("aim.eai.amd.com/v1alpha2", "AIMClusterModel"),
         ("aim.eai.amd.com/v1alpha2", "AIMClusterProfile"),
+        ("aim.eai.amd.com/v1alpha2", "AIMClusterProfileSet"),
         ("aim.eai.amd.com/v1alpha2", "AIMModel"),
         ("aim.eai.amd.com/v1alpha2", "AIMProfile"),
+        ("aim.eai.amd.com/v1alpha2", "AIMProfileSet"),
         ("aim.eai.amd.com/v1alpha2", "AIMService"),
         ("batch/v1", "Job"),
         ("gateway.networking.k8s.io/v1", "HTTPRoute"),
@@ -627,7 +629,7 @@ def test_known_kinds_lists_every_vendored_top_level_kind() -> None:
 def test_every_vendored_schema_ships_as_package_data_with_its_source() -> None:
     package = resources.files("aim_pulumi.schemas")
     files = sorted((f for f in package.iterdir() if f.name.endswith(".json")), key=lambda f: f.name)
-    assert len(files) == 22
+    assert len(files) == 24
     for entry in files:
         schema = json.loads(entry.read_text(encoding="utf-8"))
         assert schema["x-source"]["descriptions"] == "stripped", entry.name
