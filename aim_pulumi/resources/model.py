@@ -3,7 +3,9 @@
 A model is catalog data (no Kubernetes children). An ID-backed model (`spec.modelId`) gets
 profiles generated from the fallbacks of its runtime config (behaviour §6); an image-backed model
 needs its profiles declared with the `aim.eai.amd.com/source-model` label, since no discovery Job
-can run. The component exports the generated profile names against the program's complete catalog.
+can run; a derived model (`spec.profiles`) gets the profiles its child AIMProfileSet derives
+(`aim_pulumi/resolve/derivation/`). The component exports the generated or derived profiles against
+the program's complete catalog.
 """
 
 from collections.abc import Callable
