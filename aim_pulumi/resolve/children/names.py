@@ -57,15 +57,19 @@ def go_json_string(value: str) -> str:
     return json.dumps(text, ensure_ascii=False).translate(_GO_JSON_TRANSLATION)
 
 
-def name_hash(hash_inputs: Sequence[str]) -> str:
-    """The 8-hex suffix over the Go-encoded inputs joined with `|`."""
-    payload = "|".join(go_json_string(item) for item in hash_inputs)
+def name_hash(hash_inputs: Sequence[str | int]) -> str:
+    """The 8-hex suffix over the Go-encoded inputs joined with `|` (an int is a JSON number, as the
+    operator hashes a template's index)."""
+    payload = "|".join(
+        str(item) if isinstance(item, int) and not isinstance(item, bool) else go_json_string(str(item))
+        for item in hash_inputs
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
 def derived_name(
     parts: Sequence[str],
-    hash_inputs: Sequence[str],
+    hash_inputs: Sequence[str | int],
     max_length: int = MAX_NAME_LENGTH,
     hash_length: int = HASH_LENGTH,
 ) -> str:
@@ -80,7 +84,7 @@ def derived_name(
 
 @functools.lru_cache(maxsize=8192)
 def _derived_name(
-    parts: tuple[str, ...], hash_inputs: tuple[str, ...], max_length: int, hash_length: int = HASH_LENGTH
+    parts: tuple[str, ...], hash_inputs: tuple[str | int, ...], max_length: int, hash_length: int = HASH_LENGTH
 ) -> str:
     """`derived_name`, remembered: a plan derives the same names again (each Shared cache's for
     every service on its profile, each service's when it is planned again)."""
