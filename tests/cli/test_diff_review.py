@@ -282,3 +282,30 @@ def test_json_resources_carry_urn_options_and_dependencies(capsys: pytest.Captur
         "providers": {},
     }
     assert [u.rsplit("::", 1)[-1] for u in namespace["dependsOn"]] == ["organization/network/prod"]
+
+
+def test_a_new_base_version_of_a_fine_tune_is_one_reviewable_update(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`finetune:newer` publishes the base model's 0.9.1 profile: the derived profile follows it
+    (`versionPolicy: latest`), and of the Kubernetes children only the InferenceService changes, in
+    place: its image moves to the new base and its profile label and hash to the new derived profile."""
+    before = tmp_path / "before.json"
+    assert main(["plan", str(PROGRAMS / "finetune"), "--json", str(before), "--quiet"]) == 0
+    after = tmp_path / "after.json"
+    assert (
+        main(["plan", str(PROGRAMS / "finetune"), "-c", "newer=true", "--json", str(after), "--quiet"]) == 0
+    )
+    capsys.readouterr()
+    changes = diff_plans(json.loads(before.read_text()), json.loads(after.read_text())).changes
+    kubernetes = {(c.type, c.name): c.action for c in changes if c.type.startswith("kubernetes:")}
+    assert kubernetes == {
+        ("kubernetes:serving.kserve.io/v1beta1:InferenceService", "support-bot-isvc"): "update"
+    }
+    code, out, _ = run(capsys, "plan", str(PROGRAMS / "finetune"), "-c", "newer=true", "--diff", str(before))
+    assert code == 0
+    assert (
+        'spec.predictor.containers[kserve-container].image: "docker.io/amdenterpriseai/aim-base:0.8" -> '
+        '"docker.io/amdenterpriseai/aim-base:0.9"'
+    ) in out
+    assert "1 to create, 2 to update, 0 to replace, 0 to delete" in out
