@@ -6,7 +6,8 @@ an AIMModel whose `spec.profiles` derives the fine-tune (`versionPolicy: latest`
 service by that model. The deployed InferenceService runs the published profile's base runtime
 (`aim-base:0.8`) with the new weights; publishing the 0.9.1 profile (`finetune:newer`) is one update:
 what `plan --diff` predicts is what `pulumi preview --diff` shows (the InferenceService's image and
-profile, nothing else of Kubernetes), and `pulumi up` updates the live object in place.
+profile, nothing else of Kubernetes), and `pulumi up` updates the live object in place; the sticky
+binding records the rebind (the old derived profile is gone) and forgets it on the next run.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from aim_pulumi.cli.diff import diff_plans
 pytestmark = pytest.mark.cluster
 
 PROGRAM = REPO / "tests" / "fixtures" / "programs" / "finetune"
-NAMESPACE = "inference"
+NAMESPACE = "fine-tune"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 ISVC_TYPE = "kubernetes:serving.kserve.io/v1beta1:InferenceService"
 ISVC_STEP = (ISVC_TYPE, "support-bot-isvc")
@@ -83,4 +84,7 @@ def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
         after["metadata"]["labels"]["aim.eai.amd.com/profile"]
         != before["metadata"]["labels"]["aim.eai.amd.com/profile"]
     )
-    deployed.pulumi("preview", "--expect-no-changes")
+    # Settled: the next run changes nothing in the cluster (the binding only forgets the rebind it
+    # recorded, `previous` and `reason`, as after any rebind).
+    settled = changed_steps(deployed.preview("--diff"))
+    assert settled == {("pulumi-python:dynamic/aim:Binding", "support-bot-binding"): "update"}

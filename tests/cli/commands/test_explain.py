@@ -182,24 +182,24 @@ def test_template_pipeline_service(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_derived_profile_shows_its_set_source_overrides_and_image(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    code, out, err = explain(capsys, PROGRAMS / "finetune", "inference/support-bot")
+    code, out, err = explain(capsys, PROGRAMS / "finetune", "fine-tune/support-bot")
     assert (code, err) == (0, "")
-    section = out.split("Derived profile AIMProfile/inference/qwen3-8b-support-profiles-", 1)[1]
+    section = out.split("Derived profile AIMProfile/fine-tune/qwen3-8b-support-profiles-", 1)[1]
     lines = section.split("\n\n", 1)[0].splitlines()
-    assert lines[1].startswith("  derived by AIMProfileSet/inference/qwen3-8b-support-profiles-")
+    assert lines[1].startswith("  derived by AIMProfileSet/fine-tune/qwen3-8b-support-profiles-")
     assert "(the child set of model qwen3-8b-support), versionPolicy latest" in lines[1]
-    assert lines[2] == "  from AIMProfile/inference/qwen3-8b-0-8-5 (version 0.8.5)"
+    assert lines[2] == "  from AIMProfile/fine-tune/qwen3-8b-0-8-5 (version 0.8.5)"
     assert lines[3] == (
         "  image docker.io/amdenterpriseai/aim-base:0.8: rebased, new weights: the source's base image "
         "docker.io/amdenterpriseai/aim-base:0.8.5 at MAJOR.MINOR, on the source's registry"
     )
     assert lines[4].startswith('  overrides.modelSources: [{"modelId":"acme/qwen3-8b-support"')
     code = main(
-        ["explain", str(PROGRAMS / "finetune"), "--service", "inference/support-bot", "--output", "json"]
+        ["explain", str(PROGRAMS / "finetune"), "--service", "fine-tune/support-bot", "--output", "json"]
     )
     document = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert document["derivation"]["source"] == "AIMProfile/inference/qwen3-8b-0-8-5"
+    assert document["derivation"]["source"] == "AIMProfile/fine-tune/qwen3-8b-0-8-5"
     assert document["derivation"]["imageRule"] == "rebased"
 
 
