@@ -283,7 +283,7 @@ def derivation_facts(derivation: Derivation, derived: DerivedProfile) -> dict[st
     }
     if text(spec.get("version")):
         facts["version"] = text(spec.get("version"))
-    model = derivation.profile_set.metadata.annotations.get(f"{GROUP}/model-name")
+    model = derivation.profile_set.metadata.annotations.get(f"{AIM_GROUP}/model-name")
     if model:
         facts["model"] = model
     return facts

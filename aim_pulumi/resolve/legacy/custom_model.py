@@ -24,19 +24,18 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from aim_pulumi.api import AIMClusterModel, AIMModel, to_manifest
+from aim_pulumi.api import AIM_GROUP, AIMClusterModel, AIMModel, to_manifest
 from aim_pulumi.resolve.children.names import derived_name
-from aim_pulumi.resolve.objects import GROUP
 from aim_pulumi.resolve.scalars import text
 
 AnyModel = AIMModel | AIMClusterModel
 
-ORIGIN_LABEL = f"{GROUP}/origin"
+ORIGIN_LABEL = f"{AIM_GROUP}/origin"
 AUTO_GENERATED = "auto-generated"
-CUSTOM_MODEL_LABEL = f"{GROUP}/custom-model"
-SERVICE_LABEL = f"{GROUP}/service"
-MODEL_LABEL = f"{GROUP}/model"
-LEGACY_AUTO_CUSTOM_ANNOTATION = f"{GROUP}/legacy-auto-custom-spec"
+CUSTOM_MODEL_LABEL = f"{AIM_GROUP}/custom-model"
+SERVICE_LABEL = f"{AIM_GROUP}/service"
+MODEL_LABEL = f"{AIM_GROUP}/model"
+LEGACY_AUTO_CUSTOM_ANNOTATION = f"{AIM_GROUP}/legacy-auto-custom-spec"
 S3_ENDPOINT_ENV = "AWS_ENDPOINT_URL"
 CUSTOM_TEMPLATE_TYPE = "unoptimized"
 
@@ -114,7 +113,7 @@ def compatibility_model(service: Mapping[str, Any], custom: Mapping[str, Any]) -
         if spec.get(key):
             model_spec[key] = spec[key]
     return {
-        "apiVersion": f"{GROUP}/v1alpha2",
+        "apiVersion": f"{AIM_GROUP}/v1alpha2",
         "kind": "AIMModel",
         "metadata": {
             "name": custom_model_name(custom),
@@ -161,7 +160,7 @@ def custom_template(model: AnyModel, custom: Mapping[str, Any], service: Mapping
                 resources["limits"] = {"cpu": cpu["limits"]}
             spec["resources"] = resources
     return {
-        "apiVersion": f"{GROUP}/v1alpha1",
+        "apiVersion": f"{AIM_GROUP}/v1alpha1",
         "kind": "AIMServiceTemplate",
         "metadata": {
             "name": custom_template_name(name),
