@@ -166,9 +166,22 @@ def model_rules(model: ModelKind) -> Problems:
         *path_segment_problems("spec.aimId", spec.aim_id),
         *path_segment_problems("spec.modelId", spec.model_id),
     ]
+    legacy = model.api_version.endswith("/v1alpha1")
     for attribute, field, message, empty_is_unset in _LEGACY_FIELDS:
         value = getattr(spec, attribute)
-        if value is not None and not (empty_is_unset and value == []):
+        if value is None or (empty_is_unset and value == []):
+            continue
+        if legacy:
+            # v1alpha1's own schema takes them, but no v1alpha1 model pipeline is served here.
+            out.append(
+                problem(
+                    field,
+                    f"{field} of a v1alpha1 AIMModel is not served; declare a v1alpha2 AIMModel with "
+                    "spec.profiles (a custom or fine-tuned model)",
+                    "Unsupported",
+                )
+            )
+        else:
             # Every declared object is new to the API server; one served with the field already
             # stored could keep it, which is not something a program declares.
             out.append(problem(field, message))

@@ -45,9 +45,9 @@ class ServiceModel(AIMBase):
     """An AIMModel in the service's namespace, else an AIMClusterModel, by name (resolution by model)."""
     image: str | None = None
     """A container image; the service resolves against the profiles of the model that image backs."""
-    # Accepted only to be rejected with reason Unsupported (A10): custom models need discovery.
+    # Read only by the version that serves it (v1alpha1, A10); the core refuses it as Unsupported.
     custom: Any = None
-    """Custom models need a discovery Job: rejected with reason Unsupported."""
+    """An inline custom model (v1alpha1, bridge window): a base image, one model source, hardware."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
@@ -318,6 +318,19 @@ class AIMServiceObject(AIMKind):
         """What makes a spec name two pipelines; the core has one (the profile pipeline)."""
         return []
 
+    def custom_model_rules(self) -> Problems:
+        """A10: an inline custom model belongs to the template pipeline, which the core does not serve."""
+        if self.spec.model is None or self.spec.model.custom is None:
+            return []
+        return [
+            problem(
+                "spec.model.custom",
+                "inline custom models are served by the v1alpha1 template pipeline, which is not "
+                "installed; declare an AIMModel with spec.profiles (a custom model) and use spec.model.name",
+                "Unsupported",
+            )
+        ]
+
 
 # --- admission rules of this kind (behaviour §2) -------------------------------------------------
 
@@ -498,16 +511,7 @@ def _service_autoscaling_rules(svc: AIMServiceObject) -> Problems:
 
 def _service_unsupported_rules(svc: AIMServiceObject) -> Problems:
     """A10, A21: accepted by the operator's schema but not implementable without a cluster."""
-    out: Problems = []
-    if svc.spec.model is not None and svc.spec.model.custom is not None:
-        out.append(
-            problem(
-                "spec.model.custom",
-                "inline custom models need a discovery Job and are not supported; declare an AIMModel and "
-                "its profiles and use spec.model.name",
-                "Unsupported",
-            )
-        )
+    out: Problems = svc.custom_model_rules()
     if svc.spec.adapters is not None:
         out.append(problem("spec.adapters", "LoRA adapters are not supported", "Unsupported"))
     return out

@@ -156,7 +156,7 @@ class ServiceModel(TypedDict, total=False):
     image: pulumi.Input[str]
     """A container image; the service resolves against the profiles of the model that image backs."""
     custom: Any
-    """Custom models need a discovery Job: rejected with reason Unsupported."""
+    """An inline custom model (v1alpha1, bridge window): a base image, one model source, hardware."""
 
 
 class ModelRef(TypedDict, total=False):
@@ -528,6 +528,8 @@ class ServiceTemplateRef(TypedDict, total=False):
     """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selectionCriteria: SelectionCriteria
     """Choose a template of the model by these criteria instead."""
+    allowUnoptimized: pulumi.Input[bool]
+    """Let selection take an `unoptimized` template (an inline custom model's is one)."""
 
 
 class GpuSelector(TypedDict, total=False):

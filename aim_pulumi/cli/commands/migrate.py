@@ -256,6 +256,11 @@ def run(
         reports.append(": ".join(escape(p) for p in parts))
     for (file, number), converted in zip(located, result.objects, strict=True):
         file.documents[number - 1] = converted
+    # Documents a conversion adds go right after the one that needs them, last position first so
+    # the positions of the others hold.
+    additions = list(zip(located, result.added, strict=True)) if result.added else []
+    for (file, number), extra in reversed(additions):
+        file.documents[number:number] = list(extra)
 
     changed_files = {
         id(file) for (file, _), changed in zip(located, result.converted, strict=True) if changed

@@ -75,12 +75,15 @@ class MigrationProblem(Protocol):
 
 
 class MigrationResult(Protocol):
-    """The converted documents in input order, whether each changed, and the problems."""
+    """The converted documents in input order, whether each changed, the documents a conversion
+    adds after each (new objects its v1alpha2 form needs), and the problems."""
 
     @property
     def objects(self) -> Sequence[Any]: ...
     @property
     def converted(self) -> Sequence[bool]: ...
+    @property
+    def added(self) -> Sequence[Sequence[Any]]: ...
     @property
     def problems(self) -> Sequence[MigrationProblem]: ...
 

@@ -17,6 +17,7 @@ from aim_pulumi.api.common import (
     LocalObjectReference,
     Metric,
     NonEmptyStr,
+    ProfileType,
     Quantity,
     ResourceRequirements,
 )
@@ -40,6 +41,8 @@ class TemplateModelSource(AIMBase):
     name: str | None = None
     source_uri: str | None = Field(default=None, alias="sourceURI")
     size: Quantity | None = None
+    env: list[EnvVar] = Field(default_factory=list)
+    """Env of this source's download (e.g. `AWS_ENDPOINT_URL` of an S3 endpoint)."""
 
     @classmethod
     def _normalise_input(cls, data: dict[Any, Any]) -> dict[Any, Any]:
@@ -63,6 +66,8 @@ class Hardware(AIMBase):
 
 class TemplateSpec(AIMBase):
     model_name: NonEmptyStr
+    type: ProfileType | None = None
+    """The template's optimization tier (an inline custom model's is `unoptimized`)."""
     runtime_config_name: str | None = None
     metric: Metric | None = None
     precision: TemplatePrecision | None = None

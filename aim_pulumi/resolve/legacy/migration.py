@@ -18,9 +18,10 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequenc
 from dataclasses import dataclass
 from typing import Any
 
-from aim_pulumi.api import AIM_GROUP, KINDS, AIMServiceObject, AIMValidationError, to_manifest
+from aim_pulumi.api import AIM_GROUP, KINDS, AIMModel, AIMServiceObject, AIMValidationError, to_manifest
 from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.legacy import yaml_edits as edits
+from aim_pulumi.resolve.legacy.custom_model import compatibility_model, custom_template, matching_model
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION, choose_pipeline
 from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS
 from aim_pulumi.resolve.legacy.template_profile import (
@@ -69,11 +70,16 @@ class MigrationProblem:
 
 @dataclass(frozen=True)
 class MigrationResult:
-    """Converted manifests in input order (unconvertible ones unchanged) and the problems found."""
+    """Converted manifests in input order (unconvertible ones unchanged) and the problems found.
+
+    `added[i]` are the new documents the conversion of `objects[i]` needs after it: an inline
+    custom model's compatibility model and the profile its template becomes, written once.
+    """
 
     objects: tuple[Any, ...]
     problems: tuple[MigrationProblem, ...]
     converted: tuple[bool, ...]
+    added: tuple[tuple[Any, ...], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -117,13 +123,6 @@ def profile_overrides_from_legacy(overrides: Mapping[str, Any]) -> dict[str, Any
 
 def _service_problems(spec: Mapping[str, Any]) -> list[NotConvertible]:
     problems: list[NotConvertible] = []
-    model = spec.get("model")
-    if isinstance(model, Mapping) and model.get("custom") is not None:
-        problems.append(
-            NotConvertible(
-                "spec.model.custom", UNSUPPORTED, "an inline custom model has no v1alpha2 equivalent here"
-            )
-        )
     template = spec.get("template")
     name = text(template.get("name")) if isinstance(template, Mapping) else ""
     name = name or text(spec.get("templateName"))
@@ -145,8 +144,13 @@ def _service_problems(spec: Mapping[str, Any]) -> list[NotConvertible]:
     return problems
 
 
-def _migrate_service(doc: MutableMapping[str, Any], *, template_pipeline: bool) -> None:
+def _migrate_service(
+    doc: MutableMapping[str, Any], *, template_pipeline: bool, custom_model: str | None = None
+) -> None:
     """Rewrite a v1alpha1 service in place; `template_pipeline` says which pipeline serves it today.
+
+    An inline custom model (`spec.model.custom`) becomes `spec.model.name: <custom_model>`, the
+    model its compatibility model is declared as (`_custom_documents`).
 
     A service the template pipeline serves by selection (no template name) becomes a selector
     service with `spec.profile.selector.minimumType: any`: its selection criteria under that key, or
@@ -159,6 +163,8 @@ def _migrate_service(doc: MutableMapping[str, Any], *, template_pipeline: bool) 
     """
     spec = require_mapping(doc.get("spec"), "spec")
     model = spec.get("model")
+    if custom_model is not None and isinstance(model, MutableMapping):
+        edits.replace(model, "custom", [("name", custom_model)])
     if isinstance(model, MutableMapping) and "ref" in model:
         if "name" in model:
             edits.delete(model, "ref")
@@ -304,28 +310,83 @@ def _admitted(
         return None, NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
 
 
+def _custom_documents(
+    service: AIMServiceObject, custom: Mapping[str, Any], models: _Models, templates: set[tuple[str, str]]
+) -> tuple[str, list[dict[str, Any]]]:
+    """The model an inline custom model migrates to, and the documents its v1alpha2 form adds.
+
+    The model is the one the template pipeline resolves (a namespace AIMModel with the same image
+    and sources, else the compatibility model), declared as a plain v1alpha2 AIMModel of the same
+    name; its auto-generated template becomes the profile of the same name, as every template
+    converts, so the migrated service deploys the very children it deployed. A model with templates
+    of its own keeps them (they convert on their own).
+    """
+    namespace = service.metadata.namespace or "default"
+    declared = []
+    for (kind, model_namespace, _), manifest in sorted(models.items()):
+        if kind == "AIMModel" and model_namespace == namespace:
+            model, problem = _admitted(manifest, "a model")
+            if problem is None and isinstance(model, AIMModel):
+                declared.append(model)
+    service_manifest = to_manifest(service)
+    found = matching_model(declared, custom)
+    added: list[dict[str, Any]] = []
+    if found is None:
+        made = compatibility_model(service_manifest, custom)
+        metadata = made["metadata"]
+        added.append(
+            {
+                "apiVersion": made["apiVersion"],
+                "kind": "AIMModel",
+                "metadata": {"name": metadata["name"], "namespace": metadata["namespace"]},
+                "spec": made["spec"],
+            }
+        )
+        parsed, _ = _admitted(made, "the compatibility model")
+        assert isinstance(parsed, AIMModel)
+        found = parsed
+    name = found.metadata.name
+    if (namespace, name) not in templates:
+        template = custom_template(found, custom, service_manifest)
+        added.append(template_profile_manifest(template, to_manifest(found)))
+    return name, added
+
+
 def _convert(
-    doc: Mapping[str, Any], models: _Models, reading: Callable[[Any], Any] | None = None
-) -> tuple[Any, list[NotConvertible]]:
-    """One legacy document converted, or every problem that keeps it unchanged."""
+    doc: Mapping[str, Any],
+    models: _Models,
+    templates: set[tuple[str, str]],
+    reading: Callable[[Any], Any] | None = None,
+) -> tuple[Any, list[NotConvertible], list[dict[str, Any]]]:
+    """One legacy document converted with the documents it adds, or every problem that keeps it
+    unchanged."""
     parsed, problem = _admitted(doc, "the input is not admitted", reading)
     if problem is not None:
-        return None, [problem]
+        return None, [problem], []
+    added: list[dict[str, Any]] = []
     try:
         if isinstance(parsed, AIMServiceObject):
-            problems = _service_problems(require_mapping(doc.get("spec"), "spec"))
+            spec = require_mapping(doc.get("spec"), "spec")
+            problems = _service_problems(spec)
             if problems:
-                return None, problems
+                return None, problems, []
+            custom = (to_manifest(parsed).get("spec") or {}).get("model", {}).get("custom")
+            custom_model = None
+            if isinstance(custom, Mapping):
+                custom_model, added = _custom_documents(parsed, custom, models, templates)
             out: Any = copy.deepcopy(doc)
-            _migrate_service(out, template_pipeline=choose_pipeline(parsed)[0] == "template")
+            _migrate_service(
+                out, template_pipeline=choose_pipeline(parsed)[0] == "template", custom_model=custom_model
+            )
         else:
             out = template_profile_manifest(doc, template_model(doc, models))
     except NotConvertible as err:
-        return None, [err]
-    _, problem = _admitted(out, "the converted manifest is not admitted", reading)
-    if problem is not None:
-        return None, [problem]
-    return out, []
+        return None, [err], []
+    for document in (out, *added):
+        _, problem = _admitted(document, "the converted manifest is not admitted", reading)
+        if problem is not None:
+            return None, [problem], []
+    return out, [], added
 
 
 def migrate_objects(
@@ -343,15 +404,19 @@ def migrate_objects(
     which Kubernetes reads as true).
     """
     models = _model_index([*objects, *catalog_objects])
+    templates = _templated_models([*objects, *catalog_objects])
+    present = {_identity(m) for m in map(_as_manifest, [*objects, *catalog_objects]) if m is not None}
     out: list[Any] = []
     problems: list[MigrationProblem] = []
     converted: list[bool] = []
+    added: list[tuple[Any, ...]] = []
     for index, doc in enumerate(objects):
         if not is_legacy(doc):
             out.append(doc)
             converted.append(False)
+            added.append(())
             continue
-        result, found = _convert(doc, models, reading)
+        result, found, extra = _convert(doc, models, templates, reading)
         if found:
             kind, namespace, name = _identity(doc)
             problems.extend(
@@ -359,7 +424,22 @@ def migrate_objects(
             )
             out.append(doc)
             converted.append(False)
+            added.append(())
             continue
         out.append(result)
         converted.append(True)
-    return MigrationResult(tuple(out), tuple(problems), tuple(converted))
+        new = [d for d in extra if _identity(d) not in present]
+        present.update(_identity(d) for d in new)
+        added.append(tuple(new))
+    return MigrationResult(tuple(out), tuple(problems), tuple(converted), tuple(added))
+
+
+def _templated_models(objects: Iterable[Any]) -> set[tuple[str, str]]:
+    """(namespace, model) of every namespace template's model: a model that has templates of its own."""
+    out: set[tuple[str, str]] = set()
+    for obj in objects:
+        manifest = _as_manifest(obj)
+        if manifest is not None and text(manifest.get("kind")) == "AIMServiceTemplate":
+            namespace = _identity(manifest)[1]
+            out.add((namespace, text(edits.sub(manifest, "spec").get("modelName"))))
+    return out

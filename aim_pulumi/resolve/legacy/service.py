@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from aim_pulumi.api.admission import Problems, problem
+from aim_pulumi.api.admission import Problems, path_segment_problems, problem
 from aim_pulumi.api.base import AIMBase, AIMKind
 from aim_pulumi.api.common import EnvVar, JsonObject, StatusRef
 from aim_pulumi.api.errors import AIMValidationError
@@ -58,6 +58,8 @@ class ServiceTemplateRef(AIMBase):
     """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selection_criteria: SelectionCriteria | None = None
     """Choose a template of the model by these criteria instead."""
+    allow_unoptimized: bool | None = None
+    """Let selection take an `unoptimized` template (an inline custom model's is one)."""
 
 
 class GpuSelector(AIMBase):
@@ -168,3 +170,21 @@ class AIMServiceV1Alpha1(CoreAIMService):
         if self.spec.profile is not None and self.spec.template is not None:
             return [problem("spec.template", "spec.profile and spec.template are mutually exclusive")]
         return []
+
+    def custom_model_rules(self) -> Problems:
+        """A10 on v1alpha1: the bridge serves an inline custom model (its shape is the v1alpha1 CRD's,
+        checked before); its model id becomes a container path, as a profile's does."""
+        if not self.is_legacy:
+            return super().custom_model_rules()
+        custom = self.spec.model.custom if self.spec.model is not None else None
+        if not isinstance(custom, Mapping):
+            return []
+        out: Problems = []
+        for index, source in enumerate(custom.get("modelSources") or ()):
+            if isinstance(source, Mapping) and isinstance(source.get("modelId"), str):
+                out.extend(
+                    path_segment_problems(
+                        f"spec.model.custom.modelSources[{index}].modelId", source["modelId"]
+                    )
+                )
+        return out

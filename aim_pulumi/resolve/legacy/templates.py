@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from aim_pulumi.api import (
+    KINDS,
     AIMClusterModel,
     AIMClusterProfile,
     AIMModel,
@@ -29,9 +30,10 @@ from aim_pulumi.api import (
 from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.legacy.custom_model import compatibility_model, custom_template, matching_model
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
 from aim_pulumi.resolve.legacy.index import template_index
-from aim_pulumi.resolve.legacy.kinds import AIMClusterServiceTemplate, AIMServiceTemplate
+from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS, AIMClusterServiceTemplate, AIMServiceTemplate
 from aim_pulumi.resolve.legacy.migration import migrate_objects, profile_overrides_from_legacy
 from aim_pulumi.resolve.legacy.template_profile import (
     MODEL_WITHOUT_IMAGE,
@@ -50,6 +52,9 @@ AnyModel = AIMModel | AIMClusterModel
 AnyTemplate = AIMServiceTemplate | AIMClusterServiceTemplate
 AnyProfile = AIMProfile | AIMClusterProfile
 TemplateShape = Literal["Name", "SelectionCriteria", "Model"]
+
+# What a template made here is read as: the core's kinds and v1alpha1's over them.
+V1ALPHA1_READS = KINDS.serving(*V1ALPHA1_KINDS)
 
 MODEL_NOT_FOUND = "ModelNotFound"
 MULTIPLE_MODELS_FOUND = "MultipleModelsFound"
@@ -144,13 +149,9 @@ def resolve_model(service: AIMServiceObject, catalog: Catalog) -> AnyModel:
                 object_ref=ref,
             )
         return matches[0]
-    if model_spec.get("custom") is not None:
-        raise AIMResolutionError(
-            "spec.model.custom",
-            "Unsupported",
-            "an inline custom model needs discovery, which cannot run at deploy time",
-            object_ref=ref,
-        )
+    custom = model_spec.get("custom")
+    if isinstance(custom, Mapping):
+        return custom_model_of(service, custom, catalog)
     raise AIMResolutionError(
         "spec.model",
         MODEL_NOT_FOUND,
@@ -299,11 +300,32 @@ def _profile_hint(service: AIMServiceObject, model: AnyModel, catalog: Catalog) 
     )
 
 
+def _custom(spec: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    model = spec.get("model")
+    custom = model.get("custom") if isinstance(model, Mapping) else None
+    return custom if isinstance(custom, Mapping) else None
+
+
+def custom_model_of(service: AIMServiceObject, custom: Mapping[str, Any], catalog: Catalog) -> AnyModel:
+    """The model of an inline custom model: a namespace AIMModel with the same image and sources,
+    else the compatibility model the operator would make (`aim_pulumi/resolve/legacy/custom_model.py`)."""
+    namespace = service.metadata.namespace or "default"
+    local, _ = catalog.models_with_image(namespace, text(custom.get("baseImage")))
+    found = matching_model(local, custom)
+    if found is not None:
+        return found
+    made = parse(compatibility_model(to_manifest(service), custom))
+    assert isinstance(made, AIMModel)
+    return made
+
+
 def _template_field(spec: Mapping[str, Any]) -> str:
     if spec.get("template") is not None:
         return "spec.template"
     model = spec.get("model")
     model = model if isinstance(model, Mapping) else {}
+    if model.get("custom") is not None:
+        return "spec.model.custom"
     return "spec.model.image" if model.get("image") is not None else "spec.model.name"
 
 
@@ -335,13 +357,31 @@ def select_template(service: AIMServiceObject, model: AnyModel, catalog: Catalog
         scope: Scope = "Namespace" if isinstance(found, AIMServiceTemplate) else "Cluster"
         return TemplateSelection(found, _template_model(found, catalog, model), scope, "Name")
 
-    candidates = [
-        _Candidate.of(t)
+    declared = [
+        t
         for t in template_index(catalog).templates_for_model(namespace, model.metadata.name)
         if isinstance(t, AIMServiceTemplate | AIMClusterServiceTemplate)
     ]
+    custom = _custom(spec)
+    if custom is not None and not declared:
+        # The one template the model controller makes for a compatibility model, unless declared.
+        made = parse(custom_template(model, custom, to_manifest(service)), V1ALPHA1_READS)
+        assert isinstance(made, AIMServiceTemplate)
+        declared = [made]
+    candidates = [_Candidate.of(t) for t in declared]
     candidates = [c for c in candidates if text(c.status.get("status")) in ("", "Ready")]
     candidates = [c for c in candidates if _gpu_offered(c, catalog)]
+    if not template_ref.get("allowUnoptimized"):
+        kept = [c for c in candidates if text(c.spec.get("type")) != "unoptimized"]
+        if candidates and not kept:
+            raise AIMResolutionError(
+                _template_field(spec),
+                TEMPLATE_NOT_FOUND,
+                f"No available templates match requirements for model {model.metadata.name!r}: "
+                f"{len(candidates)} unoptimized template(s) filtered out. Set allowUnoptimized to use them.",
+                object_ref=ref,
+            )
+        candidates = kept
     criteria = template_ref.get("selectionCriteria")
     model_name = model.metadata.name
 
