@@ -595,9 +595,9 @@ def test_other_kinds_are_unchanged() -> None:
         pytest.param(
             svc({"model": {"custom": {"image": "x"}}}),
             [],
-            "spec.model.custom",
-            "Unsupported",
-            id="custom-model",
+            "spec.model.custom.baseImage",
+            "InvalidSpec",
+            id="custom-model-without-base-image",
         ),
         pytest.param(
             svc(
@@ -678,11 +678,13 @@ def test_not_convertible(doc: dict[str, Any], context: list[dict[str, Any]], fie
     assert problem.object_ref == expected_ref
 
 
-def test_every_service_problem_is_reported() -> None:
-    doc = svc({"model": {"custom": {"image": "x"}}, "overrides": {"metric": "latency"}})
+def test_a_service_problem_is_reported_with_its_field_and_the_service_unchanged() -> None:
+    doc = svc({**MODEL, "overrides": {"metric": "latency"}})
     result = migrate_objects([doc])
-    fields = {p.field for p in result.problems}
-    assert "spec.model.custom" in fields
+    assert [(p.field, p.reason) for p in result.problems] == [
+        ("spec.overrides", "OverridesWithoutTemplateName")
+    ]
+    assert result.objects == (doc,) and result.added == ((),)
 
 
 def test_inputs_are_not_modified() -> None:
