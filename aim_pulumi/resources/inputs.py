@@ -24,16 +24,22 @@ if TYPE_CHECKING:
     AutoSelectionPolicy: TypeAlias = Literal["optimized", "any"]
     CaBundleRefKind: TypeAlias = Literal["ConfigMap", "Secret"]
     CatalogAs: TypeAlias = Literal["components", "data"]
+    DerivationRole: TypeAlias = Literal["base", "deployable"]
     GatewayProvider: TypeAlias = Literal["envoyGateway", "kgateway", "custom", "none"]
     Metric: TypeAlias = Literal["latency", "throughput"]
     MetricTargetType: TypeAlias = Literal["Value", "AverageValue", "Utilization"]
+    MinimumType: TypeAlias = Literal["optimized", "general", "preview", "unoptimized", "any"]
     ModelRefScope: TypeAlias = Literal["Auto", "Namespace", "Cluster"]
     Precision: TypeAlias = Literal["fp4", "fp8", "fp16", "fp32", "bf16", "int4", "int8"]
-    ProfileSelectorMinimumType: TypeAlias = Literal["optimized", "general", "preview", "unoptimized", "any"]
+    ProfileOrigin: TypeAlias = Literal["discovered", "derived", "generated", "user-authored"]
     ProfileType: TypeAlias = Literal["optimized", "general", "preview", "unoptimized"]
     ReconcilerPipeline: TypeAlias = Literal["profile", "template"]
     S3AuthMode: TypeAlias = Literal["chain", "static", "anonymous"]
+    SelectorPrecision: TypeAlias = Literal[
+        "auto", "fp4", "fp8", "fp16", "fp32", "fp64", "bf16", "int4", "int8"
+    ]
     ServiceCachingMode: TypeAlias = Literal["Shared", "Dedicated"]
+    VersionPolicy: TypeAlias = Literal["pinned", "latest", "all"]
 else:
     Quantity = str
 
@@ -72,6 +78,12 @@ else:
         COMPONENTS = "components"
         DATA = "data"
 
+    class DerivationRole(StrEnum):
+        """Allowed values of DerivationRole."""
+
+        BASE = "base"
+        DEPLOYABLE = "deployable"
+
     class GatewayProvider(StrEnum):
         """Which gateway's activation metric wakes a service from zero (`none` disables it)."""
 
@@ -93,6 +105,15 @@ else:
         AVERAGE_VALUE = "AverageValue"
         UTILIZATION = "Utilization"
 
+    class MinimumType(StrEnum):
+        """Allowed values of MinimumType."""
+
+        OPTIMIZED = "optimized"
+        GENERAL = "general"
+        PREVIEW = "preview"
+        UNOPTIMIZED = "unoptimized"
+        ANY = "any"
+
     class ModelRefScope(StrEnum):
         """Allowed values of ModelRefScope."""
 
@@ -111,14 +132,13 @@ else:
         INT4 = "int4"
         INT8 = "int8"
 
-    class ProfileSelectorMinimumType(StrEnum):
-        """Allowed values of ProfileSelectorMinimumType."""
+    class ProfileOrigin(StrEnum):
+        """Allowed values of ProfileOrigin."""
 
-        OPTIMIZED = "optimized"
-        GENERAL = "general"
-        PREVIEW = "preview"
-        UNOPTIMIZED = "unoptimized"
-        ANY = "any"
+        DISCOVERED = "discovered"
+        DERIVED = "derived"
+        GENERATED = "generated"
+        USER_AUTHORED = "user-authored"
 
     class ProfileType(StrEnum):
         """Allowed values of ProfileType."""
@@ -141,11 +161,31 @@ else:
         STATIC = "static"
         ANONYMOUS = "anonymous"
 
+    class SelectorPrecision(StrEnum):
+        """Allowed values of SelectorPrecision."""
+
+        AUTO = "auto"
+        FP4 = "fp4"
+        FP8 = "fp8"
+        FP16 = "fp16"
+        FP32 = "fp32"
+        FP64 = "fp64"
+        BF16 = "bf16"
+        INT4 = "int4"
+        INT8 = "int8"
+
     class ServiceCachingMode(StrEnum):
         """Allowed values of ServiceCachingMode."""
 
         SHARED = "Shared"
         DEDICATED = "Dedicated"
+
+    class VersionPolicy(StrEnum):
+        """Allowed values of VersionPolicy."""
+
+        PINNED = "pinned"
+        LATEST = "latest"
+        ALL = "all"
 
 
 class ServiceModel(TypedDict, total=False):
@@ -187,7 +227,7 @@ class ProfileSelector(TypedDict, total=False):
     """Matches `spec.precision` (e.g. `fp8`)."""
     type: pulumi.Input[str]
     """Matches `spec.type` exactly."""
-    minimumType: pulumi.Input[ProfileSelectorMinimumType]
+    minimumType: pulumi.Input[MinimumType]
     """
     The lowest optimization tier admitted; when unset, `optimized`, with a second pass for
     `autoSelectionPolicy: any` profiles.
@@ -693,6 +733,111 @@ class ModelSourceSpec(TypedDict, total=False):
     """Precision of the weights."""
 
 
+class DerivationModelRef(TypedDict, total=False):
+    name: Required[pulumi.Input[str]]
+    """The AIMModel or AIMClusterModel whose profiles are sources (the `source-model` label)."""
+    scope: pulumi.Input[ModelRefScope]
+    """`Auto` (default): the set's namespace first, then the cluster; or only one of them."""
+
+
+class DerivationSelector(TypedDict, total=False):
+    """Which profiles are sources: every field set must match (an unset field matches anything)."""
+
+    aimId: pulumi.Input[str]
+    """Matches the source's `spec.aimId`."""
+    modelId: pulumi.Input[str]
+    """Matches the source's `spec.modelId`."""
+    profileId: pulumi.Input[str]
+    """Matches the source's `spec.profileId`."""
+    engine: pulumi.Input[str]
+    """Matches the source's `spec.engine`."""
+    metric: pulumi.Input[Metric]
+    """Matches the source's `spec.metric`."""
+    precision: pulumi.Input[SelectorPrecision]
+    """Matches the source's `spec.precision`."""
+    type: pulumi.Input[ProfileType]
+    """Matches the source's `spec.type` exactly."""
+    minimumType: pulumi.Input[MinimumType]
+    """The lowest optimization tier a source may have; unset or `any` admits every tier."""
+    acceleratorModel: pulumi.Input[str]
+    """Matches the source's `spec.acceleratorModel` (exactly)."""
+    acceleratorVendor: pulumi.Input[AcceleratorVendor]
+    """Matches the source's `spec.acceleratorVendor` (namespaced sets only)."""
+    acceleratorPartitioningMode: pulumi.Input[str]
+    """`unpartitioned`, `partitioned`, a scheme prefix (`CPX`) or an exact mode (`CPX-NPS1`)."""
+    acceleratorType: pulumi.Input[AcceleratorType]
+    """Matches the source's `spec.acceleratorType`."""
+    acceleratorCount: pulumi.Input[int]
+    """Matches the source's `spec.acceleratorCount`."""
+    engineArgs: Mapping[str, Any]
+    """Every top-level key given must exist in the source's engine arguments with an equal value."""
+    modelRef: DerivationModelRef
+    """Only the profiles of this model (by its `aim.eai.amd.com/source-model` label)."""
+    role: pulumi.Input[DerivationRole]
+    """`deployable` (default) or `base`: a base image's profiles, which derivation makes deployable."""
+    origin: pulumi.Input[ProfileOrigin]
+    """Only profiles of this origin (the `aim.eai.amd.com/profile-origin` label)."""
+
+
+class DerivationSourceRef(TypedDict, total=False):
+    name: Required[pulumi.Input[str]]
+    """A discovery cache (ConfigMap) to read source profiles from instead of the catalog."""
+
+
+class ModelDerivedFrom(TypedDict, total=False):
+    selector: DerivationSelector
+    """
+    Which profiles the model's profiles are derived from. Default DerivationSelector(aim_id=None,
+    model_id=None, profile_id=None, engine=None, metric=None, precision=None, type=None, minimum_type=None,
+    accelerator_model=None, accelerator_vendor=None, accelerator_partitioning_mode=None,
+    accelerator_type=None, accelerator_count=None, engine_args=None, model_ref=None, role=None, origin=None).
+    """
+    sourceRef: DerivationSourceRef
+    """Read source profiles from a discovery cache instead of selecting catalog profiles."""
+
+
+class ModelProfileOverrides(TypedDict, total=False):
+    aimId: pulumi.Input[str]
+    """The derived profile's `spec.aimId` (required with `selector.role: base`)."""
+    modelId: pulumi.Input[str]
+    """The derived profile's `spec.modelId` (default: the first model source's, when sources are given)."""
+    profileId: pulumi.Input[str]
+    """The derived profile's `spec.profileId`."""
+    modelSources: Sequence[ModelSource]
+    """New weights: they replace the source's model sources and rebase the image (see `image`)."""
+    image: pulumi.Input[str]
+    """The derived profile's image, over every other rule."""
+    acceleratorModel: pulumi.Input[str]
+    """Replaces the source's accelerator model."""
+    acceleratorVendor: pulumi.Input[AcceleratorVendor]
+    """Replaces the source's accelerator vendor (namespaced sets only)."""
+    acceleratorCount: pulumi.Input[int]
+    """Replaces the source's accelerator count."""
+    acceleratorPartitioningMode: pulumi.Input[str]
+    """Replaces the source's partitioning mode; needs `acceleratorCount`."""
+    containerEnv: Sequence[EnvVar]
+    """Merged by name over the source's container env."""
+    engineEnv: Mapping[str, pulumi.Input[str]]
+    """Merged by key over the source's engine env."""
+    engineArgs: Mapping[str, Any]
+    """Shallow-merged over the source's engine arguments (top-level keys replaced)."""
+    features: Sequence[pulumi.Input[str]]
+    """Runtime capabilities added to the derived profiles (not modelled: refused when set)."""
+
+
+class ModelProfiles(TypedDict, total=False):
+    """A derived model: its profiles are derived from others by the child AIMProfileSet it creates."""
+
+    derivedFrom: ModelDerivedFrom
+    """The source profiles (required)."""
+    versionPolicy: pulumi.Input[VersionPolicy]
+    """`pinned` (default, with `version`), `latest` (the highest source version), or `all`."""
+    version: pulumi.Input[str]
+    """The source version a `pinned` policy copies."""
+    overrides: ModelProfileOverrides
+    """What the derived profiles change (new weights, identity, image, hardware, env, arguments)."""
+
+
 class AIMModelSpec(TypedDict, total=False):
     """The `spec` of AIMModel and AIMClusterModel (camelCase, as in the CRD)."""
 
@@ -712,8 +857,73 @@ class AIMModelSpec(TypedDict, total=False):
     """Pull secrets of the generated profiles."""
     serviceAccountName: pulumi.Input[str]
     """Service account of the generated profiles."""
-    profiles: Any
-    """Profile derivation: rejected with reason Unsupported."""
+    profiles: ModelProfiles
+    """Derive the model's profiles from other profiles (a custom or fine-tuned model)."""
+    derivedFrom: Any
+    """Deprecated spelling of `profiles.derivedFrom`: refused on a new object."""
+    profileCopy: Any
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    custom: Any
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    customTemplates: Any
+    """Deprecated (v1alpha1): refused on a new object; use `profiles`."""
+    modelSources: Any
+    """Deprecated (v1alpha1): refused on a new object; use `profiles.overrides.modelSources`."""
+
+
+class DerivationOverrides(TypedDict, total=False):
+    """What every derived profile gets written over its source's spec."""
+
+    aimId: pulumi.Input[str]
+    """The derived profile's `spec.aimId` (required with `selector.role: base`)."""
+    modelId: pulumi.Input[str]
+    """The derived profile's `spec.modelId` (default: the first model source's, when sources are given)."""
+    profileId: pulumi.Input[str]
+    """The derived profile's `spec.profileId`."""
+    modelSources: Sequence[ModelSource]
+    """New weights: they replace the source's model sources and rebase the image (see `image`)."""
+    image: pulumi.Input[str]
+    """The derived profile's image, over every other rule."""
+    acceleratorModel: pulumi.Input[str]
+    """Replaces the source's accelerator model."""
+    acceleratorVendor: pulumi.Input[AcceleratorVendor]
+    """Replaces the source's accelerator vendor (namespaced sets only)."""
+    acceleratorCount: pulumi.Input[int]
+    """Replaces the source's accelerator count."""
+    acceleratorPartitioningMode: pulumi.Input[str]
+    """Replaces the source's partitioning mode; needs `acceleratorCount`."""
+    containerEnv: Sequence[EnvVar]
+    """Merged by name over the source's container env."""
+    engineEnv: Mapping[str, pulumi.Input[str]]
+    """Merged by key over the source's engine env."""
+    engineArgs: Mapping[str, Any]
+    """Shallow-merged over the source's engine arguments (top-level keys replaced)."""
+
+
+class AIMProfileSetSpec(TypedDict, total=False):
+    """The `spec` of AIMProfileSet and AIMClusterProfileSet (camelCase, as in the CRD)."""
+
+    sourceRef: DerivationSourceRef
+    """Read source profiles from a discovery cache instead of selecting catalog profiles."""
+    selector: DerivationSelector
+    """
+    Which profiles are sources. Default DerivationSelector(aim_id=None, model_id=None, profile_id=None,
+    engine=None, metric=None, precision=None, type=None, minimum_type=None, accelerator_model=None,
+    accelerator_vendor=None, accelerator_partitioning_mode=None, accelerator_type=None,
+    accelerator_count=None, engine_args=None, model_ref=None, role=None, origin=None).
+    """
+    versionPolicy: pulumi.Input[VersionPolicy]
+    """`pinned` (default, with `version`), `latest` (the highest source version), or `all`."""
+    version: pulumi.Input[str]
+    """The source version a `pinned` policy copies (a source's `status.version`, else its image tag)."""
+    image: pulumi.Input[str]
+    """The derived profiles' image (`overrides.image` wins over it)."""
+    overrides: DerivationOverrides
+    """What the derived profiles change."""
+    imagePullSecrets: Sequence[LocalObjectReference]
+    """Pull secrets of the derived profiles (default: each source's)."""
+    serviceAccountName: pulumi.Input[str]
+    """Service account of the derived profiles (default: each source's)."""
 
 
 class FallbackMatch(TypedDict, total=False):
@@ -926,7 +1136,15 @@ ProfileCachingArgsDict = ProfileCaching
 AIMProfileSpecArgsDict = AIMProfileSpec
 ModelAcceleratorArgsDict = ModelAccelerator
 ModelSourceSpecArgsDict = ModelSourceSpec
+DerivationModelRefArgsDict = DerivationModelRef
+DerivationSelectorArgsDict = DerivationSelector
+DerivationSourceRefArgsDict = DerivationSourceRef
+ModelDerivedFromArgsDict = ModelDerivedFrom
+ModelProfileOverridesArgsDict = ModelProfileOverrides
+ModelProfilesArgsDict = ModelProfiles
 AIMModelSpecArgsDict = AIMModelSpec
+DerivationOverridesArgsDict = DerivationOverrides
+AIMProfileSetSpecArgsDict = AIMProfileSetSpec
 FallbackMatchArgsDict = FallbackMatch
 FallbackRuntimeArgsDict = FallbackRuntime
 FallbackArgsDict = Fallback
@@ -1374,7 +1592,9 @@ class AIMModelArgsDict(TypedDict, total=False):
     annotations: Mapping[str, str]
     """metadata.annotations."""
     spec: AIMModelSpec
-    """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+    """
+    The AIMModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, accelerator, source, ...
+    """
 
 
 class AIMModelKwargs(TypedDict, total=False):
@@ -1389,7 +1609,9 @@ class AIMModelKwargs(TypedDict, total=False):
     annotations: Mapping[str, str]
     """metadata.annotations."""
     spec: AIMModelSpec
-    """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+    """
+    The AIMModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, accelerator, source, ...
+    """
 
 
 @pulumi.input_type
@@ -1461,7 +1683,10 @@ class AIMModelArgs:
     @property
     @pulumi.getter
     def spec(self) -> AIMModelSpec | None:
-        """The AIMModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, source, ..."""
+        """
+        The AIMModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, accelerator, source,
+        ...
+        """
         return pulumi.get(self, "spec")  # type: ignore[no-any-return]
 
     @spec.setter
@@ -1479,7 +1704,7 @@ class AIMClusterModelArgsDict(TypedDict, total=False):
     annotations: Mapping[str, str]
     """metadata.annotations."""
     spec: AIMModelSpec
-    """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+    """The AIMClusterModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, ..."""
 
 
 class AIMClusterModelKwargs(TypedDict, total=False):
@@ -1495,7 +1720,7 @@ class AIMClusterModelKwargs(TypedDict, total=False):
     annotations: Mapping[str, str]
     """metadata.annotations."""
     spec: AIMModelSpec
-    """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+    """The AIMClusterModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, ..."""
 
 
 @pulumi.input_type
@@ -1555,11 +1780,240 @@ class AIMClusterModelArgs:
     @property
     @pulumi.getter
     def spec(self) -> AIMModelSpec | None:
-        """The AIMClusterModel spec (camelCase): exactly one of `image` or `modelId`, accelerator, ..."""
+        """The AIMClusterModel spec (camelCase): exactly one of `image`, `modelId` or `profiles`, ..."""
         return pulumi.get(self, "spec")  # type: ignore[no-any-return]
 
     @spec.setter
     def spec(self, value: AIMModelSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMProfileSetArgsDict(TypedDict, total=False):
+    """The AIMProfileSet object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. Its sources are that namespace's profiles
+    (then the cluster's); its profiles live there.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSetSpec
+    """
+    The AIMProfileSet spec (camelCase): selector or sourceRef, versionPolicy, version, image, overrides, ...
+    """
+
+
+class AIMProfileSetKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMProfileSet(resource_name, ..., opts=...)`: AIMProfileSetArgs, by keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    namespace: pulumi.Input[str]
+    """
+    metadata.namespace (default `default`), or an Output of it. Its sources are that namespace's profiles
+    (then the cluster's); its profiles live there.
+    """
+    labels: Mapping[str, str]
+    """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSetSpec
+    """
+    The AIMProfileSet spec (camelCase): selector or sourceRef, versionPolicy, version, image, overrides, ...
+    """
+
+
+@pulumi.input_type
+class AIMProfileSetArgs:
+    """
+    The AIMProfileSet object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        namespace: pulumi.Input[str] | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMProfileSetSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if namespace is not None:
+            pulumi.set(self, "namespace", namespace)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def namespace(self) -> pulumi.Input[str] | None:
+        """
+        metadata.namespace (default `default`), or an Output of it. Its sources are that namespace's profiles
+        (then the cluster's); its profiles live there.
+        """
+        return pulumi.get(self, "namespace")  # type: ignore[no-any-return]
+
+    @namespace.setter
+    def namespace(self, value: pulumi.Input[str] | None) -> None:
+        pulumi.set(self, "namespace", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMProfileSetSpec | None:
+        """
+        The AIMProfileSet spec (camelCase): selector or sourceRef, versionPolicy, version, image, overrides,
+        ...
+        """
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMProfileSetSpec | None) -> None:
+        pulumi.set(self, "spec", value)
+
+
+class AIMClusterProfileSetArgsDict(TypedDict, total=False):
+    """The AIMClusterProfileSet object: camelCase `spec` as in the CRD, plus its metadata."""
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSetSpec
+    """
+    The AIMClusterProfileSet spec (camelCase); it derives AIMClusterProfiles from cluster profiles and has no
+    `acceleratorVendor`.
+    """
+
+
+class AIMClusterProfileSetKwargs(TypedDict, total=False):
+    """
+    The keyword arguments of `AIMClusterProfileSet(resource_name, ..., opts=...)`: AIMClusterProfileSetArgs,
+    by keyword.
+    """
+
+    name: str
+    """metadata.name; defaults to the Pulumi resource name."""
+    labels: Mapping[str, str]
+    """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+    annotations: Mapping[str, str]
+    """metadata.annotations."""
+    spec: AIMProfileSetSpec
+    """
+    The AIMClusterProfileSet spec (camelCase); it derives AIMClusterProfiles from cluster profiles and has no
+    `acceleratorVendor`.
+    """
+
+
+@pulumi.input_type
+class AIMClusterProfileSetArgs:
+    """
+    The AIMClusterProfileSet object: camelCase `spec` as in the CRD, plus its metadata. Keyword arguments in
+    snake_case.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        annotations: Mapping[str, str] | None = None,
+        spec: AIMProfileSetSpec | None = None,
+    ) -> None:
+        if name is not None:
+            pulumi.set(self, "name", name)
+        if labels is not None:
+            pulumi.set(self, "labels", labels)
+        if annotations is not None:
+            pulumi.set(self, "annotations", annotations)
+        if spec is not None:
+            pulumi.set(self, "spec", spec)
+
+    @property
+    @pulumi.getter
+    def name(self) -> str | None:
+        """metadata.name; defaults to the Pulumi resource name."""
+        return pulumi.get(self, "name")  # type: ignore[no-any-return]
+
+    @name.setter
+    def name(self, value: str | None) -> None:
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
+    def labels(self) -> Mapping[str, str] | None:
+        """metadata.labels; its `aim.eai.amd.com/*` labels are propagated to the derived profiles."""
+        return pulumi.get(self, "labels")  # type: ignore[no-any-return]
+
+    @labels.setter
+    def labels(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "labels", value)
+
+    @property
+    @pulumi.getter
+    def annotations(self) -> Mapping[str, str] | None:
+        """metadata.annotations."""
+        return pulumi.get(self, "annotations")  # type: ignore[no-any-return]
+
+    @annotations.setter
+    def annotations(self, value: Mapping[str, str] | None) -> None:
+        pulumi.set(self, "annotations", value)
+
+    @property
+    @pulumi.getter
+    def spec(self) -> AIMProfileSetSpec | None:
+        """
+        The AIMClusterProfileSet spec (camelCase); it derives AIMClusterProfiles from cluster profiles and
+        has no `acceleratorVendor`.
+        """
+        return pulumi.get(self, "spec")  # type: ignore[no-any-return]
+
+    @spec.setter
+    def spec(self, value: AIMProfileSetSpec | None) -> None:
         pulumi.set(self, "spec", value)
 
 
@@ -2035,6 +2489,9 @@ __all__ = [
     "AIMClusterProfileArgs",
     "AIMClusterProfileArgsDict",
     "AIMClusterProfileKwargs",
+    "AIMClusterProfileSetArgs",
+    "AIMClusterProfileSetArgsDict",
+    "AIMClusterProfileSetKwargs",
     "AIMClusterRuntimeConfigArgs",
     "AIMClusterRuntimeConfigArgsDict",
     "AIMClusterRuntimeConfigKwargs",
@@ -2048,6 +2505,11 @@ __all__ = [
     "AIMProfileArgs",
     "AIMProfileArgsDict",
     "AIMProfileKwargs",
+    "AIMProfileSetArgs",
+    "AIMProfileSetArgsDict",
+    "AIMProfileSetKwargs",
+    "AIMProfileSetSpec",
+    "AIMProfileSetSpecArgsDict",
     "AIMProfileSpec",
     "AIMProfileSpecArgsDict",
     "AIMRuntimeConfigArgs",
@@ -2079,6 +2541,15 @@ __all__ = [
     "CatalogAs",
     "CredentialsSecretRef",
     "CredentialsSecretRefArgsDict",
+    "DerivationModelRef",
+    "DerivationModelRefArgsDict",
+    "DerivationOverrides",
+    "DerivationOverridesArgsDict",
+    "DerivationRole",
+    "DerivationSelector",
+    "DerivationSelectorArgsDict",
+    "DerivationSourceRef",
+    "DerivationSourceRefArgsDict",
     "DownloadFilter",
     "DownloadFilterArgsDict",
     "EnvVar",
@@ -2110,8 +2581,15 @@ __all__ = [
     "MetricTarget",
     "MetricTargetArgsDict",
     "MetricTargetType",
+    "MinimumType",
     "ModelAccelerator",
     "ModelAcceleratorArgsDict",
+    "ModelDerivedFrom",
+    "ModelDerivedFromArgsDict",
+    "ModelProfileOverrides",
+    "ModelProfileOverridesArgsDict",
+    "ModelProfiles",
+    "ModelProfilesArgsDict",
     "ModelRef",
     "ModelRefArgsDict",
     "ModelRefScope",
@@ -2130,11 +2608,11 @@ __all__ = [
     "ProfileCachingArgsDict",
     "ProfileGeneration",
     "ProfileGenerationArgsDict",
+    "ProfileOrigin",
     "ProfileOverrides",
     "ProfileOverridesArgsDict",
     "ProfileSelector",
     "ProfileSelectorArgsDict",
-    "ProfileSelectorMinimumType",
     "ProfileType",
     "Quantity",
     "ReconcilerPipeline",
@@ -2157,6 +2635,7 @@ __all__ = [
     "ScaleFromZeroArgsDict",
     "SelectionCriteria",
     "SelectionCriteriaArgsDict",
+    "SelectorPrecision",
     "ServiceCaching",
     "ServiceCachingArgsDict",
     "ServiceCachingMode",
@@ -2176,4 +2655,5 @@ __all__ = [
     "SourceModelLocationArgsDict",
     "Storage",
     "StorageArgsDict",
+    "VersionPolicy",
 ]

@@ -219,7 +219,8 @@ class AIMModelStatus(TypedDict, total=False):
     source: str
     """image, modelId or profiles."""
     kind: str
-    """Image (a discovered image), Generated, Derived or Custom (a base derivation), as the operator classifies it."""
+    """Image (a discovered image), Generated, Derived or Custom (a base derivation), as the operator
+    classifies it."""
     aimId: str
     """The image's AIM_ID; for a derived model `overrides.aimId`, else the selector's."""
     baseImage: str

@@ -271,6 +271,8 @@ def _discovered_origin(record: ServiceRecord) -> Any:
         return None
     entry = record.catalog.profile_entry(ref.kind, ref.namespace or None, ref.name)
     return record.catalog.discovered_origin(entry.obj) if entry is not None else None
+
+
 def _derivation_lines(plan: ServicePlan, palette: Palette) -> list[str]:
     """The derived profile the plan deployed: its set, source, overrides and image decision."""
     facts = plan.derivation

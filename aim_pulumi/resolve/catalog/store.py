@@ -32,8 +32,8 @@ from typing import Any, Literal, Protocol, TypeVar
 from aim_pulumi.api import (
     AIMClusterModel,
     AIMClusterProfile,
-    AIMError,
     AIMClusterProfileSet,
+    AIMError,
     AIMKind,
     AIMModel,
     AIMObject,
@@ -603,7 +603,6 @@ class Catalog:
                 _index_add(state.by_aim_id, entry.field("aimId"), entry)
                 state.by_namespace.setdefault(entry.namespace, []).append(entry)
             state.per_model[key] = tuple(mine)
-        return state
 
     # ---------------------------------------------------------------- derived profiles
 

@@ -84,7 +84,10 @@ def derived_name(
 
 @functools.lru_cache(maxsize=8192)
 def _derived_name(
-    parts: tuple[str, ...], hash_inputs: tuple[str | int, ...], max_length: int, hash_length: int = HASH_LENGTH
+    parts: tuple[str, ...],
+    hash_inputs: tuple[str | int, ...],
+    max_length: int,
+    hash_length: int = HASH_LENGTH,
 ) -> str:
     """`derived_name`, remembered: a plan derives the same names again (each Shared cache's for
     every service on its profile, each service's when it is planned again)."""
