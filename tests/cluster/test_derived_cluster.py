@@ -1,13 +1,16 @@
-"""A fine-tuned model on a real API server: `pulumi up` of a service on a derived profile, then a new
-base version as one reviewable update.
+"""A fine-tuned model and a remix on a real API server: `pulumi up` of services on derived profiles,
+then a new base version as one reviewable update.
 
 The `finetune` fixture program declares a published profile (copyable, with its image's base image),
 an AIMModel whose `spec.profiles` derives the fine-tune (`versionPolicy: latest`, new weights) and a
-service by that model. The deployed InferenceService runs the published profile's base runtime
-(`aim-base:0.8`) with the new weights; publishing the 0.9.1 profile (`finetune:newer`) is one update:
-what `plan --diff` predicts is what `pulumi preview --diff` shows (the InferenceService's image and
-profile, nothing else of Kubernetes), and `pulumi up` updates the live object in place; the sticky
-binding records the rebind (the old derived profile is gone) and forgets it on the next run.
+service by that model, and an AIMProfileSet remixing the published profile (pinned: two GPUs, tensor
+parallelism 2, another env) with a service selecting it. The fine-tune's InferenceService runs the
+published profile's base runtime (`aim-base:0.8`) with the new weights; the remix's runs the optimised
+image with the remix's hardware, arguments and env, under the name the operator gives the derived
+profile. Publishing the 0.9.1 profile (`finetune:newer`) is one update: what `plan --diff` predicts
+is what `pulumi preview --diff` shows (the fine-tune's InferenceService's image and profile, nothing
+else of Kubernetes: the pinned remix stays), and `pulumi up` updates the live object in place; the
+sticky binding records the rebind (the old derived profile is gone) and forgets it on the next run.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
 from status_writer import StatusWriter
 
 from aim_pulumi.cli.diff import diff_plans
+from aim_pulumi.resolve.children.names import derived_profile_name
 
 pytestmark = pytest.mark.cluster
 
@@ -29,11 +33,29 @@ NAMESPACE = "fine-tune"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 ISVC_TYPE = "kubernetes:serving.kserve.io/v1beta1:InferenceService"
 ISVC_STEP = (ISVC_TYPE, "support-bot-isvc")
+# The operator's hash input for the published 0.8.5 profile (upstream `candidateIdentity`: its name,
+# aimId, modelId, profileId, engine, metric, type, primary, accelerator model and type, precision,
+# count, version and engine arguments), which names the remix's derived profile.
+PUBLISHED_IDENTITY = (
+    "qwen3-8b-0-8-5|qwen/qwen3-8b|Qwen/Qwen3-8B|vllm-mi300x-fp16-tp1-latency||latency|optimized|true"
+    "|MI300X|gpu|fp16|1|0.8.5|"
+)
 
 
-def _isvc(plan: dict[str, Any]) -> dict[str, Any]:
-    found: dict[str, Any] = next(r["inputs"] for r in plan["resources"] if r["type"] == ISVC_TYPE)
+def _isvc(plan: dict[str, Any], service: str = "support-bot") -> dict[str, Any]:
+    found: dict[str, Any] = next(
+        r["inputs"] for r in plan["resources"] if r["type"] == ISVC_TYPE and r["name"] == f"{service}-isvc"
+    )
     return found
+
+
+def _profile_config(plan: dict[str, Any], service: str) -> str:
+    name: str = next(
+        r["inputs"]["metadata"]["name"]
+        for r in plan["resources"]
+        if r["type"] == "kubernetes:core/v1:ConfigMap" and r["name"] == f"{service}-profile-config"
+    )
+    return name
 
 
 def _container(isvc: dict[str, Any]) -> dict[str, Any]:
@@ -63,6 +85,19 @@ def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
     assert container["image"] == "docker.io/amdenterpriseai/aim-base:0.8"
     env = {e["name"]: e.get("value") for e in container["env"]}
     assert env["AIM_MODEL_ID"] == "acme/qwen3-8b-support"
+
+    remix_name = _isvc(before_plan, "remix-bot")["metadata"]["name"]
+    remix = cluster.kube.get(*ISVC, NAMESPACE, remix_name)
+    assert remix["metadata"]["labels"]["aim.eai.amd.com/profile"] == derived_profile_name(
+        "qwen3-8b-tp2", "vllm-mi300x-fp16-tp1-latency", PUBLISHED_IDENTITY
+    )
+    remix_container = _container(remix)
+    assert remix_container["image"] == "docker.io/amdenterpriseai/aim-qwen-qwen3-8b:0.8.5"
+    assert {e["name"]: e.get("value") for e in remix_container["env"]}["VLLM_USE_TRITON_FLASH_ATTN"] == "0"
+    assert str(remix_container["resources"]["limits"]["amd.com/gpu"]) == "2"
+    profile_file = cluster.kube.get("v1", "ConfigMap", NAMESPACE, _profile_config(before_plan, "remix-bot"))
+    [content] = profile_file["data"].values()
+    assert "tensor-parallel-size: 2" in content and "accelerator_count: 2" in content
     deployed.pulumi("preview", "--expect-no-changes")
 
     deployed.config("finetune:newer", "true")
@@ -84,6 +119,7 @@ def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
         after["metadata"]["labels"]["aim.eai.amd.com/profile"]
         != before["metadata"]["labels"]["aim.eai.amd.com/profile"]
     )
+    assert cluster.kube.get(*ISVC, NAMESPACE, remix_name)["metadata"]["uid"] == remix["metadata"]["uid"]
     # Settled: the next run changes nothing in the cluster (the binding only forgets the rebind it
     # recorded, `previous` and `reason`, as after any rebind).
     settled = changed_steps(deployed.preview("--diff"))
