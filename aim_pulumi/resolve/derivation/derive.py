@@ -28,10 +28,10 @@ from aim_pulumi.api import (
     AIMClusterProfileSet,
     AIMProfile,
     AIMProfileSet,
-    parse,
     to_manifest,
 )
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.children.labels import AIM_LABEL_PREFIX, MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import derived_profile_name
 from aim_pulumi.resolve.derivation.discovery_cache import DiscoveryCache

@@ -18,9 +18,9 @@ from aim_pulumi.api import (
     AIMClusterProfileSet,
     AIMModel,
     AIMProfileSet,
-    parse,
     to_manifest,
 )
+from aim_pulumi.api.io import parse
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import model_profile_set_name
 from aim_pulumi.resolve.objects import SOURCE_MODEL_LABEL, SOURCE_MODEL_SCOPE_LABEL
