@@ -9,12 +9,11 @@ SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
 TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
 PATCH_FORCE = "pulumi.com/patchForce"
-"""Every child a stack owns alone carries it: the program owns every field it sets, as the
-operator's reconcile loop does. With server-side apply, a field someone changed by hand
-(`kubectl patch`, `kubectl edit`) belongs to that field manager; `pulumi up --refresh` then takes it
-back instead of failing with a field-manager conflict. Fields the program does not set stay
-whoever's they are. Shared caches go without it: several stacks may declare the same one, and a
-stack that forced its values would take fields over from the others (see `cache.py`)."""
+"""Every child carries it: the program owns every field it sets, as the operator's reconcile loop
+does. With server-side apply, a field someone changed by hand (`kubectl patch`, `kubectl label`)
+belongs to that field manager; `pulumi up --refresh` then takes it back instead of failing with a
+field-manager conflict, and `pulumi preview --refresh` shows it as an update. Shared caches carry
+it too (see `cache.py`): a conflict there would stop the whole stack, not just the cache."""
 
 
 def plain(value: Any) -> Any:
@@ -38,13 +37,10 @@ def metadata(
     annotations: Mapping[str, str] | None = None,
     *,
     skip_await: bool = False,
-    patch_force: bool = True,
 ) -> dict[str, Any]:
-    """Object metadata; `skip_await` tells Pulumi not to wait for the object to become ready,
-    `patch_force` that the stack owns the object alone (`PATCH_FORCE`)."""
+    """Object metadata; `skip_await` tells Pulumi not to wait for the object to become ready."""
     notes = dict(annotations or {})
-    if patch_force:
-        notes[PATCH_FORCE] = "true"
+    notes[PATCH_FORCE] = "true"
     if skip_await:
         notes[SKIP_AWAIT] = "true"
     meta: dict[str, Any] = {"name": name, "namespace": namespace}

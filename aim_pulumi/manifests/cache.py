@@ -27,12 +27,17 @@ POD_SECURITY_CONTEXT: dict[str, Any] = {
 }
 
 
-def _owned_alone(plan: CachePlan) -> bool:
-    """A Dedicated cache is its service's; a Shared one is the namespace's, which several stacks may
-    declare (two teams deploying one model). Server-side apply lets each stack co-own the fields they
-    agree on; without a forced apply, a stack that disagrees with another on a field fails with a
-    conflict naming the other's field manager instead of taking the field over."""
-    return plan.mode != "Shared"
+JOB_FIXED_AT_CREATION = ("spec.template",)
+"""The download Job's pod template is what its creation decided, and no `pulumi up` changes it.
+
+Kubernetes refuses any change to a Job's pod template, so pulumi-kubernetes would replace the Job
+for one, which downloads the weights again (a Dedicated cache) or, for a Shared cache's retained
+Job, applies the new template onto the old Job and fails. Most of the template's inputs are not
+the download's own (the runtime config's env is copied in for the server, `aim:downloadImage` only
+matters to a download still to run), so a change to them must not touch a Job that exists: the
+operator likewise creates a download Job only when it is missing and never updates it. The Pulumi
+layer registers Jobs with these paths in `ignoreChanges`; running a download again is an explicit
+step (README, "Model caches"): delete the Job, then `pulumi up --refresh` creates it anew."""
 
 
 def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
@@ -53,9 +58,7 @@ def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
     pvc = {
         "apiVersion": "v1",
         "kind": "PersistentVolumeClaim",
-        "metadata": metadata(
-            plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=True, patch_force=_owned_alone(plan)
-        ),
+        "metadata": metadata(plan.pvc_name, plan.namespace, plan.pvc_labels, skip_await=True),
         "spec": spec,
     }
     return keep_fields(pvc, plan.adopted.get("PersistentVolumeClaim"))
@@ -110,7 +113,6 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
             plan.job_labels,
             annotations,
             skip_await=plan.skip_await,
-            patch_force=_owned_alone(plan),
         ),
         "spec": {
             "backoffLimit": BACKOFF_LIMIT,

@@ -15,9 +15,10 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
+from aim_pulumi.manifests.cache import JOB_FIXED_AT_CREATION
 from aim_pulumi.resources._sdk import kubernetes_sdk_version
 
-__all__ = ["CUSTOM_KINDS", "ObservedCustomResource", "inherited_dependencies", "register_child"]
+__all__ = ["CUSTOM_KINDS", "ObservedCustomResource", "inherited_dependencies", "read_child", "register_child"]
 
 # (apiVersion, kind) of the CRD-backed children a service can have.
 CUSTOM_KINDS = frozenset(
@@ -59,6 +60,11 @@ class ObservedCustomResource(k8s.apiextensions.CustomResource):
         opts = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(version=kubernetes_sdk_version()))
         props = {"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec, "status": None}
         pulumi.CustomResource.__init__(self, f"kubernetes:{api_version}:{kind}", resource_name, props, opts)
+        # What `read_child` reads it back as (the SDK's own outputs are Outputs of these).
+        self.api_version_of = api_version
+        self.kind_of = kind
+        self.name_of = metadata.get("name") if isinstance(metadata, Mapping) else None
+        self.namespace_of = metadata.get("namespace") if isinstance(metadata, Mapping) else None
 
 
 def inherited_dependencies(opts: pulumi.ResourceOptions | None) -> list[Any]:
@@ -109,7 +115,11 @@ def register_child(
             name, metadata=metadata, spec=manifest.get("spec"), opts=opts
         )
     if key == ("batch/v1", "Job"):
-        return k8s.batch.v1.Job(name, metadata=metadata, spec=manifest.get("spec"), opts=opts)
+        # Every Job a service has is a download Job, whose pod template its creation fixed.
+        fixed = pulumi.ResourceOptions(ignore_changes=list(JOB_FIXED_AT_CREATION))
+        return k8s.batch.v1.Job(
+            name, metadata=metadata, spec=manifest.get("spec"), opts=pulumi.ResourceOptions.merge(opts, fixed)
+        )
     return ObservedCustomResource(
         name,
         api_version=key[0],
@@ -117,4 +127,24 @@ def register_child(
         metadata=metadata,
         spec=manifest.get("spec"),
         opts=opts,
+    )
+
+
+def read_child(
+    name: str, child: ObservedCustomResource, opts: pulumi.ResourceOptions | None = None
+) -> ObservedCustomResource:
+    """Read a CRD-backed child back from the cluster as the Pulumi resource `name` (a `read` step).
+
+    The read happens once everything in `opts.depends_on` is registered, so its `status` is what
+    the object's controller wrote by then. In a preview of a child not created yet its id is
+    unknown, and so is what the read returns. The read names the object's namespace and name as
+    well as its id: the provider reads a custom resource whose kind it is given in the namespace
+    of the inputs, not of the id.
+    """
+    return ObservedCustomResource(
+        name,
+        api_version=child.api_version_of,
+        kind=child.kind_of,
+        metadata={"name": child.name_of, "namespace": child.namespace_of},
+        opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(id=child.id)),
     )

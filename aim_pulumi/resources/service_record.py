@@ -31,7 +31,7 @@ from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
-from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.children import ObservedCustomResource, read_child, register_child
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
@@ -180,17 +180,32 @@ async def _observed_status(
     *,
     runtime: pulumi.Resource | None,
     caches: Sequence[pulumi.Resource],
-    route: pulumi.Resource | None,
+    route: Sequence[pulumi.Resource],
+    autoscaler: Sequence[pulumi.Resource],
 ) -> dict[str, Any]:
     """The status to export: the plan's, updated with what the children report (`observed_status`).
 
     `planned` may hold Outputs (restored env or label values); `observed_status` touches only the
     conditions and the rollup, so they pass through to `settled_output`, which awaits them.
+    `route` and `autoscaler` are where that child's status is read, in order (its read after the
+    apply, then the child itself): the first that reports a status is the one taken.
     """
     reports = [await _reported(job) for job in caches]
     return observed_status(
-        planned, runtime=await _reported(runtime), caches=reports, route=await _reported(route)
+        planned,
+        runtime=await _reported(runtime),
+        caches=reports,
+        route=await _first_reported(route),
+        autoscaler=await _first_reported(autoscaler),
     )
+
+
+async def _first_reported(resources: Sequence[pulumi.Resource]) -> Any:
+    for resource in resources:
+        found = await _reported(resource)
+        if found is not None:
+            return found
+    return None
 
 
 def _binding_key(ref: Any) -> str:
@@ -452,7 +467,8 @@ class ServiceRecord(Enlisted):
                 restore_outputs(dict(plan.status), masked),
                 runtime=observed.get("InferenceService"),
                 caches=download_jobs,
-                route=observed.get("HTTPRoute"),
+                route=self._observations(observed, "HTTPRoute"),
+                autoscaler=self._observations(observed, "ScaledObject"),
             )
         )
 
@@ -557,6 +573,38 @@ class ServiceRecord(Enlisted):
                 self._child_options(*waits),
             )
         return observed
+
+    def _observations(
+        self, observed: Mapping[str, pulumi.CustomResource], kind: str
+    ) -> list[pulumi.CustomResource]:
+        """Where the status of child `kind` is read: its read-back first, then the child itself."""
+        return [r for r in (self._read_back(observed, kind), observed.get(kind)) if r is not None]
+
+    def _read_back(
+        self, observed: Mapping[str, pulumi.CustomResource], kind: str
+    ) -> pulumi.CustomResource | None:
+        """The child `kind` (HTTPRoute, ScaledObject) read back once the InferenceService is ready.
+
+        Pulumi waits for neither (a gateway or KEDA may never answer), and the provider reads their
+        status only when it creates or updates them, a moment before their controller has seen
+        them; by the time the InferenceService has become Ready (minutes: the predictor pulls its
+        image and loads the model), a gateway has long accepted or refused the route and KEDA has
+        long validated the ScaledObject. So a read of each waits for the InferenceService and
+        reports what the controller wrote: the status of a successful `up` says whether they are
+        ready, without a second run. A read is a `read` step (no change) in every preview and
+        update, and `pulumi destroy` only forgets it.
+        """
+        child = observed.get(kind)
+        if not isinstance(child, ObservedCustomResource):
+            return None
+        waits: list[pulumi.Resource] = [child]
+        if "InferenceService" in observed:
+            waits.append(observed["InferenceService"])
+        return read_child(
+            f"{self.name}-{_ROLES[kind]}-status",
+            child,
+            pulumi.ResourceOptions(parent=self.owner, depends_on=waits),
+        )
 
     def _out_of_order(self, expected: str) -> RuntimeError:
         """The round moves every service through the phases in order; anything else is a bug."""

@@ -1,12 +1,14 @@
 """Plays the controllers the test cluster lacks, and only their status writes.
 
-The cluster has no kubelet, no Job controller, no KServe controller and no gateway, so no
-InferenceService ever becomes Ready, no download Job completes and no route is accepted on its
-own. Where a test needs one that does, a `StatusWriter` thread writes what those controllers
-would write, through the status subresource: KServe's `Ready` condition on an InferenceService,
-the Job controller's `Complete` (or `Failed`) conditions on a Job, a gateway controller's
-`Accepted` on an HTTPRoute. It changes nothing else, and only objects in the namespaces it is given
-(every namespace when it is given none).
+The cluster has no kubelet, no Job controller, no KServe controller, no KEDA and no gateway, so no
+InferenceService ever becomes Ready, no download Job completes, no ScaledObject is ready and no
+route is accepted on its own. Where a test needs one that does, a `StatusWriter` thread writes what
+those controllers would write, through the status subresource: KServe's `Ready` condition on an
+InferenceService, the Job controller's `Complete` (or `Failed`) conditions on a Job, a gateway
+controller's `Accepted` on an HTTPRoute, KEDA's `Ready` and `Active` on a ScaledObject. It changes
+nothing else, and only objects in the namespaces it is given (every namespace when it is given
+none). `mark_predictor_crashing` writes what KServe reports for a predictor whose container is
+killed (a test calls it once, by hand).
 
 It is also the stand-in a person trying `pulumi up` against the test cluster runs beside it
 (`scripts/test-cluster.sh stand-in DIR`, docs/installation-configuration.md): without it, `up`
@@ -34,6 +36,7 @@ from kube import ApiError, Kube
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 JOB = ("batch/v1", "Job")
 ROUTE = ("gateway.networking.k8s.io/v1", "HTTPRoute")
+SCALED_OBJECT = ("keda.sh/v1alpha1", "ScaledObject")
 GATEWAY_CONTROLLER = "example.com/test-gateway-controller"
 _TIME = "2026-01-01T00:00:00Z"
 
@@ -118,9 +121,49 @@ def mark_route_accepted(kube: Kube, namespace: str, route: dict[str, Any]) -> No
     )
 
 
+def mark_scaled_object_ready(kube: Kube, namespace: str, name: str) -> None:
+    """What KEDA writes once it has validated the ScaledObject's triggers and created its HPA."""
+    conditions = [
+        {"type": "Ready", "status": "True", "reason": "ScaledObjectReady",
+         "message": "ScaledObject is defined correctly and is ready for scaling"},
+        {"type": "Active", "status": "True", "reason": "ScalerActive", "message": "Scaling is performed"},
+        {"type": "Fallback", "status": "False", "reason": "NoFallbackFound",
+         "message": "No fallbacks are active"},
+    ]  # fmt: skip
+    status = {"conditions": conditions, "hpaName": f"keda-hpa-{name}", "originalReplicaCount": 1}
+    kube.patch(
+        *SCALED_OBJECT, namespace, name, {"status": status}, field_manager="keda", subresource="status"
+    )
+
+
+def mark_predictor_crashing(kube: Kube, namespace: str, name: str) -> None:
+    """What KServe writes once the predictor's container was OOM-killed and loops in CrashLoopBackOff:
+    the Deployment unavailable, `Ready` False, and the model `FailedToLoad` with the exit code."""
+    found = kube.get(*ISVC, namespace, name)
+    reason, message = "MinimumReplicasUnavailable", "Deployment does not have minimum availability."
+    conditions = [
+        {"type": kind, "status": "False", "reason": reason, "message": message, "lastTransitionTime": _TIME}
+        for kind in ("PredictorReady", "Ready")
+    ] + [{"type": "IngressReady", "status": "True", "lastTransitionTime": _TIME}]
+    model = {
+        "transitionStatus": "BlockedByFailedLoad",
+        "states": {"activeModelState": "", "targetModelState": "FailedToLoad"},
+        "lastFailureInfo": {"reason": "ModelLoadFailed", "message": "OOMKilled", "exitCode": 137},
+    }
+    status = {
+        "conditions": conditions,
+        "modelStatus": model,
+        "observedGeneration": _generation(found),
+    }
+    kube.patch(
+        *ISVC, namespace, name, {"status": status}, field_manager="kserve-controller", subresource="status"
+    )
+
+
 class StatusWriter:
-    """A thread that marks every InferenceService Ready, every Job Complete and every HTTPRoute
-    accepted by its gateways in `namespaces` (in every namespace when `namespaces` is empty).
+    """A thread that marks every InferenceService Ready, every Job Complete, every HTTPRoute
+    accepted by its gateways and every ScaledObject ready in `namespaces` (in every namespace when
+    `namespaces` is empty).
 
     `delay` seconds pass between first seeing an object and writing its status, so a test can tell
     that Pulumi waited for it.
@@ -134,6 +177,7 @@ class StatusWriter:
         inference_services: bool = True,
         jobs: bool = True,
         routes: bool = True,
+        scaled_objects: bool = True,
         delay: float = 0.0,
         log_to: Any = None,
     ) -> None:
@@ -144,6 +188,7 @@ class StatusWriter:
         self.inference_services = inference_services
         self.jobs = jobs
         self.routes = routes
+        self.scaled_objects = scaled_objects
         self.delay = delay
         self.written: list[tuple[str, str, str]] = []
         self._seen: dict[tuple[str, str, str], float] = {}
@@ -213,6 +258,12 @@ class StatusWriter:
                 if not (obj.get("status") or {}).get("parents") and self._due(key):
                     mark_route_accepted(self.kube, namespace, obj)
                     self.written.append(key)
+        if self.scaled_objects:
+            for obj in self.kube.list(*SCALED_OBJECT, namespace):
+                key = ("ScaledObject", namespace, obj["metadata"]["name"])
+                if not _has_condition(obj, "Ready") and self._due(key):
+                    mark_scaled_object_ready(self.kube, namespace, obj["metadata"]["name"])
+                    self.written.append(key)
         if self.log_to is not None:
             while self._reported < len(self.written):
                 kind, namespace, name = self.written[self._reported]
@@ -220,14 +271,15 @@ class StatusWriter:
                 self._reported += 1
 
 
-_WORDS = {"InferenceService": "ready", "Job": "complete", "HTTPRoute": "accepted"}
+_WORDS = {"InferenceService": "ready", "Job": "complete", "HTTPRoute": "accepted", "ScaledObject": "ready"}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="status_writer.py",
-        description="Stand in for KServe, the Job controller and a gateway on the test cluster: mark "
-        "every InferenceService Ready, every Job Complete and every HTTPRoute accepted, until stopped.",
+        description="Stand in for KServe, the Job controller, a gateway and KEDA on the test cluster: "
+        "mark every InferenceService Ready, every Job Complete, every HTTPRoute accepted and every "
+        "ScaledObject ready, until stopped.",
     )
     parser.add_argument("kubeconfig", type=Path, help="the test cluster's kubeconfig (DIR/kubeconfig)")
     parser.add_argument(
@@ -239,7 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: writer.stop())
     where = ", ".join(args.namespace) or "every namespace"
-    print(f"standing in for KServe, the Job controller and a gateway in {where} (Ctrl-C stops)", flush=True)
+    print(
+        f"standing in for KServe, the Job controller, a gateway and KEDA in {where} (Ctrl-C stops)",
+        flush=True,
+    )
     writer.wait()
     return 0
 

@@ -113,7 +113,7 @@ def test_pvc_shape() -> None:
     assert pvc["metadata"]["namespace"] == NS
     assert pvc["metadata"]["labels"] == dict(plan.pvc_labels)
     # Never awaited: it may bind only once the download Job's pod exists.
-    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true", "pulumi.com/patchForce": "true"}
     assert pvc["spec"] == {
         "accessModes": ["ReadWriteMany"],
         "volumeMode": "Filesystem",
@@ -140,7 +140,7 @@ def test_pvc_fields(changes: dict[str, Any], key: str, expected: Any) -> None:
 
 def test_pvc_skip_await() -> None:
     pvc = build_cache_pvc(PLANS["skip-await"])
-    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true"}
+    assert pvc["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true", "pulumi.com/patchForce": "true"}
 
 
 # ------------------------------------------------------------------------------------------ Job
@@ -158,7 +158,7 @@ def test_job_shape() -> None:
     assert job["metadata"]["name"] == plan.job_name
     assert job["metadata"]["namespace"] == NS
     # No replaceUnready: a refresh during a download must not make the next up restart it.
-    assert job["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "3600"}
+    assert job["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "3600", "pulumi.com/patchForce": "true"}
     assert job["spec"]["backoffLimit"] == 2
     assert "ttlSecondsAfterFinished" not in job["spec"]
     assert job["metadata"]["labels"] == job["spec"]["template"]["metadata"]["labels"] == dict(plan.job_labels)
@@ -195,16 +195,19 @@ def test_job_skip_await_and_timeout() -> None:
     assert job["metadata"]["annotations"] == {
         "pulumi.com/timeoutSeconds": "600",
         "pulumi.com/skipAwait": "true",
+        "pulumi.com/patchForce": "true",
     }
 
 
-@pytest.mark.parametrize(("mode", "forced"), [("Dedicated", True), ("Shared", False)])
-def test_only_a_cache_the_stack_owns_alone_is_force_applied(mode: str, forced: bool) -> None:
-    """A Dedicated cache is its service's; a Shared one may be declared by several stacks, which
-    must co-own it rather than take its fields from each other."""
+@pytest.mark.parametrize("mode", ["Dedicated", "Shared"])
+def test_every_cache_is_force_applied(mode: str) -> None:
+    """A Shared cache too: a field-manager conflict on it (someone's `kubectl label`, a stack
+    destroyed since, whose field manager stays on the retained PVC) would fail every `up` of the
+    stack, its InferenceService updates included; forced, the stack's values win and a preview
+    shows the difference."""
     plan = replace(PLANS["shared-hf"], mode=mode)
     for manifest in (build_cache_pvc(plan), build_download_job(plan)):
-        assert ("pulumi.com/patchForce" in manifest["metadata"]["annotations"]) is forced
+        assert manifest["metadata"]["annotations"]["pulumi.com/patchForce"] == "true"
 
 
 def test_job_pod_identity() -> None:
