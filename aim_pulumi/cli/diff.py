@@ -5,7 +5,8 @@ documents `plan --json` writes, resources are matched by Pulumi type and name (w
 made of within one stack), and an update lists every changed input as a dotted path with its old
 and new value, never cut short. Lists of named objects (containers, env, volumes) are matched by
 name, so adding one variable shows one added entry instead of a shifted list. A change that
-makes Pulumi replace the resource (`replacements.is_replacement`) is listed as a replacement.
+makes Pulumi replace the resource (`replacements.is_replacement`) is listed as a replacement; a
+change under a resource's `ignoreChanges` paths is no change, as Pulumi leaves it on the live object.
 Plans of another project or stack are compared all the same, with a note saying so.
 """
 
@@ -255,6 +256,9 @@ def diff_plans(
             _SECRET_PATHS.get(str(entry.get("type")), frozenset()),
         )
         options = as_mapping(entry.get("options"))
+        # What Pulumi leaves as it is on a resource that exists (a download Job's pod template).
+        ignored = {str(p) for p in options.get("ignoreChanges") or []}
+        fields = [f for f in fields if not _under(f.path, ignored)]
         extra = [str(p) for p in options.get("replaceOnChanges") or []]
         replacing = [f.path for f in fields if is_replacement(str(entry["type"]), f.path, extra)]
         if replacing:

@@ -140,6 +140,30 @@ def test_replace_on_changes_option_makes_a_replacement() -> None:
     assert [(c.name, c.replacing) for c in replaced] == [("x", ("a",))]
 
 
+def test_ignored_paths_of_a_job_are_no_change() -> None:
+    """A download Job's pod template is in `ignoreChanges`: Pulumi leaves the Job that exists as it
+    is (no replacement, which a template change would otherwise force), and so does the review."""
+
+    def plan(env: str, timeout: str) -> dict[str, Any]:
+        container = {"name": "download", "env": [{"name": "VLLM_LOGGING_LEVEL", "value": env}]}
+        entry = {
+            "type": "kubernetes:batch/v1:Job",
+            "name": "chat-download",
+            "inputs": {
+                "metadata": {"annotations": {"pulumi.com/timeoutSeconds": timeout}},
+                "spec": {"template": {"spec": {"containers": [container]}}},
+            },
+            "options": {"ignoreChanges": ["spec.template"]},
+        }
+        return {"resources": [entry]}
+
+    assert diff_plans(plan("INFO", "3600"), plan("DEBUG", "3600")).unchanged == 1
+    diff = diff_plans(plan("INFO", "3600"), plan("DEBUG", "600"))
+    assert not diff.replaced
+    (updated,) = diff.updated
+    assert [f.path for f in updated.fields] == ["metadata.annotations[pulumi.com/timeoutSeconds]"]
+
+
 # --------------------------------------------------------------------------------------------------
 # Plain Kubernetes objects
 
