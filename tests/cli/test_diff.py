@@ -166,12 +166,30 @@ def changed_plan(*config: str) -> dict[str, Any]:
         pytest.param(
             "logLevel=DEBUG",
             {"routed-isvc", "internal-isvc", "cached-isvc"},
-            {f"{CACHE}-download"},  # a Job's pod template is immutable
-            {
-                "spec.predictor.containers[kserve-container].env[LOG_LEVEL].value",
-                "spec.template.spec.containers[model-download].env[LOG_LEVEL].value",
-            },
-            id="cluster-env-updates-the-inference-services-and-replaces-the-download-job",
+            set(),  # the download Job's pod template is fixed at its creation (ignoreChanges)
+            {"spec.predictor.containers[kserve-container].env[LOG_LEVEL].value"},
+            id="cluster-env-updates-the-inference-services-and-leaves-the-download-job",
+        ),
+        pytest.param(
+            "aim:downloadImage=registry.example.com/aim-downloader:2",
+            set(),
+            set(),
+            set(),
+            id="setting-download-image-changes-no-existing-child",
+        ),
+        pytest.param(
+            "aim:downloadTimeoutSeconds=600",
+            {f"{CACHE}-download"},
+            set(),
+            {"metadata.annotations[pulumi.com/timeoutSeconds]"},
+            id="setting-download-timeout-updates-only-the-download-job",
+        ),
+        pytest.param(
+            "aim:readyTimeoutSeconds=60",
+            {"routed-isvc", "internal-isvc", "cached-isvc"},
+            set(),
+            {"metadata.annotations[pulumi.com/timeoutSeconds]"},
+            id="setting-ready-timeout-updates-only-the-inference-services",
         ),
         pytest.param(
             "storageClass=fast",
@@ -216,13 +234,11 @@ def test_plan_diff_command_reports_changes_only(capsys: pytest.CaptureFixture[st
     assert code == 0
     assert " ~ InferenceService team-a/routed-" in out
     assert " ~ InferenceService team-b/internal-" in out
-    assert " +- Job team-b/meta-llama-download-4cafb2f1" in out
-    assert "(kubernetes:batch/v1:Job team-b-meta-llama-cache-4cafb2f1-download)  replace" in out
-    assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"  (forces replacement)' in out
     assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"\n' in out
+    assert "Job" not in out  # its pod template is fixed at creation: no replacement, no update
     assert "HTTPRoute" not in out  # unchanged children are counted, not listed
     assert "PersistentVolumeClaim" not in out
-    assert "0 to create, 3 to update, 1 to replace, 0 to delete, 13 unchanged" in out
+    assert "0 to create, 3 to update, 0 to replace, 0 to delete, 14 unchanged" in out
 
 
 def test_diff_against_something_that_is_not_a_plan(

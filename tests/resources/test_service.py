@@ -379,7 +379,10 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert names_of(rec, job.dependencies) == {pvc.name}
     assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "22Gi"
     assert "pulumi.com/replaceUnready" not in job.manifest["metadata"]["annotations"]
-    assert pvc.manifest["metadata"]["annotations"] == {"pulumi.com/skipAwait": "true", "pulumi.com/patchForce": "true"}
+    assert pvc.manifest["metadata"]["annotations"] == {
+        "pulumi.com/skipAwait": "true",
+        "pulumi.com/patchForce": "true",
+    }
     # The download Job's pod template is fixed at creation (a serving-only change leaves it be).
     assert job.ignore_changes == ("spec.template",)
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
@@ -681,6 +684,34 @@ def test_children_that_report_ready_make_the_service_running(recording: Any, pre
     assert (condition(status, "ProfileCacheReady") or {})["reason"] == "CacheReady"
     assert (condition(status, "InferenceServiceReady") or {})["reason"] == "RuntimeReady"
     assert (condition(status, "Ready") or {})["reason"] == "AllComponentsReady"
+    assert status["status"] == "Running"
+
+
+ACCEPTED = {"parents": [{"conditions": [{"type": "Accepted", "status": "True"}]}]}
+KEDA_READY = {"conditions": [{"type": "Ready", "status": "True", "reason": "ScaledObjectReady"}]}
+
+
+@pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
+def test_a_route_and_a_scaled_object_are_read_back_after_the_inference_service(
+    recording: Any, preview: bool
+) -> None:
+    """Pulumi waits for neither; their status is read again (`<service>-route-status`,
+    `<service>-scaledobject-status`) once the InferenceService is ready, and that read is what the
+    status reports: the route and KEDA as their controllers had answered by then."""
+    spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
+    first = run_chat(recording, spec)
+    previous = _reported_ready(first)
+    waiting = service_status(run_chat(recording, spec, previous=previous, preview=preview), "chat")
+    assert (condition(waiting, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
+    assert waiting["status"] == "Starting"
+
+    previous.update(
+        {"chat-route-status": {"status": ACCEPTED}, "chat-scaledobject-status": {"status": KEDA_READY}}
+    )
+    rec = run_chat(recording, spec, previous=previous, preview=preview)
+    status = service_status(rec, "chat")
+    assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
+    assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
     assert status["status"] == "Running"
 
 
