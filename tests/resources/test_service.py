@@ -569,10 +569,19 @@ def test_the_binding_keeps_or_replaces_the_previous_profile(
     assert service_status(rec, "chat")["resolvedProfile"]["name"] == bound
     assert rec.by_name("chat-binding").outputs["bound"] == f"AIMProfile/{NS}/{bound}"
     assert isvc_of(rec)["metadata"]["labels"]["aim.eai.amd.com/profile"] == bound
-    rebinds = [m for m in rec.messages("info", urn=rec.by_name("chat").urn) if m.startswith("ProfileRebound")]
+    urn = rec.by_name("chat").urn
+    rebinds = [
+        m
+        for level in ("info", "warning")
+        for m in rec.messages(level, urn=urn)
+        if m.startswith("ProfileRebound")
+    ]
     if rebind_reason is None:
         assert rebinds == []
     else:
+        # A rebind nobody asked for (the bound profile was deleted) is a warning.
+        warned = [m for m in rec.messages("warning", urn=urn) if m.startswith("ProfileRebound")]
+        assert bool(warned) is (rebind_reason == "deleted")
         (message,) = rebinds
         old = previous.rsplit("/", 1)[1]
         assert f'"{old}"' in message and f'"{bound}"' in message and rebind_reason in message

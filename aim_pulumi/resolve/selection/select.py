@@ -83,9 +83,11 @@ class ProfileSelection:
                 )
             )
         if self.rebound_from is not None:
+            # The bound profile is gone: the service moves to another one, possibly older (another
+            # image, another cache), which nobody asked for; a rebind someone asked for is news only.
             out.append(
                 Diagnostic(
-                    "info",
+                    "warn" if self.rebound_reason == "deleted" else "info",
                     "ProfileRebound",
                     f'rebound from "{self.rebound_from}" to "{name}" (reason: {self.rebound_reason})',
                 )

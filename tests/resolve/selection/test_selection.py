@@ -1046,6 +1046,16 @@ def test_rebound_diagnostic_names_old_new_and_reason() -> None:
         assert fragment in diagnostic.message
 
 
+def test_a_rebind_from_a_deleted_profile_is_a_warning() -> None:
+    """Nobody asked for it: the service moves to another profile, possibly an older one."""
+    result = select_profile(
+        service(model="q", selector={"precision": "fp8"}, previous=ref("q-gone-mi300x")), worked_catalog()
+    )
+    (diagnostic,) = result.diagnostics()
+    assert (diagnostic.reason, diagnostic.level) == ("ProfileRebound", "warn")
+    assert "reason: deleted" in diagnostic.message
+
+
 def test_name_shape_is_never_sticky() -> None:
     result = select_profile(
         service(profile_name="q-fp8-mi300x", previous=ref("q-fp16-mi300x")), worked_catalog()
