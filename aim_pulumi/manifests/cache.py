@@ -27,17 +27,22 @@ POD_SECURITY_CONTEXT: dict[str, Any] = {
 }
 
 
-JOB_FIXED_AT_CREATION = ("spec.template",)
-"""The download Job's pod template is what its creation decided, and no `pulumi up` changes it.
+JOB_FIXED_AT_CREATION = ("spec", "metadata.labels", "metadata.annotations")
+"""A download Job is what its creation decided, and no `pulumi up` changes it.
 
 Kubernetes refuses any change to a Job's pod template, so pulumi-kubernetes would replace the Job
 for one, which downloads the weights again (a Dedicated cache) or, for a Shared cache's retained
 Job, applies the new template onto the old Job and fails. Most of the template's inputs are not
 the download's own (the runtime config's env is copied in for the server, `aim:downloadImage` only
 matters to a download still to run), so a change to them must not touch a Job that exists: the
-operator likewise creates a download Job only when it is missing and never updates it. The Pulumi
-layer registers Jobs with these paths in `ignoreChanges`; running a download again is an explicit
-step (README, "Model caches"): delete the Job, then `pulumi up --refresh` creates it anew."""
+operator likewise creates a download Job only when it is missing and never updates it. Its
+metadata is fixed too: what the annotations say (`pulumi.com/timeoutSeconds`, `skipAwait`) only
+matters to the await of its creation, and an in-place update of a Job whose template is ignored
+makes pulumi-kubernetes record the live template (with the `controller-uid` and `job-name` labels
+the API server adds), which the next preview then shows as a replacement. Its name is not fixed:
+a new cache identity is a new Job. The Pulumi layer registers Jobs with these paths in
+`ignoreChanges`; running a download again is an explicit step (docs/cluster.md): delete the Job,
+then `pulumi up --refresh` creates it anew."""
 
 
 def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:
@@ -75,8 +80,8 @@ def build_download_job(plan: CachePlan) -> dict[str, Any]:
 
     No `ttlSecondsAfterFinished`: a Job the cluster deletes would be recreated by the next `pulumi up`.
     No `pulumi.com/replaceUnready` either: after a `pulumi refresh` it would replace a download still
-    in progress on the next `up`, restarting it. A failed download is retried on purpose, with
-    `pulumi up --replace <the Job's URN>` (docs/differences.md).
+    in progress on the next `up`, restarting it. A failed download is retried on purpose: delete the
+    Job, then `pulumi up --refresh` (`JOB_FIXED_AT_CREATION`, docs/cluster.md).
     """
     annotations = {TIMEOUT_SECONDS: str(plan.timeout_seconds)}
     volume_mounts: list[dict[str, Any]] = [{"name": CACHE_VOLUME, "mountPath": DOWNLOAD_MOUNT_PATH}]

@@ -115,7 +115,7 @@ def register_child(
             name, metadata=metadata, spec=manifest.get("spec"), opts=opts
         )
     if key == ("batch/v1", "Job"):
-        # Every Job a service has is a download Job, whose pod template its creation fixed.
+        # Every Job a service has is a download Job, which its creation fixed (all but its name).
         fixed = pulumi.ResourceOptions(ignore_changes=list(JOB_FIXED_AT_CREATION))
         return k8s.batch.v1.Job(
             name, metadata=metadata, spec=manifest.get("spec"), opts=pulumi.ResourceOptions.merge(opts, fixed)

@@ -166,7 +166,7 @@ def changed_plan(*config: str) -> dict[str, Any]:
         pytest.param(
             "logLevel=DEBUG",
             {"routed-isvc", "internal-isvc", "cached-isvc"},
-            set(),  # the download Job's pod template is fixed at its creation (ignoreChanges)
+            set(),  # the download Job is fixed at its creation (ignoreChanges)
             {"spec.predictor.containers[kserve-container].env[LOG_LEVEL].value"},
             id="cluster-env-updates-the-inference-services-and-leaves-the-download-job",
         ),
@@ -179,10 +179,10 @@ def changed_plan(*config: str) -> dict[str, Any]:
         ),
         pytest.param(
             "aim:downloadTimeoutSeconds=600",
-            {f"{CACHE}-download"},
             set(),
-            {"metadata.annotations[pulumi.com/timeoutSeconds]"},
-            id="setting-download-timeout-updates-only-the-download-job",
+            set(),
+            set(),
+            id="setting-download-timeout-changes-no-existing-child",
         ),
         pytest.param(
             "aim:readyTimeoutSeconds=60",
@@ -235,7 +235,7 @@ def test_plan_diff_command_reports_changes_only(capsys: pytest.CaptureFixture[st
     assert " ~ InferenceService team-a/routed-" in out
     assert " ~ InferenceService team-b/internal-" in out
     assert 'env[LOG_LEVEL].value: "INFO" -> "DEBUG"\n' in out
-    assert "Job" not in out  # its pod template is fixed at creation: no replacement, no update
+    assert "Job" not in out  # fixed at creation: no replacement, no update
     assert "HTTPRoute" not in out  # unchanged children are counted, not listed
     assert "PersistentVolumeClaim" not in out
     assert "0 to create, 3 to update, 0 to replace, 0 to delete, 14 unchanged" in out

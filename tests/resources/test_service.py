@@ -383,8 +383,8 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
         "pulumi.com/skipAwait": "true",
         "pulumi.com/patchForce": "true",
     }
-    # The download Job's pod template is fixed at creation (a serving-only change leaves it be).
-    assert job.ignore_changes == ("spec.template",)
+    # The download Job is fixed at creation (a serving-only change leaves it be), all but its name.
+    assert job.ignore_changes == ("spec", "metadata.labels", "metadata.annotations")
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
