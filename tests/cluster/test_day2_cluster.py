@@ -1,0 +1,248 @@
+"""Day 2 on a cluster: what an SRE does to a deployed stack, against the real API server.
+
+Each test deploys the `cluster-service` fixture program in a namespace of its own, with the
+controllers it needs played by the status writer: a serving-only change, drift on a Shared cache, a
+Shared cache a destroyed stack co-owned, an autoscaled service, a predictor that starts crashing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cluster import StackFactory, TestCluster
+from harness import RealStack, changed_steps
+from status_writer import StatusWriter, mark_predictor_crashing
+
+pytestmark = pytest.mark.cluster
+
+ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
+JOB = ("batch/v1", "Job")
+PVC = ("v1", "PersistentVolumeClaim")
+ISVC_TYPE = "kubernetes:serving.kserve.io/v1beta1:InferenceService"
+JOB_TYPE = "kubernetes:batch/v1:Job"
+PVC_TYPE = "kubernetes:core/v1:PersistentVolumeClaim"
+
+
+def status_output(stack: RealStack) -> dict[str, Any]:
+    """The first service's `status`, as `pulumi stack output` shows it."""
+    status: dict[str, Any] = stack.stack_outputs()["status"]
+    return status
+
+
+def conditions(status: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    return {c["type"]: (c["status"], c["reason"]) for c in status.get("conditions") or []}
+
+
+def env_value(container: dict[str, Any], name: str) -> str | None:
+    return next((e.get("value") for e in container.get("env") or [] if e.get("name") == name), None)
+
+
+def only(items: list[dict[str, Any]]) -> dict[str, Any]:
+    assert len(items) == 1, [i["metadata"]["name"] for i in items]
+    return items[0]
+
+
+@pytest.mark.parametrize("mode", ["Shared", "Dedicated"])
+def test_a_serving_only_change_updates_the_inference_service_and_leaves_the_download_job(
+    service_stack: StackFactory, cluster: TestCluster, mode: str
+) -> None:
+    """Finding 1: a runtime-config env value and `aim:downloadImage` used to replace every download
+    Job (a second download, and for a Shared cache's retained Job a field conflict on every `up`)."""
+    namespace = f"serving-only-{mode.lower()}"
+    stack = service_stack(namespace, cacheMode=mode, logLevel="INFO")
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        job = only(cluster.kube.list(*JOB, namespace))
+        isvc = only(cluster.kube.list(*ISVC, namespace))
+        stack.config("cluster-service:logLevel", "DEBUG")
+        stack.config("aim:downloadImage", "registry.example.com/aim-downloader:2")
+        steps = changed_steps(stack.preview("--diff"))
+        assert not [key for key, op in steps.items() if op == "replace"], steps
+        assert not [key for key in steps if key[0] == JOB_TYPE], steps
+        assert steps[(ISVC_TYPE, "chat-isvc")] == "update"
+        stack.up()
+    after_job = only(cluster.kube.list(*JOB, namespace))
+    after_isvc = only(cluster.kube.list(*ISVC, namespace))
+    assert after_job["metadata"]["uid"] == job["metadata"]["uid"]
+    # The Job runs as it was created; the server got the change.
+    assert after_job["spec"]["template"] == job["spec"]["template"]
+    assert after_isvc["metadata"]["uid"] == isvc["metadata"]["uid"]
+    assert env_value(after_isvc["spec"]["predictor"]["containers"][0], "VLLM_LOGGING_LEVEL") == "DEBUG"
+    stack.pulumi("preview", "--expect-no-changes")
+
+
+def test_kubectl_label_on_a_shared_cache_is_reported_and_corrected_with_the_rest(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 2: a `kubectl label --overwrite` of a label the program sets on a Shared cache PVC
+    made every refreshing preview and up fail with a conflict, so the InferenceService's drift of
+    the same incident was never corrected."""
+    namespace = "shared-drift"
+    stack = service_stack(namespace, cacheMode="Shared")
+    # The writer stays: the update that restores the InferenceService is awaited.
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        pvc = only(cluster.kube.list(*PVC, namespace))
+        name = pvc["metadata"]["name"]
+        key, declared = sorted(pvc["metadata"]["labels"].items())[0]
+        cluster.kube.patch(
+            *PVC, namespace, name, {"metadata": {"labels": {key: "edited"}}}, field_manager="kubectl-label"
+        )
+        isvc = only(cluster.kube.list(*ISVC, namespace))
+        planned_bounds = {k: isvc["spec"]["predictor"].get(k) for k in ("minReplicas", "maxReplicas")}
+        cluster.kube.patch(
+            *ISVC,
+            namespace,
+            isvc["metadata"]["name"],
+            {"spec": {"predictor": {"minReplicas": 3, "maxReplicas": 5}}},
+        )
+
+        steps = changed_steps(stack.preview("--refresh"))
+        assert {op for (type_, _), op in steps.items() if type_ in (PVC_TYPE, ISVC_TYPE)} == {"update"}
+        assert {type_ for type_, _ in steps} >= {PVC_TYPE, ISVC_TYPE}, steps
+        stack.up("--refresh")
+        assert cluster.kube.get(*PVC, namespace, name)["metadata"]["labels"][key] == declared
+        predictor = cluster.kube.get(*ISVC, namespace, isvc["metadata"]["name"])["spec"]["predictor"]
+        assert {k: predictor.get(k) for k in planned_bounds} == planned_bounds
+        stack.pulumi("preview", "--refresh", "--expect-no-changes")
+
+
+EXPANDABLE = "expandable"
+
+
+def bind(cluster: TestCluster, namespace: str, name: str) -> None:
+    """What the volume controller the test cluster lacks writes once a claim is bound (a PVC's size
+    can grow only then)."""
+    cluster.kube.patch(*PVC, namespace, name, {"status": {"phase": "Bound"}}, subresource="status")
+
+
+def test_a_destroyed_stacks_share_of_a_cache_never_blocks_the_stack_that_stays(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 3: a destroyed stack's field manager stays on the retained PVC; a model size change
+    the staying stack then made failed with a conflict naming the destroyed one."""
+    if cluster.kube.find("storage.k8s.io/v1", "StorageClass", None, EXPANDABLE) is None:
+        cluster.kube.create(
+            {
+                "apiVersion": "storage.k8s.io/v1",
+                "kind": "StorageClass",
+                "metadata": {"name": EXPANDABLE},
+                "provisioner": "example.com/no-provisioner",
+                "allowVolumeExpansion": True,
+            }
+        )
+    namespace = "shared-after-destroy"
+    shared = {"cacheMode": "Shared", "storageClass": EXPANDABLE}
+    first = service_stack(namespace, serviceName="team-a", **shared)
+    second = service_stack(namespace, serviceName="team-b", **shared)
+    with StatusWriter(cluster.kube, [namespace]):
+        first.up()
+        second.up()
+        pvc = only(cluster.kube.list(*PVC, namespace))
+        owners = [m for m in pvc["metadata"]["managedFields"] if m["manager"].startswith("pulumi-kubernetes")]
+        assert len(owners) == 2, owners
+        second.destroy()
+        bind(cluster, namespace, pvc["metadata"]["name"])
+        first.config("cluster-service:modelSize", "3Gi")
+        first.up()
+    after = only(cluster.kube.list(*PVC, namespace))
+    assert after["metadata"]["uid"] == pvc["metadata"]["uid"]
+    size = pvc["spec"]["resources"]["requests"]["storage"]
+    grown = after["spec"]["resources"]["requests"]["storage"]
+    assert grown != size, (size, grown)
+    # The size is the staying stack's alone now.
+    holders = [
+        m["manager"] for m in after["metadata"]["managedFields"] if "f:requests" in str(m.get("fieldsV1"))
+    ]
+    assert len(holders) == 1, holders
+    first.pulumi("preview", "--expect-no-changes")
+
+
+def test_a_successful_up_reports_routes_and_keda_without_a_second_run(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 6: an autoscaled service stayed `Starting` for ever (the ScaledObject's status was
+    never read), and the routes of a fresh `up` were pending until `up --refresh`."""
+    namespace = "day2-status"
+    stack = service_stack(namespace, autoscaling="true", services="3")
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+    statuses = stack.stack_outputs()["statuses"]
+    assert [s["status"] for s in statuses] == ["Running"] * 3
+    for status in statuses:
+        found = conditions(status)
+        assert found["HTTPRouteReady"] == ("True", "HTTPRouteAccepted")
+        assert found["HPAReady"] == ("True", "HPAOperational")
+        assert found["Ready"] == ("True", "AllComponentsReady")
+    stack.pulumi("preview", "--expect-no-changes")
+
+
+def test_a_crashing_predictor_fails_the_service_at_the_next_refreshing_run(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 6: an OOM-killed predictor in CrashLoopBackOff was reported as `Starting`."""
+    namespace = "day2-crash"
+    stack = service_stack(namespace)
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+    assert status_output(stack)["status"] == "Running"
+    mark_predictor_crashing(
+        cluster.kube, namespace, only(cluster.kube.list(*ISVC, namespace))["metadata"]["name"]
+    )
+    stack.up("--refresh")
+    status = status_output(stack)
+    assert status["status"] == "Failed"
+    assert conditions(status)["InferenceServiceReady"] == ("False", "PodOOMKilled")
+    ready = next(c for c in status["conditions"] if c["type"] == "Ready")
+    assert (ready["status"], ready["reason"]) == ("False", "PodOOMKilled")
+    assert "exit code 137" in ready["message"]
+
+
+def test_labels_added_by_hand_survive_an_update_under_a_field_manager_of_their_own(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 5: what people add with kubectl and the program does not set. pulumi-kubernetes takes
+    over the fields of every field manager whose name starts with `kubectl` when it updates an object,
+    so a label added by `kubectl label` (manager `kubectl-label`) goes at the next update of that
+    object; one added with `--field-manager=<anything else>` stays whoever's it is (README, Drift)."""
+    namespace = "day2-kept"
+    stack = service_stack(namespace)
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        name = only(cluster.kube.list(*ISVC, namespace))["metadata"]["name"]
+        cluster.kube.patch(
+            *ISVC,
+            namespace,
+            name,
+            {"metadata": {"labels": {"by-kubectl": "x"}}},
+            field_manager="kubectl-label",
+        )
+        cluster.kube.patch(
+            *ISVC, namespace, name, {"metadata": {"labels": {"by-ops": "x"}}}, field_manager="ops"
+        )
+        stack.config("aim:readyTimeoutSeconds", "1200")
+        stack.up("--refresh")
+    labels = cluster.kube.get(*ISVC, namespace, name)["metadata"]["labels"]
+    assert labels.get("by-ops") == "x"
+    assert "by-kubectl" not in labels
+
+
+@pytest.mark.parametrize("dependents", [False, True], ids=["target", "target-dependents"])
+def test_a_targeted_up_of_a_service_applies_its_children_with_target_dependents(
+    service_stack: StackFactory, cluster: TestCluster, dependents: bool
+) -> None:
+    """Finding 7: `pulumi up --target <AIMService URN>` applies nothing: a component has no state of
+    its own, and its children are other resources. `--target-dependents` takes them in (README)."""
+    namespace = f"day2-{'dependents' if dependents else 'target'}"
+    stack = service_stack(namespace)
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        urn = next(r["urn"] for r in stack.state_resources() if r["type"] == "aim:index:AIMService")
+        stack.config("cluster-service:image", "amdenterpriseai/aim-qwen-qwen3-0-6b:0.8.6")
+        stack.pulumi(
+            "up", "--yes", "--skip-preview", "--target", urn, *(["--target-dependents"] if dependents else [])
+        )
+    isvc = only(cluster.kube.list(*ISVC, namespace))
+    image = isvc["spec"]["predictor"]["containers"][0]["image"]
+    assert image.endswith(":0.8.6" if dependents else ":0.8.5"), image

@@ -1,0 +1,115 @@
+"""An upgrade from the previous release, against the real API server.
+
+The previous release (`PREVIOUS_RELEASE`, a tag of this repository) is installed in a virtualenv of
+its own and deploys the `cluster-service` fixture program; the same stack is then previewed and
+updated by this checkout, as a user does who upgrades the package and leaves the program alone.
+Nothing may be replaced (an InferenceService, a cache PVC or download Job), and no predictor may
+roll: KServe copies an InferenceService's labels and annotations into the predictor's pod template,
+so the predictor spec, labels and annotations of every InferenceService must come through unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+from collections.abc import Iterator
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cluster import StackFactory, TestCluster
+from harness import REPO, changed_steps
+from status_writer import StatusWriter
+
+pytestmark = pytest.mark.cluster
+
+PREVIOUS_RELEASE = "v0.2.0"
+ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
+JOB = ("batch/v1", "Job")
+PVC = ("v1", "PersistentVolumeClaim")
+
+
+@pytest.fixture(scope="module")
+def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The bin directory of a virtualenv holding the previous release (from its tag)."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", "--format=tar", PREVIOUS_RELEASE],
+        capture_output=True,
+        check=False,
+    )
+    if archive.returncode != 0:
+        pytest.fail(
+            f"tag {PREVIOUS_RELEASE} is not in this clone (`git fetch --tags`): "
+            f"{archive.stderr.decode(errors='replace').strip()}",
+            pytrace=False,
+        )
+    root = tmp_path_factory.mktemp("previous-release")
+    with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+        tar.extractall(root / "src", filter="data")
+    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True, timeout=300)
+    python = root / "venv" / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "uv"], check=True, timeout=600)
+    subprocess.run(
+        [
+            str(root / "venv" / "bin" / "uv"),
+            "pip",
+            "install",
+            "-q",
+            "--python",
+            str(python),
+            str(root / "src"),
+        ],
+        check=True,
+        timeout=900,
+    )
+    yield python.parent
+
+
+def rollout_inputs(isvc: dict[str, Any]) -> dict[str, Any]:
+    """What KServe builds the predictor's pod template from."""
+    meta = isvc["metadata"]
+    return {
+        "labels": meta.get("labels") or {},
+        "annotations": meta.get("annotations") or {},
+        "predictor": isvc["spec"]["predictor"],
+    }
+
+
+def live(cluster: TestCluster, namespace: str) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for kind in (ISVC, JOB, PVC):
+        for obj in cluster.kube.list(*kind, namespace):
+            found[f"{kind[1]}/{obj['metadata']['name']}"] = obj
+    return found
+
+
+@pytest.mark.parametrize("mode", ["Dedicated", "Shared"])
+def test_an_upgrade_from_the_previous_release_replaces_nothing_and_rolls_no_predictor(
+    service_stack: StackFactory, cluster: TestCluster, previous_release: Path, mode: str
+) -> None:
+    namespace = f"upgrade-{mode.lower()}"
+    stack = service_stack(namespace, cacheMode=mode)
+    current_path = stack.env["PATH"]
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.env["PATH"] = os.pathsep.join([str(previous_release), current_path])
+        stack.up()
+        before = live(cluster, namespace)
+        stack.env["PATH"] = current_path
+        steps = changed_steps(stack.preview("--diff"))
+        assert not [key for key, op in steps.items() if op in ("replace", "delete", "create")], steps
+        stack.up()
+    after = live(cluster, namespace)
+    assert sorted(after) == sorted(before)
+    assert {k: o["metadata"]["uid"] for k, o in after.items()} == {
+        k: o["metadata"]["uid"] for k, o in before.items()
+    }
+    rolled = [
+        key
+        for key, obj in after.items()
+        if key.startswith("InferenceService/") and rollout_inputs(obj) != rollout_inputs(before[key])
+    ]
+    assert rolled == [], {k: (rollout_inputs(before[k]), rollout_inputs(after[k])) for k in rolled}
+    stack.pulumi("preview", "--expect-no-changes")
