@@ -208,6 +208,13 @@ async def _first_reported(resources: Sequence[pulumi.Resource]) -> Any:
     return None
 
 
+def _renders_yaml() -> bool:
+    """Whether the default Kubernetes provider writes manifests to files instead of applying them
+    (`kubernetes:renderYamlToDirectory`): there is no cluster to read a child back from, and a read
+    would fail the update."""
+    return bool(pulumi.Config("kubernetes").get("renderYamlToDirectory"))
+
+
 def _binding_key(ref: Any) -> str:
     return profile_key(ref.kind, ref.namespace, ref.name)
 
@@ -595,7 +602,7 @@ class ServiceRecord(Enlisted):
         update, and `pulumi destroy` only forgets it.
         """
         child = observed.get(kind)
-        if not isinstance(child, ObservedCustomResource):
+        if not isinstance(child, ObservedCustomResource) or _renders_yaml():
             return None
         waits: list[pulumi.Resource] = [child]
         if "InferenceService" in observed:

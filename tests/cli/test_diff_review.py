@@ -49,7 +49,7 @@ def test_expect_no_changes_fails_a_changed_plan(capsys: pytest.CaptureFixture[st
         capsys, "plan", str(RC_CHANGE), "--diff", str(saved), "-c", "logLevel=DEBUG", "--expect-no-changes"
     )
     assert code == 1
-    assert "error: --expect-no-changes: 0 to create, 3 to update, 1 to replace" in err
+    assert "error: --expect-no-changes: 0 to create, 3 to update, 0 to replace" in err
     assert " ~ InferenceService team-a/routed-" in out  # the change is still shown
 
 

@@ -133,7 +133,8 @@ def test_a_destroyed_stacks_share_of_a_cache_never_blocks_the_stack_that_stays(
             }
         )
     namespace = "shared-after-destroy"
-    shared = {"cacheMode": "Shared", "storageClass": EXPANDABLE}
+    # A Shared cache takes its class from the runtime config, not from a service.
+    shared = {"cacheMode": "Shared", "runtimeStorageClass": EXPANDABLE}
     first = service_stack(namespace, serviceName="team-a", **shared)
     second = service_stack(namespace, serviceName="team-b", **shared)
     with StatusWriter(cluster.kube, [namespace]):

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from cluster import StackFactory, TestCluster
-from harness import REPO, changed_steps
+from harness import REPO, RealStack, changed_steps
 from status_writer import StatusWriter
 
 pytestmark = pytest.mark.cluster
@@ -78,6 +78,11 @@ def rollout_inputs(isvc: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def reads(stack: RealStack) -> list[str]:
+    """The resources the stack reads rather than manages (what this version adds after the apply)."""
+    return sorted(r["urn"].rsplit("::", 1)[-1] for r in stack.state_resources() if r.get("external"))
+
+
 def live(cluster: TestCluster, namespace: str) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     for kind in (ISVC, JOB, PVC):
@@ -97,11 +102,14 @@ def test_an_upgrade_from_the_previous_release_replaces_nothing_and_rolls_no_pred
         stack.env["PATH"] = os.pathsep.join([str(previous_release), current_path])
         stack.up()
         before = live(cluster, namespace)
+        # The previous release deployed it: it had no read of the route after the apply.
+        assert not reads(stack)
         stack.env["PATH"] = current_path
         steps = changed_steps(stack.preview("--diff"))
         assert not [key for key, op in steps.items() if op in ("replace", "delete", "create")], steps
         stack.up()
     after = live(cluster, namespace)
+    assert reads(stack) == ["chat-route-status"]
     assert sorted(after) == sorted(before)
     assert {k: o["metadata"]["uid"] for k, o in after.items()} == {
         k: o["metadata"]["uid"] for k, o in before.items()

@@ -158,7 +158,10 @@ def test_job_shape() -> None:
     assert job["metadata"]["name"] == plan.job_name
     assert job["metadata"]["namespace"] == NS
     # No replaceUnready: a refresh during a download must not make the next up restart it.
-    assert job["metadata"]["annotations"] == {"pulumi.com/timeoutSeconds": "3600", "pulumi.com/patchForce": "true"}
+    assert job["metadata"]["annotations"] == {
+        "pulumi.com/timeoutSeconds": "3600",
+        "pulumi.com/patchForce": "true",
+    }
     assert job["spec"]["backoffLimit"] == 2
     assert "ttlSecondsAfterFinished" not in job["spec"]
     assert job["metadata"]["labels"] == job["spec"]["template"]["metadata"]["labels"] == dict(plan.job_labels)

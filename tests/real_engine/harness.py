@@ -273,7 +273,8 @@ def preview_resources(preview: Mapping[str, Any]) -> set[tuple[str, str | None]]
     found: set[tuple[str, str | None]] = set()
     for step in preview.get("steps", []):
         urn = step["urn"]
-        if urn_type(urn).startswith(_INFRA_TYPES):
+        # A read (a child's status read back after the apply) is no resource the stack manages.
+        if urn_type(urn).startswith(_INFRA_TYPES) or step["op"] == "read":
             continue
         state = step.get("newState") or step.get("oldState") or {}
         parent = state.get("parent") or None

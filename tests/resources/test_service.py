@@ -724,6 +724,15 @@ def test_a_route_and_a_scaled_object_are_read_back_after_the_inference_service(
     assert status["status"] == "Running"
 
 
+def test_nothing_is_read_back_where_the_provider_renders_yaml(recording: Any) -> None:
+    """With `kubernetes:renderYamlToDirectory` there is no cluster: a read would fail the update."""
+    spec = by_model(routing=ROUTING)
+    previous = {**_reported_ready(run_chat(recording, spec)), "chat-route-status": {"status": ACCEPTED}}
+    config = {"kubernetes:renderYamlToDirectory": "rendered"}
+    status = service_status(run_chat(recording, spec, previous=previous, config=config), "chat")
+    assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
+
+
 def test_a_failed_download_is_reported_and_fails_the_service(recording: Any) -> None:
     spec = by_model(caching={"mode": "Shared"})
     first = run_chat(recording, spec)
