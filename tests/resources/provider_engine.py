@@ -2,8 +2,8 @@
 
 The plugin runs as the engine starts it (`python __main__.py <engine address>`, port on stdout);
 Construct requests name a resource monitor served here, which records every registration and
-echoes its inputs as outputs (no resource provider runs behind it), except for the resources the
-plugin serves itself (`aim:index:Binding`): those go through the plugin's `Check` first, and the
+echoes its inputs as outputs (no resource provider runs behind it; a read likewise), except for the
+resources the plugin serves itself (`aim:index:Binding`): those go through the plugin's `Check` first, and the
 checked inputs are the outputs, as the engine does in a preview of a new resource.
 """
 
@@ -71,6 +71,11 @@ class _Monitor(resource_pb2_grpc.ResourceMonitorServicer):
 
     def RegisterResourceOutputs(self, request: Any, context: Any) -> Any:
         return empty_pb2.Empty()
+
+    def ReadResource(self, request: Any, context: Any) -> Any:
+        """A read (a child's status read back) finds the object as it was declared: no status."""
+        urn = f"urn:pulumi:dev::aim::{request.type}::{request.name}"
+        return resource_pb2.ReadResourceResponse(urn=urn, properties=request.properties)
 
     def Invoke(self, request: Any, context: Any) -> Any:
         return resource_pb2.InvokeResponse(**{"return": struct_pb2.Struct()})
