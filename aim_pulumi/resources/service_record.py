@@ -158,7 +158,7 @@ def _awaited_children(plan: ServicePlan) -> list[str]:
                 f"{service}: waiting up to {cache.timeout_seconds} s for download Job {cache.job_name} "
                 "to complete (aim:downloadTimeoutSeconds)"
             )
-    if plan.wait.wait_for and not plan.wait.skip_await:
+    if _isvc_awaited(plan):
         lines.append(
             f"{service}: waiting up to {plan.wait.timeout_seconds} s for InferenceService {plan.isvc_name} "
             f"to report {plan.wait.wait_for} (aim:waitFor, aim:readyTimeoutSeconds)"
@@ -206,6 +206,11 @@ async def _first_reported(resources: Sequence[pulumi.Resource]) -> Any:
         if found is not None:
             return found
     return None
+
+
+def _isvc_awaited(plan: ServicePlan) -> bool:
+    """Whether `pulumi up` waits for the InferenceService (`_awaited_children` says so too)."""
+    return bool(plan.wait.wait_for) and not plan.wait.skip_await
 
 
 def _renders_yaml() -> bool:
@@ -474,8 +479,8 @@ class ServiceRecord(Enlisted):
                 restore_outputs(dict(plan.status), masked),
                 runtime=observed.get("InferenceService"),
                 caches=download_jobs,
-                route=self._observations(observed, "HTTPRoute"),
-                autoscaler=self._observations(observed, "ScaledObject"),
+                route=self._observations(observed, "HTTPRoute", _isvc_awaited(plan)),
+                autoscaler=self._observations(observed, "ScaledObject", _isvc_awaited(plan)),
             )
         )
 
@@ -582,10 +587,14 @@ class ServiceRecord(Enlisted):
         return observed
 
     def _observations(
-        self, observed: Mapping[str, pulumi.CustomResource], kind: str
+        self, observed: Mapping[str, pulumi.CustomResource], kind: str, awaited: bool
     ) -> list[pulumi.CustomResource]:
-        """Where the status of child `kind` is read: its read-back first, then the child itself."""
-        return [r for r in (self._read_back(observed, kind), observed.get(kind)) if r is not None]
+        """Where the status of child `kind` is read: its read-back first (only after an
+        InferenceService Pulumi awaits: without the wait a read finds what the child's own apply
+        found, and a later refresh would report the controller's answer as a change of the read),
+        then the child itself."""
+        back = self._read_back(observed, kind) if awaited else None
+        return [r for r in (back, observed.get(kind)) if r is not None]
 
     def _read_back(
         self, observed: Mapping[str, pulumi.CustomResource], kind: str
