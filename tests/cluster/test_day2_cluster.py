@@ -206,7 +206,7 @@ def test_labels_added_by_hand_survive_an_update_under_a_field_manager_of_their_o
     """Finding 5: what people add with kubectl and the program does not set. pulumi-kubernetes takes
     over the fields of every field manager whose name starts with `kubectl` when it updates an object,
     so a label added by `kubectl label` (manager `kubectl-label`) goes at the next update of that
-    object; one added with `--field-manager=<anything else>` stays whoever's it is (README, Drift)."""
+    object; one added with `--field-manager=<anything else>` stays whoever's it is (docs/cluster.md)."""
     namespace = "day2-kept"
     stack = service_stack(namespace)
     with StatusWriter(cluster.kube, [namespace]):
@@ -234,7 +234,7 @@ def test_a_targeted_up_of_a_service_applies_its_children_with_target_dependents(
     service_stack: StackFactory, cluster: TestCluster, dependents: bool
 ) -> None:
     """Finding 7: `pulumi up --target <AIMService URN>` applies nothing: a component has no state of
-    its own, and its children are other resources. `--target-dependents` takes them in (README)."""
+    its own, and its children are other resources. `--target-dependents` takes them in (docs/cluster.md)."""
     namespace = f"day2-{'dependents' if dependents else 'target'}"
     stack = service_stack(namespace)
     with StatusWriter(cluster.kube, [namespace]):

@@ -1,11 +1,13 @@
-"""An upgrade from the previous release, against the real API server.
+"""An upgrade from the latest tagged release, against the real API server: no replacement, no rollout.
 
-The previous release (`PREVIOUS_RELEASE`, a tag of this repository) is installed in a virtualenv of
-its own and deploys the `cluster-service` fixture program; the same stack is then previewed and
-updated by this checkout, as a user does who upgrades the package and leaves the program alone.
-Nothing may be replaced (an InferenceService, a cache PVC or download Job), and no predictor may
-roll: KServe copies an InferenceService's labels and annotations into the predictor's pod template,
-so the predictor spec, labels and annotations of every InferenceService must come through unchanged.
+The release (`PREVIOUS_RELEASE`, by commit: a clone may have no tags) is installed in a virtualenv
+of its own and deploys the `cluster-service` fixture program, Dedicated and Shared; the same stack
+is then previewed and updated by this checkout, as a user does who upgrades the package and leaves
+the program alone. Nothing may be replaced (an InferenceService, a cache PVC or download Job), and
+no predictor may roll: KServe copies an InferenceService's labels and annotations into the
+predictor's pod template, so the predictor spec, labels and annotations of every InferenceService
+must come through unchanged. What the preview shows on upgrade, kind by kind, is
+`test_upgrade_cluster.py`'s (against CHANGELOG.md).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from status_writer import StatusWriter
 
 pytestmark = pytest.mark.cluster
 
-PREVIOUS_RELEASE = "v0.2.0"
+PREVIOUS_RELEASE = "ce0880288f869f05d8f83fd26a51b7c0017fe309"  # v0.2.0
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 JOB = ("batch/v1", "Job")
 PVC = ("v1", "PersistentVolumeClaim")
@@ -34,7 +36,7 @@ PVC = ("v1", "PersistentVolumeClaim")
 
 @pytest.fixture(scope="module")
 def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The bin directory of a virtualenv holding the previous release (from its tag)."""
+    """The bin directory of a virtualenv holding the release (from its commit)."""
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", "--format=tar", PREVIOUS_RELEASE],
         capture_output=True,
@@ -42,7 +44,7 @@ def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     )
     if archive.returncode != 0:
         pytest.fail(
-            f"tag {PREVIOUS_RELEASE} is not in this clone (`git fetch --tags`): "
+            f"v0.2.0 (commit {PREVIOUS_RELEASE[:12]}) is not in this clone (clone with history): "
             f"{archive.stderr.decode(errors='replace').strip()}",
             pytrace=False,
         )
