@@ -167,6 +167,18 @@ class AIMValidationError(AIMError, ValueError):
             line=self.line if self.line is not None else line,
         )
 
+    def naming(self, object_ref: str) -> AIMValidationError:
+        """A copy naming `object_ref` instead of the object it names (one validated with a stand-in)."""
+        return AIMValidationError(
+            self.field,
+            self.reason,
+            self.message,
+            file=self.file,
+            document=self.document,
+            object_ref=object_ref,
+            line=self.line,
+        )
+
     def under(self, *prefix: str | int) -> AIMValidationError:
         """Return a copy whose field is placed under `prefix` (used when a sub-model rule fails)."""
         return AIMValidationError(

@@ -131,7 +131,8 @@ def failure_line(exc: BaseException, program: Program) -> str:
         where = exc.file
         if where is not None:
             where = display_path(Path(where)) + (f":{exc.document}" if exc.document is not None else "")
-        parts = [where or location, exc.object_ref or component, exc.field, exc.reason, exc.message]
+        where = where or location or _manifest_location(exc.object_ref, program)
+        parts = [where, exc.object_ref or component, exc.field, exc.reason, exc.message]
     elif isinstance(exc, AIMResolutionError):
         where = location or _manifest_location(exc.object_ref, program)
         parts = [where, exc.object_ref or component, exc.field, exc.reason, exc.message]

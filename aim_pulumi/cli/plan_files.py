@@ -178,7 +178,10 @@ def kubernetes_manifests(recording: PlanRecording, *, show_secrets: bool = False
 
     A field Pulumi holds as a secret is written as `[secret]` unless `show_secrets`.
     """
-    manifests = [_inputs_for_document(r, show_secrets) for r in recording.kubernetes()]
+    manifests = [
+        _ordered_manifest(mark_unknowns(r.auto_named(_inputs_for_document(r, show_secrets))))
+        for r in recording.kubernetes()
+    ]
 
     def key(m: Mapping[str, Any]) -> tuple[int, str, str, str]:
         meta = as_mapping(m.get("metadata"))

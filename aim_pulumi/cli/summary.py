@@ -29,6 +29,11 @@ SERVICE_TYPE = "aim:index:AIMService"
 _PROBLEM_SEVERITIES = ("warning", "error")
 
 
+UNKNOWN_NAMESPACE = (
+    "namespace not known offline (an Output, such as an auto-named Namespace's name): its children "
+    "and outputs are unknown until it is; give the Namespace a `metadata.name` to plan them here"
+)
+
 _SHAPES = {
     "Name": "by name",
     "ModelImage": "by image",
@@ -58,6 +63,11 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
                 _replicas_text(record.plan),
                 _cache_text(record.plan),
             ]
+        elif not isinstance(status, Mapping):
+            # Unknown in this plan: its namespace is an Output the offline engine cannot know (an
+            # auto-named Namespace's name), so its children are too, as in a preview.
+            title = f"AIMService {one_line(resource.name)}"
+            parts = [UNKNOWN_NAMESPACE]
         else:
             title = f"AIMService {one_line(resource.name)}"
             parts = [f"status {status.get('status', '?')}"]
@@ -66,6 +76,18 @@ def service_summaries(run: PlanRun, palette: Palette) -> list[str]:
             if log.urn == resource.urn and log.severity in _PROBLEM_SEVERITIES:
                 lines.append("  " + palette.warning(f"{log.severity}: {one_line(log.message)}"))
     return lines
+
+
+def unknown_namespace_services(run: PlanRun) -> list[str]:
+    """The Pulumi names of the AIMServices this plan could not resolve: their namespace is unknown."""
+    recording = run.recording
+    if recording is None:
+        return []
+    return [
+        one_line(resource.name)
+        for resource in recording.of_type(SERVICE_TYPE)
+        if not isinstance(recording.outputs.get(resource.urn, {}).get("status"), Mapping)
+    ]
 
 
 def warning_lines(recording: PlanRecording, palette: Palette, *, services: bool = True) -> list[str]:

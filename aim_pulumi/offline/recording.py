@@ -63,8 +63,23 @@ class RecordedResource:
 
     @property
     def manifest(self) -> dict[str, Any]:
-        """The Kubernetes object a pulumi-kubernetes child would apply, secrets unwrapped."""
-        return {k: v for k, v in plain(self.inputs).items() if k != PROVIDER_KEY}
+        """The Kubernetes object a pulumi-kubernetes child would apply, secrets unwrapped.
+
+        An object declared without `metadata.name` (nor `generateName`) is auto-named by the
+        provider (`<Pulumi name>-<random suffix>`), which an offline run cannot know: its name is
+        unknown here, as any value known only once the engine runs.
+        """
+        return self.auto_named({k: v for k, v in plain(self.inputs).items() if k != PROVIDER_KEY})
+
+    def auto_named(self, manifest: dict[str, Any]) -> dict[str, Any]:
+        """`manifest` with the name the provider gives an object declared without one: unknown."""
+        if not (self.custom and self.type.startswith("kubernetes:")):
+            return manifest
+        metadata = manifest.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        if metadata.get("name") or metadata.get("generateName"):
+            return manifest
+        return {**manifest, "metadata": {**metadata, "name": rpc.UNKNOWN}}
 
 
 @dataclass(frozen=True)

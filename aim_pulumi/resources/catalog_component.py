@@ -252,7 +252,13 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
                 owner = "/".join([kind.KIND, *scope, str(plain.get("name") or name)])
                 plain = current_registry().catalog_outputs.mask_env_values(plain, owner)
             reject_outputs(plain)
-            parsed = parse(object_manifest(self._KIND_CLASS, name, plain))
+            try:
+                parsed = parse(object_manifest(self._KIND_CLASS, name, plain))
+            except AIMValidationError as error:
+                if catalogued:
+                    raise
+                # Validated with a stand-in namespace: the error names the object as it is known.
+                raise error.naming(f"{self._KIND_CLASS.KIND}/?/{plain.get('name') or name}") from None
         else:
             parsed = obj
         if parsed.kind != self._KIND_CLASS.KIND:

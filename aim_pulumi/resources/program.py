@@ -48,6 +48,7 @@ import pulumi
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import AIMError
+from aim_pulumi.manifests.object_identity import Collision, ObjectKey, collisions, object_text
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import _sdk, levers
 from aim_pulumi.resources.outputs import gathered
@@ -64,6 +65,7 @@ __all__ = [
     "claim_name",
     "declaration_site",
     "enlist_catalog_object",
+    "enlist_plain_objects",
     "enlist_service",
     "failure_lines",
     "locate",
@@ -117,6 +119,8 @@ class ProgramRound:
     services: list[ServiceMember] = field(default_factory=list)
     # What registers plain Kubernetes objects of the program (AIMStack's): run with the children.
     before_children: list[Callable[[], None]] = field(default_factory=list)
+    # Those plain objects, each with its declaration: no service child may be one of them.
+    plain_objects: list[tuple[Declaration, list[dict[str, Any]]]] = field(default_factory=list)
     armed: bool = False
     started: bool = False
     task: Any = None
@@ -133,6 +137,7 @@ class _Roster:
     services: list[ServiceMember]
     before_children: list[Callable[[], None]]
     put_back_collector: Callable[[], None]
+    plain_objects: list[tuple[Declaration, list[dict[str, Any]]]]
 
     def fail(self, error: BaseException) -> None:
         """Every member fails with `error`; nothing more registers, so the collector's window ends."""
@@ -205,6 +210,85 @@ def _join(current: ProgramRound, member: RoundMember, late: bool) -> None:
         _settle(current)
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """Who declares a Kubernetes object, as a duplicate names it; equal for one declaration.
+
+    `identity` decides equality (a service, a Shared cache's key, one document of a directory);
+    `text` names it for a person, `site`/`ref`/`file`/`document` locate the error it gets.
+    """
+
+    identity: tuple[Any, ...]
+    text: str = field(compare=False)
+    ref: str = field(compare=False)
+    site: DeclarationSite | None = field(default=None, compare=False)
+    file: str | None = field(default=None, compare=False)
+    document: int | None = field(default=None, compare=False)
+
+
+def enlist_plain_objects(declared: Sequence[tuple[Declaration, list[dict[str, Any]]]]) -> None:
+    """Tell the round about plain Kubernetes objects the program declares with the children."""
+    _open_round().plain_objects.extend(declared)
+
+
+def _service_declarations(service: ServiceMember) -> list[tuple[Declaration, list[dict[str, Any]]]]:
+    where = f", {service.site}" if service.site is not None else ""
+    own = Declaration(
+        ("service", id(service)),
+        f'{service.ref} (AIMService "{service.name}"{where})',
+        service.ref,
+        service.site,
+    )
+    out: list[tuple[Declaration, list[dict[str, Any]]]] = []
+    for key, manifest in service.declared_objects():
+        if key is None:
+            out.append((own, [manifest]))
+        else:
+            text = f"the Shared cache of {own.text}"
+            out.append((Declaration(("shared-cache", key), text, service.ref, service.site), [manifest]))
+    return out
+
+
+def _duplicate_objects(
+    services: Sequence[ServiceMember], plain: Sequence[tuple[Declaration, list[dict[str, Any]]]]
+) -> list[BaseException]:
+    """One failure per Kubernetes object that two declarations of the program describe.
+
+    Earlier rounds' objects count too (`StackRegistry.kubernetes_objects`); the plain objects of a
+    directory come first, then the services in the order the round plans them.
+    """
+    declared = [*plain, *(d for service in services for d in _service_declarations(service))]
+    found = collisions(declared, current_registry().kubernetes_objects)
+    return [_duplicate_error(collision) for collision in found]
+
+
+def _duplicate_error(collision: Collision[Declaration]) -> BaseException:
+    first, second = collision.first, collision.second
+    error = AIMValidationError(
+        "metadata.name",
+        "DuplicateObject",
+        f"{object_text(collision.key)} is declared twice, by {first.text} and by {second.text}: two "
+        "declarations of one Kubernetes object overwrite each other's fields on every run; give each "
+        "its own name (a service's children are named after the service's metadata.name)",
+        file=second.file,
+        document=second.document,
+        object_ref=second.ref,
+    )
+    return locate(error, second.site, second.ref)
+
+
+def _claim_objects(
+    services: Sequence[ServiceMember], plain: Sequence[tuple[Declaration, list[dict[str, Any]]]]
+) -> None:
+    """Remember what this round registers, for the rounds after it."""
+    from aim_pulumi.manifests.object_identity import object_key
+
+    claimed: dict[ObjectKey, Any] = current_registry().kubernetes_objects
+    for owner, manifests in [*plain, *(d for service in services for d in _service_declarations(service))]:
+        for manifest in manifests:
+            claimed.setdefault(object_key(manifest), owner)
+
+
 def with_children(register: Callable[[], None]) -> None:
     """Run `register` (it declares plain Kubernetes objects) only once every service has planned."""
     if current_registry().program_ended:
@@ -265,6 +349,7 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
         list(current.services),
         current.before_children,
         current.put_back_collector,
+        list(current.plain_objects),
     )
     if body_error is not None:
         roster.fail(body_error)
@@ -347,10 +432,12 @@ def _resolve_round(roster: _Roster) -> None:
             failures.append(locate(error, service.site, service.ref))
             continue
         ready.append(service)
+    if not failures:
+        failures = _duplicate_objects(ready, roster.plain_objects)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
     current_registry().settled.extend(roster.members)
-    register_children(ready, roster.before_children, roster.put_back_collector)
+    register_children(ready, roster.before_children, roster.put_back_collector, roster.plain_objects)
 
 
 def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
@@ -386,6 +473,7 @@ def register_children(
     services: Sequence[ServiceMember],
     before_children: Sequence[Callable[[], None]],
     put_back_collector: Callable[[], None],
+    plain_objects: Sequence[tuple[Declaration, list[dict[str, Any]]]] = (),
 ) -> None:
     """Bindings first; every child once every binding has settled (nothing before all planned).
 
@@ -394,12 +482,12 @@ def register_children(
     bindings = [service.bind() for service in services]
     if all(b is None for b in bindings):
         try:
-            _finish_all(services, [None] * len(services), before_children)
+            _finish_all(services, [None] * len(services), before_children, plain_objects)
         finally:
             levers.after_registrations(None, put_back_collector)
         return
     states = gathered(bindings)
-    done = states.apply(lambda values: _finish_all(services, list(values), before_children))
+    done = states.apply(lambda values: _finish_all(services, list(values), before_children, plain_objects))
     levers.after_registrations(done, put_back_collector)
     for position, service in enumerate(services):
         service.resolve_status(done.apply(_at(position)))
@@ -413,14 +501,18 @@ def _finish_all(
     services: Sequence[ServiceMember],
     states: list[Any],
     before_children: Sequence[Callable[[], None]] = (),
+    plain_objects: Sequence[tuple[Declaration, list[dict[str, Any]]]] = (),
 ) -> list[Any]:
     """Final plans of all services (a binding may keep an earlier profile), then all children."""
     with levers.registering():
-        return _finish_round(services, states, before_children)
+        return _finish_round(services, states, before_children, plain_objects)
 
 
 def _finish_round(
-    services: Sequence[ServiceMember], states: list[Any], before_children: Sequence[Callable[[], None]]
+    services: Sequence[ServiceMember],
+    states: list[Any],
+    before_children: Sequence[Callable[[], None]],
+    plain_objects: Sequence[tuple[Declaration, list[dict[str, Any]]]] = (),
 ) -> list[Any]:
     failures: list[BaseException] = []
     for service, state in zip(services, states, strict=True):
@@ -428,6 +520,11 @@ def _finish_round(
             service.decide(state)
         except Exception as error:
             failures.append(locate(error, service.site, service.ref))
+    if not failures:
+        # A binding that kept another profile may rename a child: checked again on the final plans.
+        failures = _duplicate_objects(services, plain_objects)
+    if not failures:
+        _claim_objects(services, plain_objects)
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
         for service in services:

@@ -69,6 +69,8 @@ class StackRegistry:
     settled: list[Any] = field(default_factory=list)
     # (type, name, id of the parent) of every component declared, with its declaring line.
     names: dict[tuple[str, str, int | None], Any] = field(default_factory=dict)
+    # (group, kind, namespace, name) of every Kubernetes object a round registered, with who declared it.
+    kubernetes_objects: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":

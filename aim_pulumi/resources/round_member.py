@@ -195,6 +195,15 @@ class ServiceMember(RoundMember, Protocol):
         """Choose the plan to deploy from what the binding settled on (None: no binding)."""
         ...
 
+    def declared_objects(self) -> list[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+        """Every Kubernetes object its plan in hand declares, each with its Shared cache's key (or None)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The component's Pulumi name."""
+        ...
+
     def record_caches(self) -> None: ...
 
     def register(self) -> Any:

@@ -220,6 +220,12 @@ def _renders_yaml() -> bool:
     return bool(pulumi.Config("kubernetes").get("renderYamlToDirectory"))
 
 
+def _with_env_secret(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A workload and, when env values are Outputs, the Secret registered beside it."""
+    workload, secret = split_env_secrets(manifest, holds_output)
+    return [workload] if secret is None else [workload, secret]
+
+
 def _binding_key(ref: Any) -> str:
     return profile_key(ref.kind, ref.namespace, ref.name)
 
@@ -379,6 +385,24 @@ class ServiceRecord(Enlisted):
         except Exception:
             return True
         return bool(again.render() != planned.first.render())
+
+    def declared_objects(self) -> list[tuple[tuple[str, ...] | None, dict[str, Any]]]:
+        """The plan in hand's Kubernetes objects, its env Secrets included; a Shared cache's with its key."""
+        phase = self.phase
+        if isinstance(phase, Decided | Registered):
+            built = phase.built
+        else:
+            planned = self._planned()
+            if planned is None:
+                return []
+            built = planned.first
+        objects: list[tuple[tuple[str, ...] | None, dict[str, Any]]] = []
+        for manifest in built.manifests:
+            objects += [(None, m) for m in _with_env_secret(manifest)]
+        for cache, pvc, job in built.caches:
+            key = cache.key if cache.mode == "Shared" else None
+            objects += [(key, m) for m in (pvc, *_with_env_secret(job))]
+        return objects
 
     # ------------------------------------------------------------------ Planned -> Bound
 

@@ -30,7 +30,8 @@ _PACKAGE_ROOTS = tuple(
     for p in {
         Path(__file__).parents[1],
         Path(pulumi.__file__).parent,
-        *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib")),
+        # The console scripts (`aim-pulumi` planning a YAML directory) are not a program either.
+        *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib", "scripts")),
     }
 )
 

@@ -47,8 +47,10 @@ from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.profile_set import AIMClusterProfileSet, AIMProfileSet
 from aim_pulumi.resources.program import (
+    Declaration,
     declaration_site,
     enlist_catalog_object,
+    enlist_plain_objects,
     reject_late_catalog_object,
     with_children,
 )
@@ -114,8 +116,8 @@ def kubernetes_object_name(stack: str, manifest: Mapping[str, Any]) -> str:
     return f"{stack}-{str(manifest['kind']).lower()}-{middle}{metadata.get('name')}"
 
 
-def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[dict[str, Any]], list[Skipped]]:
-    """(AIM objects of `kinds`, plain Kubernetes manifests, what is skipped); AIM errors name file and
+def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[ManifestDocument], list[Skipped]]:
+    """(AIM objects of `kinds`, plain Kubernetes documents, what is skipped); AIM errors name file and
     document."""
     found = read_manifest_set(path, kinds)
     objects: list[api.AIMObject] = []
@@ -128,7 +130,7 @@ def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[dict[s
         # The same object written twice is one object (the catalog refuses two different ones).
         if by_ref.setdefault(parsed.object_ref, parsed) is parsed or by_ref[parsed.object_ref] != parsed:
             objects.append(parsed)
-    manifests: list[dict[str, Any]] = []
+    manifests: list[ManifestDocument] = []
     # As for AIM objects (the catalog): the same object written twice is one object; two different
     # ones under one name would be two Pulumi resources of one name, and one cluster object.
     seen: dict[tuple[str, str, str, str], ManifestDocument] = {}
@@ -158,8 +160,16 @@ def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[dict[s
                 document=doc.document,
                 object_ref=doc.object_ref,
             )
-        manifests.append(dict(doc.data))
+        manifests.append(doc)
     return objects, manifests, list(found.skipped)
+
+
+def _shown(file: str) -> str:
+    """A file as a message names it: relative to the working directory when it is inside it."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return file
 
 
 def _waited_for(obj: api.AIMObject, manifests: Sequence[Mapping[str, Any]]) -> list[int]:
@@ -256,7 +266,8 @@ class AIMStack(pulumi.ComponentResource):
         if not Path(path).exists():
             raise api.AIMValidationError("path", "InvalidSpec", f"{path}: no such file or directory")
         target = catalog if catalog is not None else current_registry().catalog
-        loaded, manifests, skipped = _load(path, served_kinds(target.extension))
+        loaded, documents, skipped = _load(path, served_kinds(target.extension))
+        manifests = [dict(doc.data) for doc in documents]
         objects = _ordered(loaded, target.extension)
         options = {k: given[k] for k in _SERVICE_OPTIONS if k in given}
         catalog_as = given.get("catalogAs") or "components"
@@ -307,6 +318,21 @@ class AIMStack(pulumi.ComponentResource):
                 service._record.wait_for([plain[i] for i in indexes])
 
         if manifests:
+            enlist_plain_objects(
+                [
+                    (
+                        Declaration(
+                            ("plain", name, doc.file, doc.document),
+                            f'{doc.object_ref} of AIMStack "{name}" ({_shown(doc.file)}:{doc.document})',
+                            doc.object_ref,
+                            file=doc.file,
+                            document=doc.document,
+                        ),
+                        [manifest],
+                    )
+                    for doc, manifest in zip(documents, manifests, strict=True)
+                ]
+            )
             with_children(declare_plain_objects)
         self.services = gathered(statuses)
         self.objects = output_of(declared)

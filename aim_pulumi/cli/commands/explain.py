@@ -24,7 +24,12 @@ from aim_pulumi.cli.execution import execute
 from aim_pulumi.cli.project import add_program_arguments, load_program
 from aim_pulumi.cli.render import Palette, format_value, palette_for, table
 from aim_pulumi.cli.stdin import program_path
-from aim_pulumi.cli.summary import deployed_selection, runtime_config_text, why_line
+from aim_pulumi.cli.summary import (
+    deployed_selection,
+    runtime_config_text,
+    unknown_namespace_services,
+    why_line,
+)
 
 if TYPE_CHECKING:
     from aim_pulumi.resolve.plan.result import ServicePlan
@@ -393,7 +398,14 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             )
         else:
             known = ", ".join(sorted(outcome.services)) or "none"
-            print(f"error: no AIMService {key} in the plan; services: {known}", file=err)
+            unknown = unknown_namespace_services(outcome)
+            pending = (
+                f"; with a namespace not known offline (an Output, such as an auto-named Namespace's "
+                f"name; give the Namespace a `metadata.name` to explain them): {', '.join(unknown)}"
+                if unknown
+                else ""
+            )
+            print(f"error: no AIMService {key} in the plan; services: {known}{pending}", file=err)
         return EXIT_FAILED
     if args.output == "json":
         error = outcome.error.line if outcome.error is not None else None
