@@ -9,6 +9,7 @@ typo fails the program with the key's name instead of silently using a default.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -24,6 +25,8 @@ DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY = 5
 CONFIG_NAMESPACE = "aim"
 DEPLOYMENT_MODES = ("Standard", "RawDeployment")
 ACCESS_MODES = ("ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
+NAMESPACE_DELETION = ("refuse", "allow")
+GATEWAY_PROVIDERS = ("envoyGateway", "kgateway", "custom", "none")
 INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices"})
 DISCOVERY_MODES = ("live", "locked")
 
@@ -55,6 +58,8 @@ class Settings:
     discovery: str = "live"
     insecure_registries: tuple[str, ...] = ()
     registry_auth: tuple[tuple[str, Login], ...] = ()
+    # Whether a Namespace the program declares may be deleted with the Shared caches it holds.
+    namespace_deletion: str = "refuse"
 
     @classmethod
     def from_config(cls, values: Mapping[str, Any]) -> Settings:
@@ -150,6 +155,21 @@ def _choice(options: tuple[str, ...]) -> Callable[[str, Any], str]:
     return parse
 
 
+def _parse_gateway_provider(key: str, value: Any) -> str:
+    """One of GATEWAY_PROVIDERS, in any case; anything else is an error like every other setting's.
+
+    (It only warned and fell back to `none`, which silently disabled scale-from-zero.)
+    """
+    text = _parse_text(key, value)
+    by_lower = {provider.lower(): provider for provider in GATEWAY_PROVIDERS}
+    provider = by_lower.get(text.lower())
+    if provider is not None:
+        return provider
+    close = difflib.get_close_matches(text.lower(), list(by_lower), n=1, cutoff=0.5)
+    hint = f" (did you mean {by_lower[close[0]]}?)" if close else ""
+    raise _invalid(key, f"expected one of {', '.join(GATEWAY_PROVIDERS)}, got {text!r}{hint}")
+
+
 def _parse_namespace(key: str, value: Any) -> str:
     text = _parse_text(key, value)
     if not is_dns1123_label(text):
@@ -236,7 +256,7 @@ class _Field:
 
 
 _FIELDS = (
-    _Field("gatewayProvider", "gateway_provider", _parse_text),
+    _Field("gatewayProvider", "gateway_provider", _parse_gateway_provider),
     _Field("kedaOtelScalerAddress", "keda_otel_scaler_address", _parse_text),
     _Field("cooldownSecondsPerGiMemory", "cooldown_seconds_per_gi_memory", _parse_cooldown, optional=True),
     _Field("downloadImage", "download_image", _parse_text),
@@ -253,6 +273,7 @@ _FIELDS = (
     _Field("discovery", "discovery", _choice(DISCOVERY_MODES)),
     _Field("insecureRegistries", "insecure_registries", _parse_hosts, optional=True),
     _Field("registryAuth", "registry_auth", _parse_registry_auth, optional=True),
+    _Field("namespaceDeletion", "namespace_deletion", _choice(NAMESPACE_DELETION)),
 )
 _FIELDS_BY_KEY = {spec.key: spec for spec in _FIELDS}
 _FIELDS_BY_ATTRIBUTE = {spec.attribute: spec for spec in _FIELDS}

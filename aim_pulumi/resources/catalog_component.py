@@ -12,19 +12,29 @@ import pulumi
 
 from aim_pulumi.api import AIM_GROUP, AIMKind, AIMObject, AIMValidationError, to_manifest
 from aim_pulumi.api.io import parse
+from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.manifests.child_admission import check_children
 from aim_pulumi.resolve.catalog.store import Catalog
+from aim_pulumi.resolve.plan.prewarm import profile_caches
+from aim_pulumi.resolve.types import CachePlan
+from aim_pulumi.resources.children import inherited_dependencies
 from aim_pulumi.resources.constructors import camel_case
+from aim_pulumi.resources.namespace_guard import note_namespaces
 from aim_pulumi.resources.outputs import PLAIN_SCALARS, is_output_like, known_output
 from aim_pulumi.resources.program import (
     claim_name,
     declaration_site,
     enlist_catalog_object,
     reject_late_catalog_object,
+    warn_or_fail,
 )
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.round_member import Deferred, Enlisted, PendingNamespace
 from aim_pulumi.resources.secrets import CatalogOutputs
 from aim_pulumi.resources.sites import DeclarationSite
+
+# Any Kubernetes type token: what `get_provider` needs to find the component's Kubernetes provider.
+_KUBERNETES_TYPE = "kubernetes:core/v1:PersistentVolumeClaim"
 
 __all__ = [
     "CatalogComponent",
@@ -108,6 +118,7 @@ class CatalogRecord(Enlisted):
         site: DeclarationSite | None,
         namespace: PendingNamespace,
         status_of: Callable[[AIMObject, Catalog], dict[str, Any]],
+        warn: Callable[[str], None] = pulumi.log.warn,
     ) -> None:
         self.status = Deferred()
         super().__init__(site, namespace, [(self.status, dict)])
@@ -115,10 +126,24 @@ class CatalogRecord(Enlisted):
         self.target = target
         self.settled: dict[str, Any] | None = None
         self._status_of = status_of
+        # Says what the round finds wrong with the object where its status warnings are said.
+        self.warn = warn
+        # What its own Kubernetes objects (a profile's pre-warmed caches) wait for and apply with.
+        self.depends_on: list[Any] = []
+        self.providers: list[pulumi.ProviderResource] = []
 
     @property
     def ref(self) -> str:
         return self.declared.object_ref
+
+    def prewarm(self) -> list[CachePlan]:
+        """The Shared caches the object pre-warms with no service (a profile's `caching.enabled`),
+        checked as a service's children are."""
+        plans = profile_caches(self.declared, self.target, current_registry().settings)
+        if plans:
+            manifests = [m for plan in plans for m in (build_cache_pvc(plan), build_download_job(plan))]
+            check_children(manifests, self.ref)
+        return plans
 
     def settle_status(self) -> None:
         self.settled = self._status_of(self.declared, self.target)
@@ -139,6 +164,11 @@ class CatalogRecord(Enlisted):
             if self.namespace.output is not None and not self.namespace.known:
                 self.unknown(self.namespace.output)
             return
+        output = self.namespace.output
+        if output is not None:
+            produced = sorted(await output.resources(), key=id)
+            self.depends_on = [*self.depends_on, *produced]
+            note_namespaces(produced)
         manifest = to_manifest(self.declared)
         manifest["metadata"] = {**manifest["metadata"], "namespace": value}
         self.declared = parse(manifest)
@@ -202,7 +232,7 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         raise NotImplementedError
 
     def _warn(self, message: str) -> None:
-        pulumi.log.warn(message, resource=self)
+        warn_or_fail(message, lambda text: pulumi.log.warn(text, resource=self))
 
     def _setup(
         self,
@@ -222,7 +252,15 @@ class CatalogComponent(pulumi.ComponentResource, Generic[ObjectT]):
         )
         spec: dict[str, Any] = to_manifest(declared).get("spec") or {}
         status_of = partial(self.status_of, warn=self._warn)
-        record = CatalogRecord(declared, target, site=site, namespace=namespace, status_of=status_of)
+        record = CatalogRecord(
+            declared, target, site=site, namespace=namespace, status_of=status_of, warn=self._warn
+        )
+        # What it waits for (a Namespace) its pre-warmed caches wait for too, on its cluster.
+        record.depends_on = inherited_dependencies(opts)
+        kubernetes = self.get_provider(_KUBERNETES_TYPE)
+        record.providers = [kubernetes] if kubernetes is not None else []
+        # A Namespace it waits for is one of the program's: guarded while AIM objects live in it.
+        note_namespaces(record.depends_on)
         setattr(self, self._NAME_OUTPUT, known_output(declared.metadata.name))
         shown = current_registry().catalog_outputs.restore(spec)
         self.spec = known_output(spec) if shown is spec else pulumi.Output.from_input(shown)

@@ -12,6 +12,7 @@ from typing import Any, TypeVar, Unpack, overload
 import pulumi
 
 from aim_pulumi import api
+from aim_pulumi.api.profile import deprecation_notes
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.objects import (
     PROFILE_ORIGIN_LABEL,
@@ -84,6 +85,9 @@ class _ProfileComponent(CatalogComponent[_ProfileT]):
         cls, declared: api.AIMObject, catalog: Catalog, warn: Callable[[str], None]
     ) -> dict[str, Any]:
         assert isinstance(declared, api.AIMProfile | api.AIMClusterProfile)
+        for note in deprecation_notes(declared.spec):
+            field, _, rest = note.partition(": ")
+            warn(f"{rest.partition(': ')[0]}: {field}: {rest.partition(': ')[2]}")
         return profile_status(declared, catalog)
 
 

@@ -50,11 +50,14 @@ from aim_pulumi.api import AIMValidationError
 from aim_pulumi.api.errors import AIMError
 from aim_pulumi.manifests.object_identity import Collision, ObjectKey, collisions, object_text
 from aim_pulumi.resolve.errors import AIMResolutionError
+from aim_pulumi.resolve.runtime_config.lookup import unused_runtime_configs
 from aim_pulumi.resources import _sdk, levers
+from aim_pulumi.resources.namespace_guard import guard_namespaces
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
 from aim_pulumi.resources.round_member import CatalogMember, Deferred, RoundMember, ServiceMember
+from aim_pulumi.resources.shared_cache import declare_prewarmed_caches
 from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "failure_lines",
     "locate",
     "reject_late_catalog_object",
+    "warn_or_fail",
     "with_children",
 ]
 
@@ -249,6 +253,20 @@ def _service_declarations(service: ServiceMember) -> list[tuple[Declaration, lis
     return out
 
 
+def _prewarmed_declarations() -> list[tuple[Declaration, list[dict[str, Any]]]]:
+    """The caches profiles pre-warm: each a Shared cache, one declaration with a service's of it."""
+    from aim_pulumi.manifests import build_cache_pvc, build_download_job
+
+    out: list[tuple[Declaration, list[dict[str, Any]]]] = []
+    for member, plans in current_registry().prewarmed:
+        where = f", {member.site}" if member.site is not None else ""
+        for plan in plans:
+            text = f"the Shared cache {member.ref} pre-warms{where}"
+            owner = Declaration(("shared-cache", plan.key), text, member.ref, member.site)
+            out.append((owner, [build_cache_pvc(plan), build_download_job(plan)]))
+    return out
+
+
 def _duplicate_objects(
     services: Sequence[ServiceMember], plain: Sequence[tuple[Declaration, list[dict[str, Any]]]]
 ) -> list[BaseException]:
@@ -258,6 +276,7 @@ def _duplicate_objects(
     directory come first, then the services in the order the round plans them.
     """
     declared = [*plain, *(d for service in services for d in _service_declarations(service))]
+    declared += _prewarmed_declarations()
     found = collisions(declared, current_registry().kubernetes_objects)
     return [_duplicate_error(collision) for collision in found]
 
@@ -284,7 +303,8 @@ def _claim_objects(
     from aim_pulumi.manifests.object_identity import object_key
 
     claimed: dict[ObjectKey, Any] = current_registry().kubernetes_objects
-    for owner, manifests in [*plain, *(d for service in services for d in _service_declarations(service))]:
+    declared = [*plain, *(d for service in services for d in _service_declarations(service))]
+    for owner, manifests in [*declared, *_prewarmed_declarations()]:
         for manifest in manifests:
             claimed.setdefault(object_key(manifest), owner)
 
@@ -414,11 +434,17 @@ def _resolve_round(roster: _Roster) -> None:
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    prewarmed: list[tuple[CatalogMember, list[Any]]] = []
     for catalog_object in roster.catalog_objects:
         try:
             catalog_object.settle_status()
+            plans = catalog_object.prewarm()
         except Exception as error:
             failures.append(locate(error, catalog_object.site, catalog_object.ref))
+            continue
+        if plans:
+            prewarmed.append((catalog_object, plans))
+    current_registry().prewarmed.extend(prewarmed)
     ready = []
     for service in sorted(roster.services, key=lambda s: s.order_key()):
         if not service.known():
@@ -434,10 +460,57 @@ def _resolve_round(roster: _Roster) -> None:
         ready.append(service)
     if not failures:
         failures = _duplicate_objects(ready, roster.plain_objects)
+    if not failures and not in_component_provider() and all(s.known() for s in roster.services):
+        failures = _unused_runtime_configs(roster.catalog_objects, ready)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
     current_registry().settled.extend(roster.members)
     register_children(ready, roster.before_children, roster.put_back_collector, roster.plain_objects)
+
+
+def warn_or_fail(message: str, warn: Callable[[str], None]) -> None:
+    """Say a warning (`Reason: message`), or, under `aim:strict`, fail with it."""
+    if not current_registry().settings.strict:
+        warn(message)
+        return
+    reason, separator, rest = message.partition(": ")
+    if not separator or not reason.isidentifier():
+        reason, rest = "Warning", message
+    raise AIMResolutionError(reason, f"{rest} (strict mode turns warnings into errors)")
+
+
+def _unused_runtime_configs(
+    members: Sequence[CatalogMember], services: Sequence[ServiceMember]
+) -> list[BaseException]:
+    """Warn (fail under `aim:strict`) for each namespaced runtime config nothing of the program reads.
+
+    Only a Python program's round sees the whole program at once; a Construct call of the component
+    provider sees one component, so it does not judge.
+    """
+    registry = current_registry()
+    objects = registry.catalog.objects()
+    configs = []
+    used = {service.order_key()[0] or "default" for service in services}
+    used.add(registry.settings.system_namespace)
+    for obj in objects:
+        namespace = obj.metadata.namespace or "default"
+        if obj.kind == "AIMRuntimeConfig":
+            configs.append((namespace, obj.metadata.name))
+        elif obj.scope == "Namespace":
+            used.add(namespace)
+    by_ref = {member.ref: member for member in members}
+    failures: list[BaseException] = []
+    for namespace, name, message in unused_runtime_configs(configs, used):
+        ref = f"AIMRuntimeConfig/{namespace}/{name}"
+        member = by_ref.get(ref)
+        try:
+            if member is not None:
+                member.warn(message)
+            else:
+                warn_or_fail(message, pulumi.log.warn)
+        except Exception as error:
+            failures.append(locate(error, member.site if member else None, ref))
+    return failures
 
 
 def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
@@ -535,6 +608,9 @@ def _finish_round(
     for service in services:
         service.record_caches()
     statuses = [service.register() for service in services]
+    declare_prewarmed_caches()
+    if not in_component_provider():
+        guard_namespaces()
     if all(state is None for state in states):
         for service, status in zip(services, statuses, strict=True):
             service.resolve_status(status)

@@ -69,6 +69,12 @@ class StackRegistry:
     settled: list[Any] = field(default_factory=list)
     # (type, name, id of the parent) of every component declared, with its declaring line.
     names: dict[tuple[str, str, int | None], Any] = field(default_factory=dict)
+    # The pulumi-kubernetes Namespaces AIM objects wait for (by id), with the Shared caches in them,
+    # and the guard declared for each (`namespace_guard.py`).
+    guarded_namespaces: dict[int, tuple[Any, set[str]]] = field(default_factory=dict)
+    namespace_guards: dict[int, Any] = field(default_factory=dict)
+    # Catalog objects (profiles with caching.enabled) and the Shared caches they pre-warm, not yet declared.
+    prewarmed: list[tuple[Any, list[Any]]] = field(default_factory=list)
     # (group, kind, namespace, name) of every Kubernetes object a round registered, with who declared it.
     kubernetes_objects: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)
 

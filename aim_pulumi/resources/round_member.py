@@ -175,6 +175,17 @@ class CatalogMember(RoundMember, Protocol):
 
     def settle_status(self) -> None: ...
 
+    def warn(self, message: str) -> None:
+        """Say what the round finds wrong with the object (`aim:strict` makes it an error)."""
+        ...
+
+    depends_on: list[Any]
+    providers: list[pulumi.ProviderResource]
+
+    def prewarm(self) -> list[Any]:
+        """The Shared caches it pre-warms with no service (`CachePlan`s); raises what is wrong."""
+        ...
+
 
 class ServiceMember(RoundMember, Protocol):
     """An AIMService, taken through its phases by the round (`service_record.py`)."""

@@ -32,6 +32,7 @@ from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
 from aim_pulumi.resources.children import ObservedCustomResource, read_child, register_child
+from aim_pulumi.resources.namespace_guard import note_namespaces
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
@@ -493,6 +494,8 @@ class ServiceRecord(Enlisted):
         built, masked = decided.built, decided.planned.masked
         plan = built.plan
         self._log_diagnostics(plan)
+        shared = [f"{c.namespace}/{c.pvc_name}" for c in plan.caches if c.mode == "Shared"]
+        note_namespaces(self.depends_on, shared)
         cache_dependencies, download_jobs = self._register_caches(built, masked)
         observed = self._register_workloads(built, masked, cache_dependencies)
         self.phase = Registered(

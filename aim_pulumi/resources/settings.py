@@ -37,22 +37,7 @@ def stack_settings() -> Settings:
     wait_for_ready = values.pop(WAIT_FOR_READY_KEY, None)
     if wait_for_ready is not None and "waitFor" not in values and not _truthy(wait_for_ready):
         values["waitFor"] = ""
-    settings = Settings.from_config(values)
-    _warn_unknown_gateway_provider(settings.gateway_provider)
-    return settings
-
-
-def _warn_unknown_gateway_provider(value: str | None) -> None:
-    """Say once, for the whole program, that `aim:gatewayProvider` is not a provider (behaviour §9).
-
-    The fallback to `none` only matters to a scale-from-zero service, whose plan says so too; a
-    mistyped setting must not wait for one to be noticed.
-    """
-    from aim_pulumi.resolve.children.scaling import normalize_gateway_provider
-
-    _, diagnostics = normalize_gateway_provider(value)
-    for diagnostic in diagnostics:
-        pulumi.log.warn(f"{_PREFIX}gatewayProvider: {diagnostic.reason}: {diagnostic.message}")
+    return Settings.from_config(values)
 
 
 def _truthy(value: Any) -> bool:

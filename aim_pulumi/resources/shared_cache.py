@@ -23,7 +23,13 @@ from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
 
-__all__ = ["AIMSharedCache", "shared_cache_name", "shared_plan", "with_users_labels"]
+__all__ = [
+    "AIMSharedCache",
+    "declare_prewarmed_caches",
+    "shared_cache_name",
+    "shared_plan",
+    "with_users_labels",
+]
 
 
 def shared_cache_name(cache: CachePlan) -> str:
@@ -152,3 +158,19 @@ class AIMSharedCache(pulumi.ComponentResource):
         created = cls(shared_cache_name(cache), labelled, opts, masked=label_outputs)
         registry.shared_caches[cache.key] = created
         return created
+
+
+def declare_prewarmed_caches() -> None:
+    """Declare the Shared caches profiles pre-warm, each once per stack (a service's of it is the same).
+
+    A cache waits for what its profile waits for (its Namespace) and applies with its provider.
+    """
+    from aim_pulumi.resources.namespace_guard import note_namespaces
+
+    registry = current_registry()
+    prewarmed, registry.prewarmed = registry.prewarmed, []
+    for member, plans in prewarmed:
+        note_namespaces(member.depends_on, [f"{plan.namespace}/{plan.pvc_name}" for plan in plans])
+        opts = pulumi.ResourceOptions(providers=member.providers, depends_on=list(member.depends_on))
+        for plan in plans:
+            AIMSharedCache.declare(plan, opts=opts)

@@ -43,6 +43,7 @@ from aim_pulumi.resources.inputs import AIMStackArgs, AIMStackArgsDict, AIMStack
 from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object, declare_kubernetes_object
 from aim_pulumi.resources.model import AIMClusterModel, AIMModel
 from aim_pulumi.resources.model_source import AIMClusterModelSource
+from aim_pulumi.resources.namespace_guard import note_namespaces
 from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.profile_set import AIMClusterProfileSet, AIMProfileSet
@@ -52,6 +53,7 @@ from aim_pulumi.resources.program import (
     enlist_catalog_object,
     enlist_plain_objects,
     reject_late_catalog_object,
+    warn_or_fail,
     with_children,
 )
 from aim_pulumi.resources.registry import current_registry
@@ -316,6 +318,14 @@ class AIMStack(pulumi.ComponentResource):
             ]
             for service, indexes in waiting:
                 service._record.wait_for([plain[i] for i in indexes])
+            # The directory's Namespaces its AIM objects live in are the program's: guarded.
+            homes = {obj.metadata.namespace or "default" for obj in objects if obj.scope == "Namespace"}
+            note_namespaces(
+                resource
+                for resource, manifest in zip(plain, manifests, strict=True)
+                if manifest.get("kind") == "Namespace"
+                and (manifest.get("metadata") or {}).get("name") in homes
+            )
 
         if manifests:
             enlist_plain_objects(
@@ -356,7 +366,7 @@ def _declare_as_data(
     target.add(obj)  # first: a different object under the same name is a DuplicateObject
 
     def warn(message: str) -> None:
-        pulumi.log.warn(f"{obj.object_ref}: {message}", resource=stack)
+        warn_or_fail(message, lambda text: pulumi.log.warn(f"{obj.object_ref}: {text}", resource=stack))
 
     record = CatalogRecord(
         obj,
@@ -364,6 +374,7 @@ def _declare_as_data(
         site=declaration_site(),
         namespace=PendingNamespace(),
         status_of=partial(kind.status_of, warn=warn),
+        warn=warn,
     )
     enlist_catalog_object(record)
     return record.status.output

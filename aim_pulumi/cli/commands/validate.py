@@ -104,7 +104,18 @@ def _deployability_notes(data: Any) -> list[str]:
     (`Extension.manifest_note` of the extension the CLI serves).
     """
     note = EXTENSION.manifest_note(data) if EXTENSION is not None else None
-    return [note] if note is not None else []
+    notes = [note] if note is not None else []
+    if isinstance(data, dict) and data.get("kind") in ("AIMProfile", "AIMClusterProfile"):
+        from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMValidationError, parse
+        from aim_pulumi.api.profile import deprecation_notes
+
+        try:
+            profile = parse(data)
+        except AIMValidationError:
+            return notes  # reported as a problem already
+        if isinstance(profile, AIMProfile | AIMClusterProfile):
+            notes += deprecation_notes(profile.spec)
+    return notes
 
 
 def _plain_object_problem(data: Any) -> AIMValidationError | None:

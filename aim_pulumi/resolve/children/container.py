@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,11 +17,13 @@ from typing import Any
 import yaml
 
 from aim_pulumi.api.admission import normalise_flag
+from aim_pulumi.api.base import names_a_credential
+from aim_pulumi.api.errors import escape
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
 from aim_pulumi.resolve.children.names import profile_configmap_name
 from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_env_with_sources
 from aim_pulumi.resolve.scalars import text
-from aim_pulumi.resolve.types import ContainerPlan, ProfileConfigPlan
+from aim_pulumi.resolve.types import ContainerPlan, Diagnostic, ProfileConfigPlan
 
 AIM_CACHE_ROOT = "/workspace/cache"
 PROFILE_MOUNT_ROOT = "/workspace/aim-runtime/profiles/custom"
@@ -579,3 +582,39 @@ __all__ = [
     "vllm_args",
     "vllm_env",
 ]
+
+
+# Values whose shape is a well-known credential's, whatever the variable is called: a Hugging Face,
+# GitHub, OpenAI-style or AWS access key.
+_CREDENTIAL_VALUE = re.compile(
+    r"^(hf_[A-Za-z0-9]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16})$"
+)
+PLAIN_CREDENTIAL = "PlainCredential"
+
+
+def plain_credentials(env: Sequence[Mapping[str, Any]]) -> list[Diagnostic]:
+    """A warning per env variable whose plain value looks like a credential.
+
+    A plain `value` lands as written in the InferenceService (and the download Job), the Pulumi
+    state and every preview, where `explain` hides it and a review would not; an Output (shown here
+    by its placeholder) or a `valueFrom` does not.
+    """
+    out: list[Diagnostic] = []
+    for entry in env:
+        name, value = entry.get("name"), entry.get("value")
+        if not isinstance(name, str) or not isinstance(value, str) or not value.strip():
+            continue
+        if UNRESOLVED_VALUE.search(value):
+            continue
+        if names_a_credential(name) or _CREDENTIAL_VALUE.match(value.strip()):
+            out.append(
+                Diagnostic(
+                    "warn",
+                    PLAIN_CREDENTIAL,
+                    f"env {escape(name)} holds a plain value that looks like a credential: it is written in "
+                    "plain text into the InferenceService, the Pulumi state and every preview; pass it as "
+                    "pulumi.Output.secret(...) (it then goes into a Secret the container reads), or as "
+                    "valueFrom.secretKeyRef",
+                )
+            )
+    return out

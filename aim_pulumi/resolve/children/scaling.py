@@ -18,7 +18,7 @@ from aim_pulumi.resolve.children.names import predictor_name
 from aim_pulumi.resolve.children.quantity import to_gi_floor
 from aim_pulumi.resolve.children.routing import effective_routing
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resolve.settings import DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY, Settings
+from aim_pulumi.resolve.settings import DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY, GATEWAY_PROVIDERS, Settings
 from aim_pulumi.resolve.types import Condition, Diagnostic, ScaledObjectPlan, ScalingPlan
 from aim_pulumi.schemas.quantity import parse_quantity
 
@@ -33,7 +33,6 @@ SCALE_TO_ZERO_POLLING_INTERVAL = 5
 COOLDOWN_BASE_SECONDS = 300
 COOLDOWN_MAX_SECONDS = 1200
 
-GATEWAY_PROVIDERS = ("envoyGateway", "kgateway", "custom", "none")
 _PROVIDERS_BY_LOWER = {provider.lower(): provider for provider in GATEWAY_PROVIDERS}
 ACTIVATION_PLACEHOLDERS = ("namespace", "serviceName", "httpRouteName", "predictorDeployment")
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")

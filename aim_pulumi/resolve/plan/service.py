@@ -31,6 +31,7 @@ from aim_pulumi.resolve.children.caching import (
 from aim_pulumi.resolve.children.container import (
     build_container_plan,
     build_profile_config_plan,
+    plain_credentials,
     served_model_id,
 )
 from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
@@ -220,6 +221,7 @@ def _plan(
             **({"override": chosen.override_env_label} if chosen.override_env_label else {}),
         },
     )
+    diagnostics.extend(plain_credentials(container.env))
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content
     )
@@ -242,10 +244,12 @@ def _plan(
     diagnostics.extend(scaling_diagnostics)
 
     degradations = [d for d in diagnostics if d.reason in DEGRADING_REASONS]
-    if degradations and settings.strict:
-        first = degradations[0]
+    warnings = [d for d in diagnostics if d.level == "warn"]
+    if warnings and settings.strict:
+        # Degradations first: they are what strict mode was first made for.
+        first = (degradations or warnings)[0]
         raise AIMResolutionError(
-            "", first.reason, f"{first.message} (strict mode turns degradations into errors)"
+            "", first.reason, f"{first.message} (strict mode turns warnings and degradations into errors)"
         )
 
     wait = AwaitPlan(

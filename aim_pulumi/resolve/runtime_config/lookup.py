@@ -8,7 +8,8 @@ error, because the user asked for settings that are not there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from aim_pulumi.api import to_manifest
@@ -91,3 +92,32 @@ def runtime_config_condition(result: ResolvedRuntimeConfig | None) -> Condition:
     ref = result.ref
     where = f"{ref.namespace}/{ref.name}" if ref.namespace else ref.name
     return Condition("RuntimeConfigReady", "True", "RuntimeConfigResolved", f"using {ref.kind} {where}")
+
+
+UNUSED_RUNTIME_CONFIG = "RuntimeConfigUnused"
+
+
+def unused_runtime_configs(
+    configs: Iterable[tuple[str, str]], used_namespaces: Iterable[str]
+) -> list[tuple[str, str, str]]:
+    """(namespace, name, message) of each namespaced runtime config in a namespace nothing else uses.
+
+    A runtime config applies only to the services, models and profiles of its own namespace, so one
+    whose namespace holds nothing else is read by nothing: most often a misspelt namespace, whose
+    services then silently take the cluster config. The message names the closest namespace in use.
+    """
+    used = sorted(set(used_namespaces))
+    out: list[tuple[str, str, str]] = []
+    for namespace, name in sorted(set(configs)):
+        if namespace in used:
+            continue
+        close = difflib.get_close_matches(namespace, used, n=1, cutoff=0.6)
+        hint = f' (did you mean namespace "{close[0]}"?)' if close else ""
+        message = (
+            f"{UNUSED_RUNTIME_CONFIG}: AIMRuntimeConfig {namespace}/{name} is used by nothing: no service, "
+            f'model or profile of the program lives in namespace "{namespace}"{hint}, and a namespaced '
+            "runtime config applies only to its own namespace (the others take the cluster config); "
+            "move it to the namespace of the objects it is meant for"
+        )
+        out.append((namespace, name, message))
+    return out

@@ -57,6 +57,8 @@ class ProfileSelection:
     tied: tuple[str, ...] = ()
     model: AnyModel | None = None
     explainer: Callable[[], SelectionExplanation] | None = field(default=None, repr=False, compare=False)
+    # What the shape ignored of the service (a `spec.model` beside `spec.profile.name`).
+    ignored: tuple[Diagnostic, ...] = ()
 
     @cached_property
     def explanation(self) -> SelectionExplanation | None:
@@ -72,7 +74,7 @@ class ProfileSelection:
 
     def diagnostics(self) -> tuple[Diagnostic, ...]:
         """The operator events of this selection: `ProfileSelectorAmbiguous`, `ProfileRebound`."""
-        out: list[Diagnostic] = []
+        out: list[Diagnostic] = list(self.ignored)
         name = self.profile.metadata.name
         if self.ambiguous:
             out.append(
@@ -283,7 +285,50 @@ def _select_by_name(req: Request, catalog: CatalogView) -> ProfileSelection:
         candidates=(row,),
         winner=entry.name,
     )
-    return ProfileSelection(profile=entry.obj, scope=entry.scope, shape="Name", explainer=lambda: explanation)
+    return ProfileSelection(
+        profile=entry.obj,
+        scope=entry.scope,
+        shape="Name",
+        explainer=lambda: explanation,
+        ignored=_model_not_served(req, entry, catalog),
+    )
+
+
+def _model_not_served(req: Request, entry: ProfileEntry, catalog: CatalogView) -> tuple[Diagnostic, ...]:
+    """A `spec.model` the named profile does not serve: the Name shape deploys the profile alone.
+
+    The profile serves model M when its `source-model` label is M, or, unlabelled, when M's
+    `modelId` or `image` is the profile's. Otherwise the model is ignored, which the user is told.
+    """
+    field, wanted = (
+        ("spec.model.name", req.model_name) if req.model_name else ("spec.model.image", req.model_image)
+    )
+    if not wanted:
+        return ()
+    spec = entry.obj.spec
+    label = entry.source_model
+    if req.model_name:
+        if label == wanted:
+            return ()
+        model = catalog.model(req.namespace, wanted)
+        if not label and model is not None:
+            if model.spec.model_id and model.spec.model_id == spec.model_id:
+                return ()
+            if model.spec.image and model.spec.image == spec.image:
+                return ()
+        served = f'model "{label}" (its {SOURCE_MODEL_LABEL} label)' if label else "another model"
+        if model is None:
+            served += f'; no AIMModel in namespace "{req.namespace}" or AIMClusterModel is named "{wanted}"'
+    else:
+        if spec.image == wanted:
+            return ()
+        served = f'image "{spec.image}"'
+    message = (
+        f'{field} "{wanted}" is ignored: the service deploys {entry.kind} "{entry.name}" by name '
+        f"(spec.profile.name), which serves {served}; drop {field}, name a profile of that model, or "
+        f"select by {field} (with spec.profile.selector) instead of spec.profile.name"
+    )
+    return (Diagnostic("warn", "ModelIgnored", message),)
 
 
 @dataclass(frozen=True)

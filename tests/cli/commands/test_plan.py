@@ -779,15 +779,15 @@ def test_stack_config_scalars_reach_the_program_as_written(
     assert json.loads(outputs["tags"]) == ["on", "1:30"]
 
 
-def test_a_mistyped_gateway_provider_is_said_once_with_the_close_name(
+def test_a_mistyped_gateway_provider_is_an_error_with_the_close_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Behaviour §9 falls back to `none`; the plan says so whether or not a service scales from zero."""
+    """As every other setting: a value that only warned and fell back to `none` (behaviour §9) hid
+    a disabled scale-from-zero."""
     code, out, err = plan(capsys, str(EXAMPLES / "quickstart"), "-c", "aim:gatewayProvider=envoy")
-    assert code == 0, err
-    warnings = [line for line in (out + err).splitlines() if "InvalidGatewayProvider" in line]
-    assert len(warnings) == 1
-    assert (
-        "'envoy' is not one of envoyGateway, kgateway, custom, none (did you mean envoyGateway?)"
-        in warnings[0]
+    assert (code, out) == (1, "")
+    (line,) = err.strip().splitlines()
+    assert line == (
+        "error: aim:gatewayProvider: InvalidSetting: expected one of envoyGateway, kgateway, custom, none, "
+        "got 'envoy' (did you mean envoyGateway?)"
     )
