@@ -23,15 +23,38 @@ from typing import Any
 
 import grpc  # type: ignore[import-untyped]
 from google.protobuf import empty_pb2, json_format, struct_pb2  # type: ignore[import-untyped]
+from pulumi.errors import InputPropertiesError, InputPropertyError
 from pulumi.provider.provider import Provider
-from pulumi.provider.server import ProviderServicer
+from pulumi.provider.server import ComponentInitError, ProviderServicer
 from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
+from aim_pulumi.api.errors import INTERNAL_ERROR, AIMError, internal_failure
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.binding import PROVIDER_BINDING_TYPE, binding_changes, decide_binding
 from aim_pulumi.resources.registry import enter_program_run
+from aim_pulumi.resources.reported import plain_text
 
-__all__ = ["AIMProviderServicer", "serve"]
+__all__ = ["AIMProviderServicer", "construct_failure", "serve"]
+
+
+def construct_failure(error: BaseException, resource: str = "") -> str:
+    """What a failed Construct says: an AIM error's line, naming the object or else the resource
+    being constructed (`AIMModel qwen`; a program of another language has no declaring line here);
+    a failure inside this package in words (`internal_failure`, never its class or frames);
+    anything else as its type and message."""
+    prefix = f"{resource}: " if resource else ""
+    if isinstance(error, AIMError):
+        text = " ".join(plain_text(error).split())
+        return text if error.object_ref else prefix + text
+    internal = internal_failure(error)
+    if internal is not None:
+        return f"{prefix}{INTERNAL_ERROR}: {internal}"
+    return prefix + " ".join(f"{type(error).__name__}: {error}".split())
+
+
+def _constructed(request: provider_pb2.ConstructRequest) -> str:
+    """`AIMModel qwen`: the component a Construct request declares."""
+    return f"{str(request.type).rpartition(':')[2]} {request.name}"
 
 
 def _plain(struct: struct_pb2.Struct) -> dict[str, Any]:
@@ -63,7 +86,26 @@ class AIMProviderServicer(ProviderServicer):
             request.stack,
             "preview" if request.dryRun else "update",
         )
-        return await super().Construct(request, context)
+        try:
+            return await self._construct(request, context)
+        except InputPropertiesError as error:
+            await context.abort_with_status(
+                self.create_grpc_invalid_properties_status(error.message, error.errors)
+            )
+            raise
+        except InputPropertyError as error:
+            details: Any = [{"property_path": error.property_path, "reason": error.reason}]
+            await context.abort_with_status(self.create_grpc_invalid_properties_status("", details))
+            raise
+        except ComponentInitError as error:
+            # The SDK would append the component's stack frames to the message.
+            await context.abort(
+                grpc.StatusCode.UNKNOWN, construct_failure(error.inner, _constructed(request))
+            )
+            raise  # abort raises; kept for the type checker
+        except Exception as error:
+            await context.abort(grpc.StatusCode.UNKNOWN, construct_failure(error, _constructed(request)))
+            raise
 
     async def _only_bindings(self, urn: str, context: Any) -> None:
         kind = _resource_type(urn)

@@ -502,7 +502,7 @@ def routing_annotation_rules(annotations: Mapping[str, str]) -> Problems:
 def env_var_rules(env: EnvVar) -> Problems:
     """A24: an EnvVar takes its value from `value` or `valueFrom`, not both; its name is one the API
     server takes (`IsRelaxedEnvVarName`), and its value one a process can receive (no NUL byte)."""
-    from aim_pulumi.schemas.pod_rules import env_name_errors
+    from aim_pulumi.schemas.pod_rules import env_name_errors, value_from_errors
 
     out = [problem("name", f"env var name {env.name!r}: {message}") for message in env_name_errors(env.name)]
     if isinstance(env.value, str) and "\x00" in env.value:
@@ -511,6 +511,14 @@ def env_var_rules(env: EnvVar) -> Problems:
         )
     if env.value is not None and env.value_from is not None:
         out.append(problem("", f"env var {env.name!r} sets both `value` and `valueFrom`; set one"))
+    elif env.value_from is not None:
+        # `validateEnvVarValueFrom`: one source the pod can read (a field it has, a resource with a
+        # divisor the API server takes), said at the AIM field rather than at the child's.
+        source = env.value_from.model_dump(by_alias=True, exclude_none=True, mode="json")
+        out += [
+            problem(path, f"env var {env.name!r}: {message}")
+            for path, message in value_from_errors({"name": env.name, "valueFrom": source})
+        ]
     return out
 
 
@@ -532,13 +540,21 @@ def resource_quantity_rules(resources: ResourceRequirements) -> Problems:
     """`ValidateResourceQuantityValue`: never negative, whole numbers for extended resources
     (`amd.com/gpu`). Request against limit is judged on the container, where the service's and the
     profile's resources have been merged."""
-    from aim_pulumi.schemas.pod_rules import quantity_value_errors
+    from aim_pulumi.schemas.pod_rules import container_resource_name_errors, quantity_value_errors
 
     return [
-        problem(f"{side}.{name}", f"{name} {value!r}: {message}")
-        for side in ("requests", "limits")
-        for name, value in getattr(resources, side).items()
-        for message in quantity_value_errors(name, value)
+        *(
+            problem(f"{side}.{name}", f"resource name {message}")
+            for side in ("requests", "limits")
+            for name in getattr(resources, side)
+            for message in container_resource_name_errors(name)
+        ),
+        *(
+            problem(f"{side}.{name}", f"{name} {value!r}: {message}")
+            for side in ("requests", "limits")
+            for name, value in getattr(resources, side).items()
+            for message in quantity_value_errors(name, value)
+        ),
     ]
 
 

@@ -9,7 +9,11 @@ component or the program's round, through `AIMError.declared`, the one way an er
 
 from __future__ import annotations
 
+import os
 import re
+import sysconfig
+from pathlib import Path
+from types import TracebackType
 from typing import Protocol, Self
 
 # Characters that would let one message print as several lines or repaint the terminal: C0/C1
@@ -220,3 +224,78 @@ def _rebuild(
     return AIMValidationError(
         field, reason, message, file=file, document=document, object_ref=object_ref, line=line
     )
+
+
+# Words for the failures a hostile input can push an unguarded step into; anything else is named
+# only as unexpected, since an exception's own text may carry the input (a secret among it).
+_INTERNAL_WORDS: tuple[tuple[type[BaseException], str], ...] = (
+    (RecursionError, "the input is nested too deeply"),
+    (MemoryError, "the input is too large"),
+    (UnicodeError, "the input is not valid text"),
+)
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
+# Where libraries live (the standard library, installed packages): a frame there is neither this
+# package's nor the user's, so the frame that called into it decides.
+_LIBRARIES = tuple(
+    str(Path(sysconfig.get_path(key)).resolve()) + os.sep
+    for key in ("stdlib", "platstdlib", "purelib", "platlib")
+)
+
+
+# What only a defect raises (never a message meant for a user), wherever in this package.
+_DEFECTS = (
+    AssertionError, AttributeError, IndexError, KeyError, NameError, RecursionError, MemoryError,
+    UnicodeError, ZeroDivisionError,
+)  # fmt: skip
+
+
+def _internal(error: BaseException, origin: TracebackType | None = None) -> bool:
+    """Whether `error` is a defect of this package rather than a message for a user.
+
+    From the innermost frame outwards, library frames are passed over to the first frame that is
+    this package's or the user's. The user's: theirs (a `TypeError` in pulumi-kubernetes that their
+    program called keeps its name). This package's: a defect when a library raised it (an
+    `AssertionError` of the Pulumi SDK, `embedded null byte` from `os`, a botocore error) or when it
+    is of a kind only a defect raises; a `TypeError` or `ValueError` this package raises itself is
+    a message it means a user to read.
+    """
+    frames = []
+    tb = origin or error.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    via_library = False
+    for filename in reversed(frames):
+        if filename.startswith("<"):
+            continue
+        resolved = os.path.realpath(filename)
+        if resolved.startswith(_PACKAGE):
+            return via_library or isinstance(error, _DEFECTS)
+        if not resolved.startswith(_LIBRARIES):
+            return False
+        via_library = True
+    return False
+
+
+def internal_failure(error: BaseException, origin: TracebackType | None = None) -> str | None:
+    """The message for a failure raised inside this package that is not an AIM error; None otherwise.
+
+    No exception class and no stack frame reaches a user for it (`--debug` shows the traceback):
+    it names what happened in words, and that it is a defect to report. A failure of the user's
+    own code (a typo in their program) keeps its type and message, which are theirs. `origin` is
+    the traceback where the error was first raised, when it was raised again elsewhere since (a
+    failed Output re-raises at every await).
+    """
+    if isinstance(error, AIMError) or not _internal(error, origin):
+        return None
+    what = next(
+        (words for kind, words in _INTERNAL_WORDS if isinstance(error, kind)), "an unexpected failure"
+    )
+    return (
+        f"the plan stopped inside aim-pulumi ({what}); this is a defect: --debug shows the details, "
+        "please report it"
+    )
+
+
+INTERNAL_ERROR = "InternalError"
+"""The reason an `internal_failure` is reported under."""

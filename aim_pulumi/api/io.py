@@ -197,6 +197,9 @@ class ManifestDocument:
     file: str
     document: int
     data: Any
+    # Where the object is inside its document: "" for the document itself, `items[2]` for an item
+    # of a `kind: List` document (which kubectl applies as its items).
+    within: str = ""
 
     @property
     def object_ref(self) -> str:

@@ -10,19 +10,23 @@ reader is told. Pure: no pulumi import.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aim_pulumi.api.base import AIM_GROUP
+from aim_pulumi.api.errors import join_path
 from aim_pulumi.api.io import KINDS, Kinds, ManifestDocument, iter_documents, manifest_files, read_text
 
 __all__ = [
     "ManifestSet",
     "Skipped",
     "add_documents",
+    "expand_lists",
     "is_aim_document",
     "read_manifest_set",
     "skip_reason",
@@ -95,7 +99,7 @@ def add_documents(result: ManifestSet, text: str, file: str, kinds: Kinds = KIND
     with a note; one with only one of them, or an AIM document that does not parse, stays an error
     of the AIM loader, located at its file and document.
     """
-    for doc in iter_documents(text, file):
+    for doc in expand_lists(iter_documents(text, file)):
         if _is_object(doc.data) and str(doc.data["apiVersion"]).rpartition("/")[0] == _KUSTOMIZE_GROUP:
             result.skipped.append(Skipped(file, _KUSTOMIZE_REASON, doc.document))
         elif is_aim_document(doc.data, kinds):
@@ -108,6 +112,30 @@ def add_documents(result: ManifestSet, text: str, file: str, kinds: Kinds = KIND
             result.skipped.append(
                 Skipped(file, "not a Kubernetes object (no apiVersion and kind)", doc.document)
             )
+
+
+def _is_list(data: Any) -> bool:
+    """A `kind: List` (or `ConfigMapList`, ...) document: kubectl applies its items, not it."""
+    return (
+        isinstance(data, dict)
+        and str(data.get("kind") or "").endswith("List")
+        and isinstance(data.get("items"), list)
+    )
+
+
+def expand_lists(documents: Iterable[ManifestDocument]) -> Iterator[ManifestDocument]:
+    """Each `*List` document replaced by its items (nested lists too), as kubectl and `import` read
+    them; an item keeps its document's position and says where in it it is (`items[2]`)."""
+    for doc in documents:
+        if not _is_list(doc.data):
+            yield doc
+            continue
+        items = [
+            dataclasses.replace(doc, data=item, within=join_path(doc.within, "items", index))
+            for index, item in enumerate(doc.data["items"])
+            if item is not None
+        ]
+        yield from expand_lists(items)
 
 
 def read_manifest_set(path: str | os.PathLike[str], kinds: Kinds = KINDS) -> ManifestSet:

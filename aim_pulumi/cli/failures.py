@@ -116,7 +116,9 @@ def failure_line(exc: BaseException, program: Program) -> str:
     A program whose resolution failed for several objects gets one such line for each.
     """
     from aim_pulumi.api import AIMValidationError
+    from aim_pulumi.api.errors import INTERNAL_ERROR, internal_failure
     from aim_pulumi.api.io import ManifestPathError
+    from aim_pulumi.offline.engine import ORIGIN_TRACEBACK
     from aim_pulumi.offline.recording import DynamicCheckFailed
     from aim_pulumi.resolve.errors import AIMResolutionError
     from aim_pulumi.resources.program import AIMProgramError
@@ -145,6 +147,8 @@ def failure_line(exc: BaseException, program: Program) -> str:
     elif isinstance(exc, SyntaxError):
         where = f"{display_path(Path(exc.filename))}:{exc.lineno}" if exc.filename else location
         parts = [where, "SyntaxError", exc.msg]
+    elif (internal := internal_failure(exc, getattr(exc, ORIGIN_TRACEBACK, None))) is not None:
+        parts = [location, component, INTERNAL_ERROR, internal]
     else:
         parts = [location, component, type(exc).__name__, str(exc)]
     return ": ".join(one_line(p) for p in parts if p)

@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import yaml
+from pulumi.runtime import rpc
 
 from aim_pulumi.api.errors import escape
 from aim_pulumi.cli.common import STDOUT, UsageError
-from aim_pulumi.cli.render import UNKNOWN, as_mapping, mark_unknowns, redact_secrets
+from aim_pulumi.cli.render import SECRET, UNKNOWN, as_mapping, mark_unknowns, redact_secrets
 from aim_pulumi.cli.tree import KUBERNETES_PREFIX, parents, tree_order
 
 if TYPE_CHECKING:
@@ -224,13 +226,49 @@ def manifests_yaml(recording: PlanRecording, *, show_secrets: bool = False) -> s
     return yaml.dump_all(documents, Dumper=_ManifestDumper, sort_keys=False, default_flow_style=False)
 
 
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+"""The largest `--json` plan `--diff` reads: a thousand services write a few MiB."""
+
+
+def _plan_text(path: str, stdin: TextIO | None) -> str:
+    """The text of a plan file, bounded as YAML input is: a regular file (never a FIFO, which would
+    block, or a device such as `/dev/zero`, which never ends) of at most MAX_PLAN_BYTES."""
+    limit = f"larger than {MAX_PLAN_BYTES // (1024 * 1024)} MiB"
+    if path == "-" and stdin is not None:
+        text = stdin.read(MAX_PLAN_BYTES + 1)
+        if len(text) > MAX_PLAN_BYTES:
+            raise UsageError(f"--diff -: not a plan written by --json: {limit}")
+        return text
+    try:
+        info = Path(path).stat()
+    except FileNotFoundError:
+        raise UsageError(f"--diff {escape(path)}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"--diff {escape(path)}: cannot read: {escape(exc)}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"--diff {escape(path)}: not a regular file (a FIFO, socket or device)")
+    if info.st_size > MAX_PLAN_BYTES:
+        raise UsageError(f"--diff {escape(path)}: not a plan written by --json: {limit}")
+    with Path(path).open(encoding="utf-8") as handle:
+        return handle.read(MAX_PLAN_BYTES + 1)
+
+
+def _without_secrets(value: Any) -> Any:
+    """A plan's values with every Pulumi secret envelope (`--show-secrets` writes none) as
+    `[secret]`: a value a plan file holds inside one is never printed by a diff."""
+    if isinstance(value, dict):
+        if rpc.is_rpc_secret(value):
+            return SECRET
+        return {k: _without_secrets(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_secrets(v) for v in value]
+    return value
+
+
 def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
     """A plan written by `plan --json` (`-`: from `stdin`); anything else is a usage error naming the file."""
     try:
-        text = stdin.read() if path == "-" and stdin is not None else Path(path).read_text(encoding="utf-8")
-        data = json.loads(text)
-    except FileNotFoundError:
-        raise UsageError(f"--diff {path}: no such file") from None
+        data = json.loads(_plan_text(path, stdin))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"--diff {escape(path)}: not a plan written by --json: {escape(exc)}") from None
     except RecursionError:
@@ -240,8 +278,10 @@ def load_plan(path: str, stdin: TextIO | None = None) -> dict[str, Any]:
         isinstance(r, Mapping) and isinstance(r.get("type"), str) and isinstance(r.get("name"), str)
         for r in resources
     ):
-        raise UsageError(f"--diff {path}: not a plan written by --json (no resources list of type/name)")
-    return dict(data)
+        raise UsageError(
+            f"--diff {escape(path)}: not a plan written by --json (no resources list of type/name)"
+        )
+    return dict(_without_secrets(data))
 
 
 def _has_schema(manifest: Mapping[str, Any]) -> bool:
@@ -255,6 +295,7 @@ def validation_problems(recording: PlanRecording) -> list[str]:
 
     Kinds the project vendors no schema for (a foreign CRD) are not checked: `unvalidated_manifests`.
     """
+    from aim_pulumi.manifests.child_admission import shown_detail
     from aim_pulumi.schemas import manifest_identity, validate_manifest
 
     problems: list[str] = []
@@ -265,7 +306,9 @@ def validation_problems(recording: PlanRecording) -> list[str]:
         for error in validate_manifest(manifest):
             # A value known only after `pulumi up` cannot be judged now, as in `pulumi preview`.
             if UNKNOWN not in error:
-                problems.append(f"{manifest_identity(manifest)} ({r.name}): {error}")
+                field, _, detail = error.partition(": ")
+                shown = f"{field}: {shown_detail(field, detail)}" if detail else error
+                problems.append(f"{manifest_identity(manifest)} ({r.name}): {shown}")
     return problems
 
 

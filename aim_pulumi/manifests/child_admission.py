@@ -21,9 +21,10 @@ from typing import Any
 
 from aim_pulumi.api.errors import AIMValidationError
 from aim_pulumi.api.limits import UNRESOLVED_VALUE
+from aim_pulumi.schemas.registry import schema_document
 from aim_pulumi.schemas.validator import manifest_identity, validate_manifest
 
-__all__ = ["Source", "check_children", "value_origin"]
+__all__ = ["Source", "check_children", "object_problems", "shown_detail", "value_origin"]
 
 Source = tuple[str, Mapping[str, Any]]
 """An AIM object a child is built from: its `Kind/namespace/name` and its manifest."""
@@ -113,9 +114,36 @@ def value_origin(
 
 
 def _shown(field: str, detail: str) -> str:
-    if _CREDENTIAL_FIELD.search(field):
-        return _ECHOED.sub("Invalid value", detail)
-    return detail
+    return shown_detail(field, detail)
+
+
+def shown_detail(field: str, detail: str) -> str:
+    """A validation message as it may be printed: without the refused value where the field may
+    hold a credential (env values, a Secret's `data` and `stringData`, whatever JSON the value is)."""
+    if not _CREDENTIAL_FIELD.search(field):
+        return detail
+    head, found, rest = detail.partition("Invalid value: ")
+    if not found:
+        return detail
+    try:
+        _, end = json.JSONDecoder().raw_decode(rest)
+    except ValueError:
+        return f"{head}Invalid value (not shown)"
+    return f"{head}Invalid value{rest[end:]}"
+
+
+def object_problems(manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) of each refusal of a plain object's kind: its schema and the API server's
+    Go rules; a credential field's value is never in the message. Empty for a kind with no schema."""
+    if schema_document(str(manifest.get("apiVersion")), str(manifest.get("kind"))) is None:
+        return []
+    out = []
+    for error in validate_manifest(manifest, cel=False):
+        if UNRESOLVED_VALUE.search(error):
+            continue
+        field, _, detail = error.partition(": ")
+        out.append((field, shown_detail(field, detail) if detail else error))
+    return out
 
 
 def check_children(

@@ -60,6 +60,9 @@ class Settings:
     registry_auth: tuple[tuple[str, Login], ...] = ()
     # Whether a Namespace the program declares may be deleted with the Shared caches it holds.
     namespace_deletion: str = "refuse"
+    # Whether an S3 source without a size may be sized by listing its bucket with the local AWS
+    # credentials (at the endpoint the runtime config names): trusted configuration only.
+    list_s3: bool = False
 
     @classmethod
     def from_config(cls, values: Mapping[str, Any]) -> Settings:
@@ -237,6 +240,8 @@ def _parse_inventory(key: str, value: Any) -> tuple[dict[str, Any], ...] | None:
             data = json.loads(value)
         except ValueError as exc:
             raise _invalid(key, f"expected a JSON list of accelerator pools: {exc}") from exc
+        except RecursionError:
+            raise _invalid(key, "expected a JSON list of accelerator pools: nested too deeply") from None
     if not isinstance(data, list | tuple):
         raise _invalid(key, f"expected a list of accelerator pools, got {type(data).__name__}")
     return tuple(_parse_pool(key, index, pool) for index, pool in enumerate(data))
@@ -274,6 +279,7 @@ _FIELDS = (
     _Field("insecureRegistries", "insecure_registries", _parse_hosts, optional=True),
     _Field("registryAuth", "registry_auth", _parse_registry_auth, optional=True),
     _Field("namespaceDeletion", "namespace_deletion", _choice(NAMESPACE_DELETION)),
+    _Field("listS3", "list_s3", _parse_bool),
 )
 _FIELDS_BY_KEY = {spec.key: spec for spec in _FIELDS}
 _FIELDS_BY_ATTRIBUTE = {spec.attribute: spec for spec in _FIELDS}

@@ -20,6 +20,7 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.api.errors import AIMValidationError
+from aim_pulumi.manifests.child_admission import object_problems
 
 __all__ = ["check_kubernetes_object", "declare_kubernetes_object", "sdk_class"]
 
@@ -77,7 +78,7 @@ def _required_fields(api_version: str, kind: str) -> list[str]:
     ]
 
 
-def check_kubernetes_object(manifest: Mapping[str, Any]) -> None:
+def check_kubernetes_object(manifest: Mapping[str, Any], *, values: bool = True) -> None:
     """Raise before anything registers when an object cannot become its pulumi-kubernetes resource.
 
     Every object needs `metadata.name` (its Pulumi name and the cluster's key); a built-in kind
@@ -102,6 +103,13 @@ def check_kubernetes_object(manifest: Mapping[str, Any]) -> None:
         if required not in given:
             field = _CAMEL_BACK.sub(lambda m: m.group(1).upper(), required)
             raise AIMValidationError(field, "InvalidSpec", f"{api_version} {kind} requires `{field}`")
+    # What the API server would refuse, refused before anything registers (as a service's children);
+    # `values=False` leaves that to a caller that lists every problem (`validate`).
+    problems = object_problems(manifest) if values else []
+    if problems:
+        field, message = problems[0]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise AIMValidationError(field, "InvalidSpec", f"{message}{more}")
 
 
 def declare_kubernetes_object(

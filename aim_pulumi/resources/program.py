@@ -55,7 +55,7 @@ from aim_pulumi.resources import _sdk, levers
 from aim_pulumi.resources.namespace_guard import guard_namespaces
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
-from aim_pulumi.resources.reported import plain_text, reported
+from aim_pulumi.resources.reported import as_reported, plain_text
 from aim_pulumi.resources.round_member import CatalogMember, Deferred, RoundMember, ServiceMember
 from aim_pulumi.resources.shared_cache import declare_prewarmed_caches
 from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
@@ -82,7 +82,7 @@ def locate(error: BaseException, site: DeclarationSite | None, object_ref: str) 
     """The error, naming its object and the line that declared it: it was raised away from the user's code."""
     if isinstance(error, AIMError):
         error = error.located(object_ref=object_ref)
-    return reported(declare(error, site, object_ref))
+    return as_reported(declare(error, site, object_ref), object_ref)
 
 
 class AIMProgramError(pulumi.RunError):

@@ -15,19 +15,21 @@ before; under `pulumi preview` and `pulumi up` it reads as it does offline.
 from __future__ import annotations
 
 import functools
+import traceback
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 import pulumi
 
-from aim_pulumi.api.errors import AIMError, AIMValidationError
+from aim_pulumi.api.errors import INTERNAL_ERROR, AIMError, AIMValidationError, internal_failure
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import levers
-from aim_pulumi.resources.sites import declaration_of, declaration_site
+from aim_pulumi.resources.sites import declaration_of, declaration_site, declare
 
 __all__ = [
     "ReportedResolutionError",
     "ReportedValidationError",
+    "as_reported",
     "plain_text",
     "reported",
     "reported_text",
@@ -90,6 +92,21 @@ def reported(error: _E) -> _E:
     return error
 
 
+def as_reported(error: BaseException, object_ref: str | None = None) -> BaseException:
+    """`error` as `reported`, a failure inside this package becoming an `InternalError` line.
+
+    The language host would print a traceback of this package's frames and the exception's own
+    text, which can carry the input; the traceback goes to the engine's debug log instead.
+    """
+    internal = internal_failure(error)
+    if internal is None:
+        return reported(error)
+    pulumi.log.debug("".join(traceback.format_exception(error)))
+    site, by = declaration_of(error)
+    replacement = AIMResolutionError("", INTERNAL_ERROR, internal, object_ref=object_ref or "")
+    return reported(replacement.declared(site, by))
+
+
 def reports_errors(init: Callable[_P, _R]) -> Callable[_P, _R]:
     """A component constructor whose AIM errors carry the declaring line and read as one line."""
 
@@ -103,5 +120,9 @@ def reports_errors(init: Callable[_P, _R]) -> Callable[_P, _R]:
             if error.declared_at is None:
                 error.declared(declaration_site())
             raise reported(error) from None
+        except Exception as error:
+            if internal_failure(error) is None:
+                raise
+            raise as_reported(declare(error, declaration_site())) from None
 
     return constructor

@@ -332,7 +332,7 @@ class AIMStack(pulumi.ComponentResource):
                 [
                     (
                         Declaration(
-                            ("plain", name, doc.file, doc.document),
+                            ("plain", name, doc.file, doc.document, doc.within),
                             f'{doc.object_ref} of AIMStack "{name}" ({_shown(doc.file)}:{doc.document})',
                             doc.object_ref,
                             file=doc.file,

@@ -10,6 +10,8 @@ a value of the wrong type was already reported by the schema and is simply skipp
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -230,6 +232,176 @@ def isvc_predictor_implementation(obj: Mapping[str, Any]) -> list[str]:
     return errors
 
 
+# --------------------------------------------------------------------------- Secret and ConfigMap
+# Values of a Secret are never echoed: a refusal names the key and the rule.
+
+# `ValidateSecret`: the keys each built-in type requires (`stringData` counts, as it is merged in).
+SECRET_TYPE_KEYS: Mapping[str, tuple[str, ...]] = {
+    "kubernetes.io/tls": ("tls.crt", "tls.key"),
+    "kubernetes.io/ssh-auth": ("ssh-privatekey",),
+    "kubernetes.io/dockerconfigjson": (".dockerconfigjson",),
+    "kubernetes.io/dockercfg": (".dockercfg",),
+}
+_JSON_KEYS = (".dockerconfigjson", ".dockercfg")
+MAX_DATA_BYTES = (
+    1024 * 1024
+)  # `TotalSecretSize`, `MaxSecretSize`: a Secret's or ConfigMap's data at most 1 MiB
+_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+
+
+def _decoded(value: object) -> bytes | None:
+    """A `[]byte` field as Go's encoding/json reads it: standard base64, padded, line breaks skipped."""
+    if not isinstance(value, str):
+        return None
+    text = value.replace("\r", "").replace("\n", "")
+    if not _BASE64.match(text):
+        return None
+    return base64.b64decode(text)
+
+
+def _bytes_errors(obj: Mapping[str, Any], field: str) -> list[str]:
+    """Every value of a `[]byte` map is base64 (the API server cannot decode it otherwise: 400)."""
+    return [
+        f'{field}[{key}]: Invalid value: "<not shown>": not base64 (the standard alphabet, padded): '
+        f"the API server cannot decode it {APISERVER}"
+        for key, value in _mapping(obj.get(field)).items()
+        if isinstance(value, str) and _decoded(value) is None
+    ]
+
+
+def _secret_value(obj: Mapping[str, Any], key: str) -> bytes | None:
+    string_data = _mapping(obj.get("stringData"))
+    if isinstance(string_data.get(key), str):
+        return str(string_data[key]).encode()
+    return _decoded(_mapping(obj.get("data")).get(key))
+
+
+def secret_rules(obj: Mapping[str, Any]) -> list[str]:
+    """`ValidateSecret`: base64 data, the keys of its type (with JSON where the type is a docker
+    config), a service account token's annotation, and at most 1 MiB of data."""
+    errors = _bytes_errors(obj, "data")
+    keys = set(_mapping(obj.get("data"))) | set(_mapping(obj.get("stringData")))
+    secret_type = obj.get("type")
+    for key in SECRET_TYPE_KEYS.get(str(secret_type), ()):
+        if key not in keys:
+            errors.append(f"data[{key}]: Required value {APISERVER}")
+        elif key in _JSON_KEYS:
+            value = _secret_value(obj, key)
+            try:
+                json.loads(value or b"")
+            except ValueError:
+                errors.append(
+                    f'data[{key}]: Invalid value: "<secret contents redacted>": not JSON {APISERVER}'
+                )
+    if secret_type == "kubernetes.io/basic-auth" and not keys & {"username", "password"}:
+        errors += [
+            f"data[username]: Required value {APISERVER}",
+            f"data[password]: Required value {APISERVER}",
+        ]
+    annotations = _mapping(_mapping(obj.get("metadata")).get("annotations"))
+    if secret_type == "kubernetes.io/service-account-token" and not annotations.get(
+        "kubernetes.io/service-account.name"
+    ):
+        errors.append(f"metadata.annotations[kubernetes.io/service-account.name]: Required value {APISERVER}")
+    size = sum(len(_secret_value(obj, str(key)) or b"") for key in keys)
+    if size > MAX_DATA_BYTES:
+        errors.append(f"data: Too long: must have at most {MAX_DATA_BYTES} bytes {APISERVER}")
+    return errors
+
+
+def config_map_rules(obj: Mapping[str, Any]) -> list[str]:
+    """`ValidateConfigMap`: base64 binaryData, no key in both maps, at most 1 MiB of data."""
+    errors = _bytes_errors(obj, "binaryData")
+    data, binary = _mapping(obj.get("data")), _mapping(obj.get("binaryData"))
+    errors += [
+        f'data[{key}]: Invalid value: "{key}": duplicate of key present in binaryData {APISERVER}'
+        for key in data
+        if key in binary
+    ]
+    size = sum(len(str(v).encode()) for v in data.values()) + sum(
+        len(_decoded(v) or b"") for v in binary.values()
+    )
+    if size > MAX_DATA_BYTES:
+        errors.append(f"data: Too long: must have at most {MAX_DATA_BYTES} bytes {APISERVER}")
+    return errors
+
+
+# --------------------------------------------------------------------------- Service
+
+SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")
+SERVICE_PROTOCOLS = ("SCTP", "TCP", "UDP")
+_PORT_RANGE = "must be between 1 and 65535, inclusive"
+_IANA_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+
+
+def _port_number_errors(path: str, value: object) -> list[str]:
+    if isinstance(value, int) and not isinstance(value, bool) and not 1 <= value <= 65535:
+        return [f"{path}: Invalid value: {value}: {_PORT_RANGE} {APISERVER}"]
+    return []
+
+
+def _port_name_errors(path: str, value: str) -> list[str]:
+    """validation `IsValidPortName` (an IANA service name): a named targetPort."""
+    if len(value) > 15 or not _IANA_NAME.match(value) or "--" in value or not re.search("[a-z]", value):
+        return [
+            f'{path}: Invalid value: "{value}": must contain only alpha-numeric characters (a-z, 0-9), '
+            f"and hyphens (-), at most 15 of them, at least one letter, no '--' {APISERVER}"
+        ]
+    return []
+
+
+def service_rules(obj: Mapping[str, Any]) -> list[str]:
+    """`ValidateService` for what a manifest decides alone: its type, its ports (required unless
+    headless or ExternalName; numbers in range, a named target an IANA name, known protocols, names
+    when there are several), and the external name of an ExternalName service."""
+    spec = _spec(obj)
+    service_type = spec.get("type") or "ClusterIP"
+    errors: list[str] = []
+    if service_type not in SERVICE_TYPES:
+        errors.append(
+            f"spec.type: Unsupported value: {_quoted(service_type)}: supported values: "
+            f"{_supported(SERVICE_TYPES)} {APISERVER}"
+        )
+    ports = _sequence(spec.get("ports"))
+    headless = spec.get("clusterIP") == "None"
+    if service_type == "ExternalName" and not spec.get("externalName"):
+        errors.append(f"spec.externalName: Required value {APISERVER}")
+    if not ports and not headless and service_type != "ExternalName":
+        errors.append(f"spec.ports: Required value {APISERVER}")
+    names: set[str] = set()
+    for index, entry in enumerate(ports):
+        port = _mapping(entry)
+        where = f"spec.ports[{index}]"
+        errors += _port_number_errors(f"{where}.port", port.get("port"))
+        target = port.get("targetPort", port.get("port"))
+        if isinstance(target, str):
+            errors += _port_name_errors(f"{where}.targetPort", target)
+        else:
+            errors += _port_number_errors(f"{where}.targetPort", target)
+        protocol = port.get("protocol") or "TCP"
+        if protocol not in SERVICE_PROTOCOLS:
+            errors.append(
+                f"{where}.protocol: Unsupported value: {_quoted(protocol)}: supported values: "
+                f"{_supported(SERVICE_PROTOCOLS)} {APISERVER}"
+            )
+        name = port.get("name")
+        if len(ports) > 1 and not name:
+            errors.append(f"{where}.name: Required value {APISERVER}")
+        elif isinstance(name, str) and name:
+            errors += [
+                f"{where}.name: Invalid value: {_quoted(name)}: {m} {APISERVER}"
+                for m in dns1123_label_errors(name)
+            ]
+            if name in names:
+                errors.append(f"{where}.name: Duplicate value: {_quoted(name)} {APISERVER}")
+            names.add(name)
+        if port.get("nodePort") and service_type == "ClusterIP":
+            errors.append(
+                f"{where}.nodePort: Forbidden: may not be used when `type` is 'ClusterIP' {APISERVER}"
+            )
+    return errors
+
+
 BUILTIN_RULES: Mapping[tuple[str, str], tuple[BuiltinRule, ...]] = {
     ("v1", "PersistentVolumeClaim"): (
         pvc_access_modes,
@@ -249,8 +421,9 @@ BUILTIN_RULES: Mapping[tuple[str, str], tuple[BuiltinRule, ...]] = {
         isvc_predictor_implementation,
         isvc_predictor_pod,
     ),
-    ("v1", "ConfigMap"): (data_key_errors,),
-    ("v1", "Secret"): (data_key_errors,),
+    ("v1", "ConfigMap"): (data_key_errors, config_map_rules),
+    ("v1", "Secret"): (data_key_errors, secret_rules),
+    ("v1", "Service"): (service_rules,),
 }
 
 

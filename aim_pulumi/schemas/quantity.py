@@ -80,3 +80,45 @@ def quantity_value(value: object) -> Decimal | None:
 def is_quantity(value: object) -> bool:
     """True when Go's parser would accept `value` (numbers always are quantities)."""
     return quantity_value(value) is not None
+
+
+_DECIMAL_SUFFIX_OF = {exponent: suffix for suffix, exponent in _DECIMAL_SUFFIXES.items()} | {0: ""}
+_BINARY_SUFFIX_OF = {power: suffix for suffix, power in _BINARY_SUFFIXES.items()}
+
+
+def canonical_quantity(value: object) -> str | None:
+    """The quantity as Go's `Quantity.String()` writes it, or None when it is not a quantity.
+
+    Some rules compare that text rather than the value (a `resourceFieldRef` divisor must be one of
+    `1`, `1k`, `1Ki`, ...): the format is the one written (binary suffix, decimal suffix or none,
+    exponent), a binary value below 1024 or not whole is written in the decimal form, and the
+    mantissa is the whole number with the largest suffix. An exponent form is never one of those
+    texts (the API server refuses `1e0` and `1e3` as divisors), so it is written as it was.
+    """
+    amount = quantity_value(value)
+    if amount is None:
+        return None
+    if amount == 0:
+        return "0"
+    match = _GO_QUANTITY.match(value) if isinstance(value, str) else None
+    if match is not None and match["exponent"] is not None:
+        return str(value)
+    with localcontext() as ctx:
+        ctx.prec = _PRECISION
+        if (
+            match is not None
+            and match["binary"]
+            and abs(amount) >= 1024
+            and amount == amount.to_integral_value()
+        ):
+            for power in range(6, 0, -1):
+                unit = Decimal(1024) ** power
+                if amount % unit == 0:
+                    return f"{int(amount / unit)}{_BINARY_SUFFIX_OF[power]}"
+            return str(int(amount))
+        for exponent in range(18, -12, -3):
+            mantissa = amount.scaleb(-exponent)
+            if mantissa == mantissa.to_integral_value():
+                return f"{int(mantissa)}{_DECIMAL_SUFFIX_OF.get(exponent, f'e{exponent}')}"
+        # Finer than a nano unit: Go rounds up to whole nanos.
+        return f"{int(amount.scaleb(9).to_integral_value(rounding='ROUND_CEILING'))}n"

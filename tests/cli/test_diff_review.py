@@ -238,13 +238,22 @@ def test_a_plain_object_with_a_field_its_kind_lacks_fails_before_anything_regist
     assert f"{tmp_path / 'ns.yaml'}:1: Namespace/a: sepc: UnknownField" in err
 
 
-def test_invalid_plain_objects_fail_validation(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_invalid_plain_objects_are_refused_before_anything_registers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As a service's children are: what the API server would refuse fails the plan, not only
+    `--validate` (which used to be the only check of a plain object)."""
     (tmp_path / "sa.yaml").write_text(
         "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: Bad_Name, namespace: a}\n"
     )
-    code, _, err = run(capsys, "plan", str(tmp_path), "--validate", "--quiet")
-    assert code == 1
-    assert "invalid: ServiceAccount/a/Bad_Name" in err
+    for extra in ([], ["--validate", "--quiet"]):
+        code, out, err = run(capsys, "plan", str(tmp_path), *extra)
+        assert (code, out) == (1, "")
+        (line,) = err.splitlines()
+        assert (
+            line.startswith("error: ")
+            and "sa.yaml:1: ServiceAccount/a/Bad_Name: metadata.name: InvalidSpec: " in line
+        )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -282,3 +282,35 @@ def test_field_descriptions_come_from_the_model_docstrings(schema: dict[str, Any
     written = attribute_docs(ServiceSpec)["replicas"]
     assert written
     assert " ".join(replicas["description"].split()) == written
+
+
+def test_a_failed_construct_says_what_failed_without_frames(session: ProviderSession) -> None:
+    """Under `pulumi preview` of another language the SDK appended the component's stack frames to
+    an error raised in a component's constructor."""
+    import grpc
+
+    bad = {"namespace": "ml-team", "spec": {**MODEL["spec"], "image": "ghcr.io/amd/qwen3:0.8.5"}}
+    with pytest.raises(grpc.RpcError) as failure:
+        session.construct("aim:index:AIMModel", "both", bad, stack="frames")
+    details = failure.value.details() or ""
+    assert details.startswith("AIMModel both: spec.modelId: InvalidSpec: set exactly one of"), details
+    for leak in ("Traceback", 'File "', "ComponentInitError", "AIMValidationError", "aim_pulumi/"):
+        assert leak not in details, details
+
+
+def test_an_internal_failure_is_said_in_words() -> None:
+    """A failure inside the package (a defect a hostile input found) names no exception or frame."""
+    from aim_pulumi.api.documents import expand_documents
+    from aim_pulumi.provider_server import construct_failure
+
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    with pytest.raises(RecursionError) as raised:
+        list(expand_documents([cycle]))
+    said = construct_failure(raised.value)
+    assert said.startswith(
+        "InternalError: the plan stopped inside aim-pulumi (the input is nested too deeply)"
+    )
+    assert "RecursionError" not in said and "maximum recursion" not in said
+    # A user's own mistake keeps its name and words.
+    assert construct_failure(KeyError("region")) == "KeyError: 'region'"

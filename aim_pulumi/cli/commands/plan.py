@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
+from aim_pulumi.api.errors import bounded
 from aim_pulumi.cli import policies
 from aim_pulumi.cli.common import (
     EXIT_CHANGES,
@@ -164,12 +165,12 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             if args.debug:
                 traceback.print_exception(outcome.error.cause, file=err)
             for line in outcome.error.line.splitlines():
-                print(err_palette.error("error: ") + line, file=err)
+                print(err_palette.error("error: ") + bounded(line), file=err)
             return EXIT_FAILED
         recording = outcome.recording
         assert recording is not None
     except UsageError as exc:
-        print(f"aim-pulumi plan: error: {exc}", file=err)
+        print(bounded(f"aim-pulumi plan: error: {exc}"), file=err)
         return EXIT_USAGE
     with collector_paused():
         code = _write_out(args, program, outcome, old_plan, out, err)
@@ -177,7 +178,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             try:
                 results = policies.run_packs(packs, recording)
             except UsageError as exc:
-                print(f"aim-pulumi plan: error: {exc}", file=err)
+                print(bounded(f"aim-pulumi plan: error: {exc}"), file=err)
                 return EXIT_USAGE
             shown = err if _document_to_stdout(args) else out
             if policies.print_verdicts(results, palette_for(shown, no_color=args.no_color), shown, quiet):
@@ -220,7 +221,7 @@ def _write_out(
         _print_plan(args, program, outcome, changes, palette, out)
     else:
         for line in warning_lines(recording, err_palette):
-            print(line, file=err)
+            print(bounded(line), file=err)
     code = EXIT_OK
     if args.validate:
         code = _print_validation(recording, quiet, out if not document_to_stdout else err, err, err_palette)
@@ -256,7 +257,7 @@ def _print_plan(
         if note:
             print(palette.warning(note), file=out)
         for line in diff_lines(changes, palette):
-            print(line, file=out)
+            print(bounded(line), file=out)
     else:
         count = len(recording.resources)
         noun = "resource" if count == 1 else "resources"
@@ -271,7 +272,7 @@ def _print_plan(
     if summaries:
         print("", file=out)
         for line in summaries:
-            print(line, file=out)
+            print(bounded(line), file=out)
     if changes is None:
         lines = output_lines(recording, palette)
         if lines:

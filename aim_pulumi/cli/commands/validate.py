@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from aim_pulumi.api.errors import AIMValidationError, escape
+from aim_pulumi.api.errors import AIMValidationError, escape, join_path
 from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref, read_text
 from aim_pulumi.api.limits import MAX_FILE_BYTES
 from aim_pulumi.api.locations import DocumentLines
@@ -70,7 +70,7 @@ def _located(
             file=doc.file,
             document=doc.document,
             object_ref=doc.ref(SERVED_KINDS),
-            line=lines.line(doc.document, e.field),
+            line=lines.line(doc.document, join_path(doc.within, e.field) if doc.within else e.field),
         )
         for e in errors
     ]
@@ -83,6 +83,7 @@ def _where(file: str, document: int, lines: DocumentLines) -> str:
 
 def _schema_problems(doc: ManifestDocument, lines: DocumentLines) -> list[AIMValidationError] | None:
     """Schema violations of a plain Kubernetes object; None when no schema is vendored for its kind."""
+    from aim_pulumi.manifests.child_admission import shown_detail
     from aim_pulumi.schemas import validate_manifest
     from aim_pulumi.schemas.registry import schema_document
 
@@ -92,7 +93,8 @@ def _schema_problems(doc: ManifestDocument, lines: DocumentLines) -> list[AIMVal
     out = []
     for error in validate_manifest(data):
         path, _, message = error.partition(": ")
-        out.append(AIMValidationError(path or "(root)", SCHEMA_VIOLATION, message or error))
+        shown = shown_detail(path, message) if message else error
+        out.append(AIMValidationError(path or "(root)", SCHEMA_VIOLATION, shown))
     return _located(doc, out, lines)
 
 
@@ -123,7 +125,7 @@ def _plain_object_problem(data: Any) -> AIMValidationError | None:
     from aim_pulumi.resources.kubernetes_objects import check_kubernetes_object
 
     try:
-        check_kubernetes_object(data)
+        check_kubernetes_object(data, values=False)
     except AIMValidationError as error:
         return error
     return None

@@ -18,7 +18,13 @@ from aim_pulumi.resolve.children.container import cache_mount_path
 from aim_pulumi.resolve.children.labels import propagate_labels, standard_labels
 from aim_pulumi.resolve.children.names import CacheMode, cache_job_name, cache_pvc_name
 from aim_pulumi.resolve.children.quantity import to_gi_ceil
-from aim_pulumi.resolve.children.source_size import filter_lists, source_size_bytes, split_source_uri
+from aim_pulumi.resolve.children.source_size import (
+    CACHE_SIZE_UNKNOWN,
+    declares_size,
+    filter_lists,
+    source_size_bytes,
+    split_source_uri,
+)
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.runtime_config.merge import merge_env, merge_layers, plain_copy
 from aim_pulumi.resolve.scalars import text
@@ -50,6 +56,7 @@ class CacheSettings:
     timeout_seconds: int = DEFAULT_DOWNLOAD_TIMEOUT_SECONDS
     access_mode: str = DEFAULT_ACCESS_MODE
     skip_await: bool = False
+    list_s3: bool = False
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CacheSettings:
@@ -59,6 +66,7 @@ class CacheSettings:
             timeout_seconds=settings.download_timeout_seconds,
             access_mode=settings.cache_access_mode,
             skip_await=settings.skip_await,
+            list_s3=settings.list_s3,
         )
 
 
@@ -175,8 +183,10 @@ def plan_caches(
     if mode == "Dedicated":
         if effective_rc is None:
             effective_rc = cache_runtime_config(rc_spec, consumer.storage)
-        return _plan_sources(mode, profile, consumer, effective_rc, settings, size_of), []
+        plans = _plan_sources(mode, profile, consumer, effective_rc, settings, size_of)
+        return plans, s3_listings(profile, effective_rc, settings)
     diagnostics = _ignored_inputs(consumer.name, consumer.storage, consumer.env, consumer.caching)
+    diagnostics += s3_listings(profile, effective_rc or rc_spec, settings)
     if shared_plans is None:
         shared_plans = shared_cache_plans(
             profile, rc_spec=rc_spec, settings=settings, size_of=size_of, effective_rc=effective_rc
@@ -253,6 +263,16 @@ def _plan_sources(
         mount_path = cache_mount_path(text(source.get("modelId")) or None, pvc_name)
         _check_unique(first_of_uri, text(source.get("sourceUri")), f"{field}.sourceUri", object_ref)
         _check_unique(first_of_mount, mount_path, f"{field}.modelId", object_ref)
+        if scheme == "s3" and not declares_size(source) and not settings.list_s3:
+            raise AIMResolutionError(
+                CACHE_SIZE_UNKNOWN,
+                f"model source {text(source.get('sourceUri'))} has no size, and sizing it means listing "
+                f"the bucket with the local AWS credentials at {_s3_endpoint(s3_settings)}: set `size` on "
+                "the model source, or allow the listing in trusted configuration (stack config "
+                "`aim:listS3: true`, or `-c aim:listS3=true`)",
+                field=f"{field}.size",
+                object_ref=object_ref,
+            )
         try:
             size_bytes = size_of(
                 source, s3_settings=s3_settings, download_filter=download_filter, field=field
@@ -294,6 +314,31 @@ def _plan_sources(
             )
         )
     return plans
+
+
+def _s3_endpoint(s3_settings: Mapping[str, Any]) -> str:
+    """Where a listing would go: the runtime config's endpoint, else AWS's own."""
+    endpoint = text(s3_settings.get("endpoint"))
+    return f"{endpoint} (the runtime config's artifact.s3.endpoint)" if endpoint else "AWS's S3 endpoint"
+
+
+def s3_listings(
+    profile: CacheProfile, rc_spec: Mapping[str, Any] | None, settings: CacheSettings
+) -> list[Diagnostic]:
+    """What the plan says when it lists S3 to size a source (only with `aim:listS3`)."""
+    if not settings.list_s3:
+        return []
+    s3_settings = ((rc_spec or {}).get("artifact") or {}).get("s3") or {}
+    return [
+        Diagnostic(
+            "info",
+            "S3Listing",
+            f"sizing model source {text(source.get('sourceUri'))} by listing it at "
+            f"{_s3_endpoint(s3_settings)} with the local AWS credentials (aim:listS3)",
+        )
+        for source in _sources(profile.spec)
+        if split_source_uri(text(source.get("sourceUri")))[0] == "s3" and not declares_size(source)
+    ]
 
 
 def cache_runtime_config(

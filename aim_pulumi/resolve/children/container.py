@@ -618,3 +618,30 @@ def plain_credentials(env: Sequence[Mapping[str, Any]]) -> list[Diagnostic]:
                 )
             )
     return out
+
+
+PULL_SECRET_NAME_INVALID = "PullSecretNameInvalid"
+
+
+def pull_secret_name_warnings(names: Sequence[str]) -> list[Diagnostic]:
+    """A warning per image pull secret name that no Secret can have.
+
+    The API server takes any text in `imagePullSecrets[].name` (a LocalObjectReference is not
+    validated), but a Secret's name is a DNS-1123 subdomain, so such a reference never finds its
+    Secret and every image pull from a private registry fails on the node, long after `pulumi up`.
+    """
+    from aim_pulumi.schemas.metadata import dns1123_subdomain_errors
+
+    out: list[Diagnostic] = []
+    for name in names:
+        problems = dns1123_subdomain_errors(name)
+        if problems:
+            out.append(
+                Diagnostic(
+                    "warn",
+                    PULL_SECRET_NAME_INVALID,
+                    f"imagePullSecrets name {json.dumps(escape(name))} can name no Secret ({problems[0]}): "
+                    "the node never finds it and pulls from a private registry fail; use the Secret's name",
+                )
+            )
+    return out

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, Any
 
+from aim_pulumi.api.errors import escape
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.schemas.quantity import parse_quantity
 
@@ -174,7 +175,8 @@ def _s3_prefix_bytes(
             raise unknown(f"bucket {bucket!r} does not exist") from None
         raise unknown(f"listing failed with {code}: {error.get('Message', '')}".rstrip(": ")) from None
     except BotoCoreError as exc:
-        raise unknown(f"listing failed: {type(exc).__name__}") from None
+        # botocore's own words (`Unable to locate credentials`), never its class names.
+        raise unknown(f"listing failed: {escape(exc)}") from None
     if listed == 0:
         raise unknown(f"no objects under prefix {prefix or '/'!r} in bucket {bucket!r}")
     if total == 0:

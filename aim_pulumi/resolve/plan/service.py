@@ -32,6 +32,7 @@ from aim_pulumi.resolve.children.container import (
     build_container_plan,
     build_profile_config_plan,
     plain_credentials,
+    pull_secret_name_warnings,
     served_model_id,
 )
 from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
@@ -222,6 +223,7 @@ def _plan(
         },
     )
     diagnostics.extend(plain_credentials(container.env))
+    diagnostics.extend(pull_secret_name_warnings(container.image_pull_secrets))
     profile_config = build_profile_config_plan(
         name, profile_spec, labels("inference"), content=config_content
     )

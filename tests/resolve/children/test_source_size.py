@@ -13,7 +13,7 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from aim_pulumi.manifests.cache import build_cache_pvc, build_download_job
-from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, plan_caches
+from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, CacheSettings, plan_caches
 from aim_pulumi.resolve.children.source_size import passes_filter, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
 
@@ -293,6 +293,7 @@ def test_s3_source_sizes_the_pvc_with_headroom_and_rounding(
         CacheProfile("ml-team", "llama", {"modelSources": [s3_source("s3://models/acme/llama")]}),
         CacheConsumer(name="chat", uid="uid"),
         rc_spec={"storage": storage, "artifact": {"s3": S3_SETTINGS}},
+        settings=CacheSettings(list_s3=True),
     )
     assert plans[0].size_gi == expected_gi
     assert {"name": "EXPECTED_SIZE_BYTES", "value": str(TOP_LEVEL)} in plans[0].job_env
@@ -308,6 +309,7 @@ def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: None) -> Non
         CacheProfile("ml-team", "llama", {"modelSources": [s3_source("s3://models/acme/llama")]}),
         CacheConsumer(name="chat", uid="uid"),
         rc_spec={"artifact": {"s3": s3}},
+        settings=CacheSettings(list_s3=True),
     )
     assert plans[0].size_gi == 1
     assert boto3.session.Session().get_credentials().access_key == ACCESS_KEY  # type: ignore[union-attr]
@@ -325,3 +327,63 @@ def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: None) -> Non
     for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
         assert set(job_env[name]) == {"name", "valueFrom"}
         assert job_env[name]["valueFrom"]["secretKeyRef"]["name"] == "s3-creds"
+
+
+@pytest.mark.parametrize("mode", ["Shared", "Dedicated"])
+def test_no_listing_with_local_credentials_unless_trusted_config_allows_it(
+    bucket: None, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """A source the input names (bucket, endpoint) is not listed with the user's AWS credentials
+    by default: the plan says it would list, where, and how to allow it (issue: a PR planned in CI
+    handed its key id and signed requests to any host the YAML named)."""
+    listed: list[str] = []
+
+    def spy(source: Mapping[str, Any], **kwargs: Any) -> int:
+        listed.append(str(source["sourceUri"]))
+        return 1024
+
+    profile = CacheProfile("ml-team", "llama", {"modelSources": [s3_source("s3://models/acme/llama")]})
+    s3 = {"endpoint": "http://10.0.0.1:9000"}
+    with pytest.raises(AIMResolutionError) as refused:
+        plan_caches(
+            mode,
+            profile,
+            CacheConsumer(name="chat", uid="uid"),
+            rc_spec={"artifact": {"s3": s3}},
+            size_of=spy,
+        )
+    assert listed == []
+    assert refused.value.reason == "CacheSizeUnknown"
+    assert (
+        "listing the bucket with the local AWS credentials at http://10.0.0.1:9000" in refused.value.message
+    )
+    assert "`aim:listS3: true`" in refused.value.message
+    plans, diagnostics = plan_caches(
+        mode,
+        profile,
+        CacheConsumer(name="chat", uid="uid"),
+        rc_spec={"artifact": {"s3": s3}},
+        size_of=spy,
+        settings=CacheSettings(list_s3=True),
+    )
+    assert listed == ["s3://models/acme/llama"] and plans[0].size_gi == 1
+    said = [d for d in diagnostics if d.reason == "S3Listing"]
+    assert len(said) == 1 and "at http://10.0.0.1:9000" in said[0].message
+
+
+def test_a_failed_listing_names_no_exception_class() -> None:
+    from botocore.exceptions import NoCredentialsError
+
+    class Client:
+        def get_paginator(self, _: str) -> Any:
+            raise NoCredentialsError()
+
+    with pytest.raises(AIMResolutionError) as refused:
+        source_size_bytes(
+            s3_source("s3://models/acme/llama"),
+            s3_settings={},
+            download_filter=None,
+            s3_client=Client(),  # type: ignore[arg-type]
+        )
+    assert "listing failed: Unable to locate credentials" in refused.value.message
+    assert "NoCredentialsError" not in str(refused.value)
