@@ -30,7 +30,7 @@ PVC_VOLUME_MODES = ("Block", "Filesystem")
 JOB_RESTART_POLICIES = ("OnFailure", "Never")
 JOB_NAME_MAX_LENGTH = 63
 KSERVE_CONTAINER_NAME = "kserve-container"
-ISVC_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+ISVC_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?\Z")
 PREDICTOR_IMPLEMENTATIONS = (
     "sklearn", "xgboost", "tensorflow", "pytorch", "triton", "onnx", "huggingface", "pmml", "lightgbm",
     "paddle", "model",
@@ -246,7 +246,7 @@ _JSON_KEYS = (".dockerconfigjson", ".dockercfg")
 MAX_DATA_BYTES = (
     1024 * 1024
 )  # `TotalSecretSize`, `MaxSecretSize`: a Secret's or ConfigMap's data at most 1 MiB
-_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$")
+_BASE64 = re.compile(r"^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?\Z")
 
 
 def _decoded(value: object) -> bytes | None:
@@ -331,7 +331,7 @@ def config_map_rules(obj: Mapping[str, Any]) -> list[str]:
 SERVICE_TYPES = ("ClusterIP", "ExternalName", "LoadBalancer", "NodePort")
 SERVICE_PROTOCOLS = ("SCTP", "TCP", "UDP")
 _PORT_RANGE = "must be between 1 and 65535, inclusive"
-_IANA_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?$")
+_IANA_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?\Z")
 
 
 def _port_number_errors(path: str, value: object) -> list[str]:

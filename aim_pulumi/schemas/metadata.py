@@ -33,19 +33,21 @@ _LABEL_VALUE = f"({_QUALIFIED_NAME})?"
 # names, label keys and values many times: each answer is remembered (a bounded number of them).
 _REMEMBERED = 8192
 
-_QUALIFIED_NAME_RE = re.compile(f"^{_QUALIFIED_NAME}$")
-_DNS1123_LABEL_RE = re.compile(f"^{_DNS1123_LABEL}$")
-_DNS1123_SUBDOMAIN_RE = re.compile(f"^{_DNS1123_SUBDOMAIN}$")
+# Matched whole (`fullmatch`): Python's `$` also matches before a final newline, which Go's does not,
+# so `^...$` took "a\n" for a valid name the API server refuses.
+_QUALIFIED_NAME_RE = re.compile(_QUALIFIED_NAME)
+_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL)
+_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN)
 
 
 def is_dns1123_label(value: str) -> bool:
     """The one DNS-1123 label rule (namespaces, container names): at most 63, `[a-z0-9-]`, alnum ends."""
-    return len(value) <= DNS1123_LABEL_MAX_LENGTH and _DNS1123_LABEL_RE.match(value) is not None
+    return len(value) <= DNS1123_LABEL_MAX_LENGTH and _DNS1123_LABEL_RE.fullmatch(value) is not None
 
 
 def is_dns1123_subdomain(value: str) -> bool:
     """The one DNS-1123 subdomain rule (object names): at most 253, dot-separated labels."""
-    return len(value) <= DNS1123_SUBDOMAIN_MAX_LENGTH and _DNS1123_SUBDOMAIN_RE.match(value) is not None
+    return len(value) <= DNS1123_SUBDOMAIN_MAX_LENGTH and _DNS1123_SUBDOMAIN_RE.fullmatch(value) is not None
 
 
 def _quoted(value: str) -> str:
@@ -125,7 +127,7 @@ def _qualified_name_errors(key: str) -> tuple[str, ...]:
         errors.append("name part must be non-empty")
     elif len(name) > QUALIFIED_NAME_MAX_LENGTH:
         errors.append(f"name part must be no more than {QUALIFIED_NAME_MAX_LENGTH} characters")
-    if name and not _QUALIFIED_NAME_RE.match(name):
+    if name and not _QUALIFIED_NAME_RE.fullmatch(name):
         errors.append(
             "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and "
             f"end with an alphanumeric character (regex '{_QUALIFIED_NAME}')"

@@ -174,12 +174,25 @@ def _quantity(validator: Any, enabled: Any, instance: Any, schema: Any) -> Itera
         yield jsonschema.ValidationError(_QUANTITY_HINT)
 
 
+@functools.lru_cache(maxsize=1024)
+def _go_regex(pattern: str) -> re.Pattern[str]:
+    """A schema pattern as Go's RE2 reads it: `$` is the end of the text (Python's `$` also matches
+    before a final newline, so `^[a-z]+$` took "abc\n", which the API server refuses)."""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    if isinstance(instance, str) and not _go_regex(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 _PLAIN_ADDITIONAL_PROPERTIES = jsonschema.Draft202012Validator.VALIDATORS["additionalProperties"]
 _EXTRA_KEYWORDS = {
     "required": _required,
     "additionalProperties": _unknown_fields,
     "x-kubernetes-list-type": _list_type,
     QUANTITY_KEYWORD: _quantity,
+    "pattern": _pattern,
 }
 
 

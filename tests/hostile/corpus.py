@@ -312,6 +312,68 @@ CHILD_BASE.append(
         "data": {"level": "INFO", "vllm-args.yaml": "max_model_len: 8192\n"},
     }
 )
+# An env value read from the pod or a container's resources, at every AIM field that reaches the
+# pods (the service's env, the runtime config's, a profile's containerEnv).
+CHILD_BASE[1]["spec"]["env"].append(
+    {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}
+)
+CHILD_BASE[2]["spec"]["env"].append(
+    {"name": "MEM_LIMIT", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}}}
+)
+CHILD_BASE[4]["spec"]["containerEnv"].append(
+    {"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}
+)
+CHILD_BASE[2]["spec"]["priorityClassName"] = "high-priority"
+# The fallback runtime the model's generated profile takes its resources from (merged by name over
+# the embedded one): a resource name there reaches the InferenceService.
+CHILD_BASE[1]["spec"]["model"] = {
+    "profileGeneration": {
+        "fallbacks": [
+            {
+                "name": "nvidia-vllm",
+                "priority": 20,
+                "type": "unoptimized",
+                "autoSelectionPolicy": "any",
+                "match": {"acceleratorVendor": "nvidia", "acceleratorType": "gpu"},
+                "runtime": {
+                    "image": "vllm/vllm-openai:v0.17.1-cu130",
+                    "engine": "vllm",
+                    "resources": {"limits": {"nvidia.com/gpu": "1"}, "requests": {"nvidia.com/gpu": "1"}},
+                },
+            }
+        ]
+    }
+}
+# Plain objects beside the AIM objects, each of a kind whose Go rules no schema says.
+CHILD_BASE += [
+    {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "creds", "namespace": "ns1"},
+        "data": {"token": "c2VjcmV0"},
+    },
+    {
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": {"name": "tls", "namespace": "ns1"},
+        "type": "kubernetes.io/tls",
+        "data": {"tls.crt": "Y2VydA==", "tls.key": "a2V5"},
+    },
+    {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "front", "namespace": "ns1"},
+        "spec": {"type": "ClusterIP", "ports": [{"name": "http", "port": 80, "targetPort": 8080}]},
+    },
+    {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "binary", "namespace": "ns1"},
+        "data": {"a": "x"},
+        "binaryData": {"b": "eA=="},
+    },
+]
+PLAIN_OBJECTS = range(5, len(CHILD_BASE))
 
 # Per class, values the API server refuses and edge values it takes (the relaxed env names, a signed
 # quantity, a dotted name): a generator that only tried bad values would not see a refusal of a good one.
@@ -332,6 +394,50 @@ CONFIG_KEYS = [
     "-", "_", "a..b",
 ]  # fmt: skip
 RESOURCE_NAMES = ["amd.com/gpu", "nvidia.com/gpu", "example.com/fpga", "hugepages-2Mi", "ephemeral-storage"]
+
+VALUE_FROMS: list[Any] = [
+    {},
+    {"secretKeyRef": {"name": "hf", "key": "t"}, "configMapKeyRef": {"name": "settings", "key": "level"}},
+    {"fieldRef": {"fieldPath": "metadata.bogus"}},
+    {"fieldRef": {"fieldPath": "metadata.name", "apiVersion": "v2"}},
+    {"fieldRef": {"fieldPath": "metadata.labels['b a d']"}},
+    {"fieldRef": {"fieldPath": "metadata.labels"}},
+    {"fieldRef": {"fieldPath": "spec.nodeName['x']"}},
+    {"fieldRef": {"fieldPath": "status.podIP"}},
+    {"fieldRef": {"fieldPath": "metadata.annotations['Foo']"}},
+    {"fieldRef": {"fieldPath": ""}},
+    {"resourceFieldRef": {"resource": "bogus"}},
+    {"resourceFieldRef": {"resource": "limits.memory", "divisor": "3"}},
+    {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1024"}},
+    {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Ki"}},
+    {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "1m"}},
+    {"resourceFieldRef": {"resource": "requests.cpu", "divisor": "1e-3"}},
+    {"resourceFieldRef": {"resource": "limits.nvidia.com/gpu"}},
+    {"fileKeyRef": {"key": "k", "path": "p", "volumeName": "v"}},
+    {"configMapKeyRef": {"key": "level"}},
+]
+RESOURCE_NAME_KEYS = [
+    "a\n", "foo", "requests.cpu", "example.com/", "a/b/c", "pods", "hugepages-2Mi", "example.com/fpga",
+    "Example.com/x", "kubernetes.io/foo", "attachable-volumes-x",
+]  # fmt: skip
+BASE64_VALUES: list[Any] = ["not base64!!", "eA", "eA==", "eA==\n", "-_8=", "", "c2VjcmV0", "====", 12]
+TLS_KEYS = ["tls.crt", "tls.cert", "ca.crt", "tls.key"]
+SECRET_TYPES = [
+    "kubernetes.io/tls", "Opaque", "kubernetes.io/dockerconfigjson", "kubernetes.io/basic-auth",
+    "kubernetes.io/ssh-auth", "example.com/custom", "",
+]  # fmt: skip
+PORTS: list[Any] = [0, 1, 80, 65535, 65536, 70000, -1]
+TARGET_PORTS: list[Any] = [0, 8080, 70000, "http", "has space", "a" * 16, "-x", "a--b"]
+SERVICE_TYPES = ["ClusterIP", "NodePort", "LoadBalancer", "ExternalName", "Weird", ""]
+PORT_LISTS: list[Any] = [
+    [],
+    [{"port": 80}, {"port": 81}],
+    [{"name": "a", "port": 80}, {"name": "a", "port": 81}],
+    [{"port": 80, "protocol": "ICMP"}],
+    [{"port": 80, "nodePort": 30001}],
+    [{"name": "Bad_Name", "port": 80}, {"name": "ok", "port": 81}],
+]
+BINARY_KEYS = ["a", "b", "c.bin"]
 
 # (document index, path, values): where a child-level value sits in CHILD_BASE. A path ending in
 # `None` replaces the key of the mapping above it rather than a value.
@@ -362,7 +468,26 @@ CHILD_SLOTS: list[tuple[int, tuple[Any, ...], list[Any]]] = [
     (1, ("spec", "storage", "defaultStorageClassName"), OBJECT_NAMES),
     (5, ("data", "vllm-args.yaml", None), CONFIG_KEYS),
     (5, ("data", "level", None), CONFIG_KEYS),
-]
+    (2, ("spec", "env", 2, "valueFrom"), VALUE_FROMS),
+    (1, ("spec", "env", 2, "valueFrom"), VALUE_FROMS),
+    (4, ("spec", "containerEnv", 1, "valueFrom"), VALUE_FROMS),
+    (2, ("spec", "priorityClassName"), OBJECT_NAMES),
+    (2, ("spec", "resources", "requests", "cpu", None), RESOURCE_NAME_KEYS),
+    (4, ("spec", "resources", "requests", "memory", None), RESOURCE_NAME_KEYS),
+    (1, ("spec", "model", "profileGeneration", "fallbacks", 0, "runtime", "resources", "limits",
+         "nvidia.com/gpu", None), RESOURCE_NAME_KEYS),
+    (1, ("spec", "model", "profileGeneration", "fallbacks", 0, "runtime", "resources", "limits",
+         "nvidia.com/gpu"), QUANTITIES),
+    (6, ("data", "token"), BASE64_VALUES),
+    (7, ("data", "tls.crt", None), TLS_KEYS),
+    (7, ("type",), SECRET_TYPES),
+    (8, ("spec", "ports", 0, "port"), PORTS),
+    (8, ("spec", "ports", 0, "targetPort"), TARGET_PORTS),
+    (8, ("spec", "type"), SERVICE_TYPES),
+    (8, ("spec", "ports"), PORT_LISTS),
+    (9, ("binaryData", "b", None), BINARY_KEYS),
+    (9, ("binaryData", "b"), BASE64_VALUES),
+]  # fmt: skip
 
 
 def _child_mutate(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
@@ -380,7 +505,9 @@ def _child_mutate(doc: dict[str, Any], path: tuple[Any, ...], value: Any) -> Non
 
 def child_value_mutations(seed: int, count: int) -> list[Case]:
     """`count` stacks with one or two child-level values changed: mostly a value of the field's own
-    class (env name, quantity, object name, config key), sometimes any hostile value."""
+    class (env name, quantity, object name, config key, env source, port, Secret data), sometimes any
+    hostile value. One in five puts the plain objects into a `kind: List` document, which kubectl
+    (and the plan) apply as its items."""
     rng = random.Random(seed)
     out: list[Case] = []
     for number in range(count):
@@ -395,5 +522,45 @@ def child_value_mutations(seed: int, count: int) -> list[Case]:
             _child_mutate(docs[index], path, value)
             shown = ".".join("<key>" if part is None else str(part) for part in path)
             labels.append(f"{docs[index]['kind']}:{shown}={value!r:.40}")
+        if rng.random() < 0.2:
+            plain = [docs[i] for i in PLAIN_OBJECTS]
+            docs = [d for i, d in enumerate(docs) if i not in PLAIN_OBJECTS]
+            docs.append({"apiVersion": "v1", "kind": "List", "items": plain})
+            labels.append("List:items")
         out.append(Case(f"child-{number}:" + ",".join(labels), _dump(docs)))
+    return out
+
+
+def duplicate_objects(seed: int, count: int) -> list[Case]:
+    """Stacks with one Kubernetes object declared twice (a plain object at a child's name, two
+    plain objects of one name, a service copied under another Kubernetes name of the same child):
+    the project refuses every one before anything registers (`DuplicateObject`, `DuplicateName`)."""
+    from aim_pulumi.resolve.children.names import inference_service_name
+
+    isvc = inference_service_name("svc", "ns1")
+    extras: list[tuple[str, dict[str, Any]]] = [
+        (
+            "plain InferenceService at the service's",
+            {
+                "apiVersion": "serving.kserve.io/v1beta1",
+                "kind": "InferenceService",
+                "metadata": {"name": isvc, "namespace": "ns1"},
+                "spec": {"predictor": {"containers": [{"name": "kserve-container", "image": "x:1"}]}},
+            },
+        ),
+        (
+            "a second, different ConfigMap settings",
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "ns1"}},
+        ),
+        (
+            "a second, different Secret creds",
+            {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "creds", "namespace": "ns1"}},
+        ),
+    ]
+    rng = random.Random(seed)
+    out: list[Case] = []
+    for number in range(count):
+        label, extra = rng.choice(extras)
+        docs = [*copy.deepcopy(CHILD_BASE), copy.deepcopy(extra)]
+        out.append(Case(f"duplicate-{number}:{label}", _dump(docs)))
     return out
