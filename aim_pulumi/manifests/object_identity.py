@@ -26,7 +26,7 @@ CLUSTER_SCOPED_KINDS = frozenset(
         "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "APIService", "PriorityClass",
         "IngressClass", "RuntimeClass", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
         "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding", "CertificateSigningRequest",
-        "AIMClusterModel", "AIMClusterProfile", "AIMClusterRuntimeConfig", "AIMClusterServiceTemplate",
+        "AIMClusterModel", "AIMClusterProfile", "AIMClusterRuntimeConfig",
         "AIMClusterModelSource", "AIMClusterProfileSet",
     }
 )  # fmt: skip
