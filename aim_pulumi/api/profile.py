@@ -103,9 +103,6 @@ class ProfileSpec(AIMBase):
     """Storage class of this profile's caches, over the runtime config's."""
     caching: ProfileCaching | None = None
     """Cache the model sources (namespace profiles only)."""
-    manual_selection_only: bool | None = None
-    """Deprecated and ignored, as upstream's resolver ignores it (the CRD keeps it for the profiles
-    discovery and aim-build write): use `type: unoptimized` and a selector's `minimumType`."""
 
 
 class ProfileStatus(AIMStatusBase):
@@ -198,12 +195,15 @@ def profile_rules(profile: ProfileKind) -> Problems:
 def deprecation_notes(spec: ProfileSpec) -> list[str]:
     """What a profile sets that its CRD keeps but marks deprecated: `field: Reason: message` each.
 
-    Said as a warning by the plan (an error under `aim:strict`) and as a note by `validate`.
+    Said as a warning by the plan (an error under `aim:strict`) and as a note by `validate`. The
+    CRD describes `manualSelectionOnly` as superseded by `type` and a selector's `minimumType`, and
+    upstream's resolver no longer reads it; the profiles discovery writes still rely on it here.
     """
     if spec.manual_selection_only is None:
         return []
     return [
-        "spec.manualSelectionOnly: DeprecatedField: deprecated and ignored by selection (the CRD keeps "
-        "it for existing objects); to keep a profile out of automatic selection, give it "
-        "`type: unoptimized`, which a selector admits only with `minimumType: unoptimized`"
+        "spec.manualSelectionOnly: DeprecatedField: deprecated in the CRD, superseded by `type` and a "
+        "selector's `minimumType` (the operator's resolver ignores it); this plan still keeps the profile "
+        "out of selector and by-model choices: give it `type: unoptimized` instead, which a selector "
+        "admits only with `minimumType: unoptimized`"
     ]

@@ -709,11 +709,6 @@ class AIMProfileSpec(TypedDict, total=False):
     """Storage class of this profile's caches, over the runtime config's."""
     caching: ProfileCaching
     """Cache the model sources (namespace profiles only)."""
-    manualSelectionOnly: pulumi.Input[bool]
-    """
-    Deprecated and ignored, as upstream's resolver ignores it (the CRD keeps it for the profiles discovery
-    and aim-build write): use `type: unoptimized` and a selector's `minimumType`.
-    """
 
 
 class ModelAccelerator(TypedDict, total=False):

@@ -476,7 +476,7 @@ def warn_or_fail(message: str, warn: Callable[[str], None]) -> None:
     reason, separator, rest = message.partition(": ")
     if not separator or not reason.isidentifier():
         reason, rest = "Warning", message
-    raise AIMResolutionError(reason, f"{rest} (strict mode turns warnings into errors)")
+    raise AIMResolutionError("", reason, f"{rest} (strict mode turns warnings into errors)")
 
 
 def _unused_runtime_configs(

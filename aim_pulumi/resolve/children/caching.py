@@ -265,12 +265,12 @@ def _plan_sources(
         _check_unique(first_of_mount, mount_path, f"{field}.modelId", object_ref)
         if scheme == "s3" and not declares_size(source) and not settings.list_s3:
             raise AIMResolutionError(
+                f"{field}.size",
                 CACHE_SIZE_UNKNOWN,
                 f"model source {text(source.get('sourceUri'))} has no size, and sizing it means listing "
                 f"the bucket with the local AWS credentials at {_s3_endpoint(s3_settings)}: set `size` on "
                 "the model source, or allow the listing in trusted configuration (stack config "
                 "`aim:listS3: true`, or `-c aim:listS3=true`)",
-                field=f"{field}.size",
                 object_ref=object_ref,
             )
         try:

@@ -47,10 +47,10 @@ def profile_caches(
         cache_rc = context.runtime_config(namespace, profile_rc)
     except AIMResolutionError as error:
         raise AIMResolutionError(
+            error.field or "spec.runtimeConfigName",
             error.reason,
             f"{error.message} (the profile's caches, which caching.enabled pre-warms, are configured by "
             "its runtime config)",
-            field=error.field or "spec.runtimeConfigName",
             object_ref=profile.object_ref,
         ) from None
     cache_rc_spec = cache_rc.spec if cache_rc is not None else {}
