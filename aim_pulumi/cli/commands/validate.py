@@ -108,8 +108,8 @@ def _deployability_notes(data: Any) -> list[str]:
     note = EXTENSION.manifest_note(data) if EXTENSION is not None else None
     notes = [note] if note is not None else []
     if isinstance(data, dict) and data.get("kind") in ("AIMProfile", "AIMClusterProfile"):
-        from aim_pulumi.api import AIMClusterProfile, AIMProfile, AIMValidationError, parse
-        from aim_pulumi.api.profile import deprecation_notes
+        from aim_pulumi.api.io import parse
+        from aim_pulumi.api.profile import AIMClusterProfile, AIMProfile, deprecation_notes
 
         try:
             profile = parse(data)
