@@ -144,3 +144,24 @@ def test_an_unknown_gateway_provider_is_an_error_as_every_other_setting(
         assert f"aim:gatewayProvider: InvalidSetting: {expected}" in err
         if value == "kgatway":
             assert "did you mean kgateway?" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "warned"), [("has space", True), ("Registry", True), ("registry-creds", False)]
+)
+def test_an_image_pull_secret_no_secret_can_be_named_is_a_warning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str, warned: bool
+) -> None:
+    """The API server stores any `imagePullSecrets[].name`; one that is no Secret's name fails every
+    pull from a private registry on the node, long after `pulumi up`."""
+    text = PROFILE + SERVICE + f'  imagePullSecrets: [{{name: "{name}"}}]\n'
+    code, out, err = plan(capsys, tmp_path, text)
+    assert code == 0, err
+    lines = problem_lines(out, err, "PullSecretNameInvalid")
+    assert len(lines) == int(warned), out + err
+    if not warned:
+        return
+    assert f'imagePullSecrets name "{name}" can name no Secret' in lines[0]
+    code, out, err = plan(capsys, tmp_path, text, "-c", "aim:strict=true")
+    assert code == 1 and out == ""
+    assert "PullSecretNameInvalid" in err and "strict mode turns warnings" in err
