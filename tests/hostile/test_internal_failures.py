@@ -1,6 +1,6 @@
 """No exception class of this package's internals, and no stack frame, in any message: a hostile
-input that reaches an unguarded step is said in words (issue: `RecursionError`, `AssertionError`,
-`ValueError: embedded null byte`, `NoCredentialsError` in plan lines)."""
+input that reaches an unguarded step is said in words (plan lines once showed `RecursionError`,
+`AssertionError`, `ValueError: embedded null byte`, `NoCredentialsError`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """One Kubernetes object per program: two declarations of one object are refused before anything
-registers, naming both (issue: two AIMServices named alike planned twice and overwrote each other)."""
+registers, naming both (two AIMServices named alike once planned twice and overwrote each other)."""
 
 from __future__ import annotations
 

@@ -334,7 +334,7 @@ def test_no_listing_with_local_credentials_unless_trusted_config_allows_it(
     bucket: None, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     """A source the input names (bucket, endpoint) is not listed with the user's AWS credentials
-    by default: the plan says it would list, where, and how to allow it (issue: a PR planned in CI
+    by default: the plan says it would list, where, and how to allow it (otherwise a PR planned in CI
     handed its key id and signed requests to any host the YAML named)."""
     listed: list[str] = []
 
