@@ -53,7 +53,7 @@ from aim_pulumi.resources import _sdk, levers
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import plain_text, reported
-from aim_pulumi.resources.round_member import CatalogMember, Deferred, RoundMember, ServiceMember
+from aim_pulumi.resources.round_member import CatalogMember, Deferred, Judged, RoundMember, ServiceMember
 from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
 
 __all__ = [
@@ -137,6 +137,7 @@ class _Roster:
     def fail(self, error: BaseException) -> None:
         """Every member fails with `error`; nothing more registers, so the collector's window ends."""
         self.put_back_collector()
+        current_registry().capacity.fail(error)
         for member in self.members:
             member.fail(error)
 
@@ -329,6 +330,9 @@ def _resolve_round(roster: _Roster) -> None:
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    registry = current_registry()
+    # The cluster is read before anything is planned: its nodes decide which profiles are available.
+    registry.capacity.before_planning(registry.catalog, any(s.own_provider for s in roster.services))
     for catalog_object in roster.catalog_objects:
         try:
             catalog_object.settle_status()
@@ -349,8 +353,21 @@ def _resolve_round(roster: _Roster) -> None:
         ready.append(service)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    current_registry().settled.extend(roster.members)
+    failures = _capacity_failures(registry.capacity.gate(_judged(ready)))
+    if failures:
+        raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    registry.capacity.export(in_component_provider())
+    registry.settled.extend(roster.members)
     register_children(ready, roster.before_children, roster.put_back_collector)
+
+
+def _judged(services: Sequence[ServiceMember]) -> list[Judged]:
+    return [view for service in services if (view := service.capacity_view()) is not None]
+
+
+def _capacity_failures(found: Sequence[tuple[Judged, AIMError]]) -> list[BaseException]:
+    """A service that does not fit under `aim:capacity: enforce`, as a failure naming its line."""
+    return [locate(error, judged.site, judged.ref) for judged, error in found]
 
 
 def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
@@ -428,8 +445,17 @@ def _finish_round(
             service.decide(state)
         except Exception as error:
             failures.append(locate(error, service.site, service.ref))
+    if not failures:
+        check = current_registry().capacity
+        verdicts, refused = check.settle(_judged(services))
+        failures = _capacity_failures(refused)
+        for service in services:
+            view = service.capacity_view()
+            if view is not None:
+                service.with_capacity(verdicts.get((view.plan.namespace, view.plan.name), {}))
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
+        current_registry().capacity.fail(combined)
         for service in services:
             service.fail(combined)
         raise combined
