@@ -150,34 +150,59 @@ def _pages(fetch: Callable[[str | None], Mapping[str, Any]]) -> Iterator[Mapping
             return
 
 
-def _lister(api: Any, kind: str, deadline: _Deadline) -> Callable[[str | None], Mapping[str, Any]]:
+# The path each kind is listed at, and the query it is listed with (pods: those still holding room).
+PATHS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "nodes": ("/api/v1/nodes", ()),
+    "pods": ("/api/v1/pods", (("fieldSelector", "status.phase!=Succeeded,status.phase!=Failed"),)),
+    "resourcequotas": ("/api/v1/resourcequotas", ()),
+    "storageclasses": ("/apis/storage.k8s.io/v1/storageclasses", ()),
+    "namespaces": ("/api/v1/namespaces", ()),
+    "persistentvolumeclaims": ("/api/v1/persistentvolumeclaims", ()),
+}
+
+
+def _get(api: Any, path: str, query: list[tuple[str, Any]], timeout: tuple[float, float]) -> Any:
+    """GET `path` through the client's own request path (its auth, TLS and proxies), as JSON.
+
+    The typed API classes are not loaded: their modules are most of the client's import time. The
+    client changed this entry point (its generator's version 7, with `param_serialize`); both the
+    newer and the older form are public, so both are used as the installed client offers them.
+    """
     from kubernetes import client
 
-    core = client.CoreV1Api(api)
-    methods: dict[str, tuple[Callable[..., Any], dict[str, Any]]] = {
-        "nodes": (core.list_node, {}),
-        "pods": (
-            core.list_pod_for_all_namespaces,
-            {"field_selector": "status.phase!=Succeeded,status.phase!=Failed"},
-        ),
-        "resourcequotas": (core.list_resource_quota_for_all_namespaces, {}),
-        "storageclasses": (client.StorageV1Api(api).list_storage_class, {}),
-        "namespaces": (core.list_namespace, {}),
-        "persistentvolumeclaims": (core.list_persistent_volume_claim_for_all_namespaces, {}),
-    }
-    method, extra = methods[kind]
+    headers = {"Accept": "application/json"}
+    if hasattr(api, "param_serialize"):
+        method, url, header_params, body, post = api.param_serialize(
+            "GET", path, query_params=query, header_params=headers, auth_settings=["BearerToken"]
+        )
+        response = api.call_api(method, url, header_params, body, post, _request_timeout=timeout)
+        data = response.read()
+        if not 200 <= response.status < 300:
+            raise client.ApiException(status=response.status, reason=response.reason)
+    else:
+        data = api.call_api(
+            path,
+            "GET",
+            query_params=query,
+            header_params=headers,
+            auth_settings=["BearerToken"],
+            _return_http_data_only=True,
+            _preload_content=False,
+            _request_timeout=timeout,
+        ).data
+    return json.loads(data)
+
+
+def _lister(api: Any, kind: str, deadline: _Deadline) -> Callable[[str | None], Mapping[str, Any]]:
+    path, extra = PATHS[kind]
 
     def fetch(token: str | None) -> Mapping[str, Any]:
         left = deadline.left()
-        response = method(
-            limit=PAGE,
-            _continue=token,
-            _preload_content=False,
-            _request_timeout=(min(left, 5.0), left),
-            **extra,
-        )
-        page: Mapping[str, Any] = json.loads(response.data)
-        return page
+        query: list[tuple[str, Any]] = [("limit", PAGE), *extra]
+        if token:
+            query.append(("continue", token))
+        page = _get(api, path, query, (min(left, 5.0), left))
+        return page if isinstance(page, Mapping) else {}
 
     return fetch
 
@@ -192,11 +217,12 @@ def read_capacity(access: ClusterAccess, timeout_seconds: float) -> ClusterCapac
     from kubernetes.config import ConfigException
     from urllib3.exceptions import HTTPError
 
-    deadline = _Deadline(timeout_seconds)
     try:
         api = _client(access)
     except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
         raise CapacityReadError(f"the kubeconfig ({access.describe()}) cannot be used: {exc}") from None
+    # The bound is on the cluster's answers, from the first request on.
+    deadline = _Deadline(timeout_seconds)
     server = str(getattr(api.configuration, "host", "") or "the API server")
     listed: dict[str, list[Mapping[str, Any]] | None] = {}
     unread: list[str] = []
