@@ -223,20 +223,40 @@ class CapacityCheck:
     # ------------------------------------------------------------------ the stack output
 
     def document(self) -> dict[str, Any]:
-        report = self.report if self.report is not None and self.report.checked else None
-        return capacity_document(report, self.cost)
+        return capacity_document(self.report, self.cost)
+
+    def _wants_output(self) -> bool:
+        """Whether the run has something to say: prices, or a source it will judge against.
+
+        Decided before the cluster is read (no request is made here), since the stack's outputs
+        close when the program body ends; a read that then fails says so in the output's notes.
+        """
+        if self.settings.gpu_hour_price:
+            return True
+        if not self.enabled:
+            return False
+        if self._from_inventory() is not None:
+            return True
+        return not isinstance(self._access(explicit_providers=False), NoCluster)
 
     def export(self, in_component_provider: bool) -> None:
-        """Export `aimCapacity` once per run, when there is something to say (a source or prices)."""
-        if self.output is not None or in_component_provider:
-            return
-        if self.capacity is None and not self.settings.gpu_hour_price:
+        """Export `aimCapacity` once per run, when there is something to say (a source or prices).
+
+        The component provider serves another program's components: that program's stack outputs
+        are not the provider's to add to.
+        """
+        if self.output is not None or in_component_provider or not self._wants_output():
             return
         self.output = Deferred()
         try:
             pulumi.export(OUTPUT_NAME, self.output.output)
         except Exception:  # no root stack (a unit test's mocks): nothing to export to
             self.output.resolve(None)
+
+    def unknown(self, output: pulumi.Output[Any]) -> None:
+        """A preview that cannot know where a catalog object lives: nothing is judged, as nothing plans."""
+        if self.output is not None:
+            self.output.resolve(output.apply(lambda _: {}))
 
     def fail(self, error: BaseException) -> None:
         if self.output is not None:

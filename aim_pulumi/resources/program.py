@@ -271,6 +271,8 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
         roster.fail(body_error)
         return
     try:
+        # Exported now, while the stack's outputs are still open; the round settles its value.
+        current_registry().capacity.export(in_component_provider())
         discovering = current_registry().catalog.start_discoveries()
         if discovering or any(m.waits_for_outputs() for m in roster.members):
             current.task = asyncio.ensure_future(_settle_later(roster), loop=_sdk.event_loop())
@@ -323,6 +325,7 @@ def _resolve_round(roster: _Roster) -> None:
         assert output is not None
         for member in roster.members:
             member.unknown(output)
+        current_registry().capacity.unknown(output)
         for register in roster.before_children:
             register()
         levers.after_registrations(None, roster.put_back_collector)
@@ -356,7 +359,6 @@ def _resolve_round(roster: _Roster) -> None:
     failures = _capacity_failures(registry.capacity.gate(_judged(ready)))
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    registry.capacity.export(in_component_provider())
     registry.settled.extend(roster.members)
     register_children(ready, roster.before_children, roster.put_back_collector)
 

@@ -133,7 +133,9 @@ def service_status(fit: ServiceFit | None, cost: CostReport | None, key: tuple[s
 def capacity_document(report: CapacityReport | None, cost: CostReport | None) -> dict[str, Any]:
     """The stack output `aimCapacity`: the tables as data, the verdicts, the cost, and the text."""
     document: dict[str, Any] = {}
-    if report is not None:
+    if report is not None and not report.checked:
+        document.update({"source": report.source, "checked": False, "notes": list(report.notes)})
+    elif report is not None:
         document.update(
             {
                 "source": report.source,
