@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -110,7 +111,7 @@ class Scenario:
 
 @pytest.fixture
 def scenario(cluster: TestCluster, request: pytest.FixtureRequest) -> Iterator[Scenario]:
-    name = "cap-" + request.node.name.removeprefix("test_").replace("_", "-")[:40].rstrip("-")
+    name = "cap-" + request.node.name.removeprefix("test_").replace("_", "-")[:20].rstrip("-")
     made = Scenario(cluster.kube, name)
     cluster.kube.ensure_namespace(name)
     try:
@@ -362,6 +363,8 @@ def test_added_preview_time_with_100_nodes_and_1000_pods(
 ) -> None:
     """Printed for the record (`pytest -s`): the read alone, and `pulumi preview` with the check on
     and off, the median of three each."""
+    from aim_pulumi.resolve.capacity.demand import ServiceDemand
+    from aim_pulumi.resolve.capacity.fit import judge
     from aim_pulumi.resources.capacity_read import ClusterAccess, read_capacity
 
     models = ["MI300X", "MI325X"]
@@ -376,6 +379,20 @@ def test_added_preview_time_with_100_nodes_and_1000_pods(
     capacity = read_capacity(ClusterAccess(str(cluster.kubeconfig), None, "test"), 60)
     read_seconds = time.monotonic() - started
     assert len(capacity.nodes) >= 100 and len(capacity.pods or ()) >= 1000
+    timed_import = "import time; t = time.monotonic(); import kubernetes.config; print(time.monotonic() - t)"
+    importing = subprocess.run(
+        [sys.executable, "-c", timed_import], capture_output=True, text=True, check=True
+    )
+    import_seconds = float(importing.stdout)
+    demands = [
+        ServiceDemand(
+            "x", f"s{i}", f"s{i}", models[i % 2], "gpu", "", "amd", GPU, {GPU: 2000, "pods": 1000}, {}, 1, 2
+        )
+        for i in range(10)
+    ]
+    started = time.monotonic()
+    judge(demands, capacity)
+    judge_seconds = time.monotonic() - started
     services = [{"name": f"s{i}", "gpus": 2, "model": models[i % 2]} for i in range(10)]
     timings: dict[str, list[float]] = {"warn": [], "off": []}
     stacks = {
@@ -392,7 +409,8 @@ def test_added_preview_time_with_100_nodes_and_1000_pods(
     warn, off = statistics.median(timings["warn"]), statistics.median(timings["off"])
     counts = f"{len(capacity.nodes)} nodes and {len(capacity.pods or ())} pods"
     print(
-        f"\ncapacity read of {counts}: {read_seconds:.2f} s; pulumi preview (10 services), median of 3: "
+        f"\nimporting the Kubernetes client {import_seconds:.2f} s; reading {counts} {read_seconds:.2f} s; "
+        f"judging 10 services on them {judge_seconds:.3f} s; pulumi preview (10 services), median of 3: "
         f"check on {warn:.2f} s, off {off:.2f} s, added {warn - off:.2f} s"
     )
     assert read_seconds < 60
