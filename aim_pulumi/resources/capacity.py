@@ -124,12 +124,13 @@ class CapacityCheck:
     def _access(self, explicit_providers: bool) -> ClusterAccess | NoCluster:
         if self.access is not None:
             return self.access
-        if self.settings.capacity_kubeconfig:
-            return ClusterAccess(self.settings.capacity_kubeconfig, None, "aim:capacityKubeconfig")
         if _under_mocks():
+            # A unit test or `aim-pulumi plan`: offline, whatever the stack config names.
             return NoCluster(
                 "no cluster is read under the SDK's mocks (aim-pulumi plan --kubeconfig reads one)"
             )
+        if self.settings.capacity_kubeconfig:
+            return ClusterAccess(self.settings.capacity_kubeconfig, None, "aim:capacityKubeconfig")
         if explicit_providers:
             return NoCluster(
                 "a service deploys through an explicit Kubernetes provider, whose kubeconfig the program "
