@@ -397,3 +397,38 @@ def test_the_default_providers_cluster_is_found_as_the_provider_finds_it(tmp_pat
     assert isinstance(default_access({}, {}, home), NoCluster)
     (home / ".kube" / "config").write_text("clusters: []\n")
     assert default_access({"context": "x"}, {}, home) == ClusterAccess(None, "x", "~/.kube/config")
+
+
+def test_later_rounds_are_judged_with_the_services_of_earlier_ones() -> None:
+    """The component provider runs a round per Construct call: each judges everything constructed so far."""
+    from aim_pulumi.api import parse
+    from aim_pulumi.resolve import Catalog, Settings, plan_service
+    from aim_pulumi.resources.round_member import Judged
+
+    spec = {
+        "aimId": "qwen/qwen3-32b",
+        "image": "ghcr.io/amd/qwen3:0.8.5",
+        "acceleratorVendor": "amd",
+        "acceleratorType": "gpu",
+        "acceleratorModel": "MI300X",
+        "acceleratorCount": 8,
+    }
+    profile_ = parse({"apiVersion": "aim.eai.amd.com/v1alpha2", "kind": "AIMProfile",
+                      "metadata": {"name": "p", "namespace": NS}, "spec": spec})  # fmt: skip
+
+    def judged(name: str) -> Judged:
+        document = {
+            "apiVersion": "aim.eai.amd.com/v1alpha2",
+            "kind": "AIMService",
+            "metadata": {"name": name, "namespace": NS},
+            "spec": {"profile": {"name": "p"}},
+        }
+        return Judged(f"AIMService/{NS}/{name}", plan_service(parse(document), Catalog([profile_])), None)
+
+    check = capacity_module.CapacityCheck(Settings())
+    check.capacity = mi300x_cluster([8])
+    first, _ = check.settle([judged("a")])
+    second, _ = check.settle([judged("b")])
+    assert first[(NS, "a")]["verdict"] == "FitsAtMax"
+    assert second[(NS, "b")]["verdict"] == "DoesNotFit"
+    assert check.report is not None and [f.name for f in check.report.services] == ["a", "b"]
