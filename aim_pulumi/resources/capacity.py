@@ -101,9 +101,9 @@ class CapacityCheck:
         except CapacityReadError as error:
             if self.enforced:
                 raise AIMResolutionError(
+                    _PREFIX,
                     "CapacityUnknown",
                     f"the cluster's capacity could not be read, and aim:capacity is enforce: {error}",
-                    field=_PREFIX,
                 ) from None
             pulumi.log.warn(f"{_PREFIX}: capacity not checked against the cluster: {error}")
             self.capacity = self._from_inventory()
@@ -175,6 +175,7 @@ class CapacityCheck:
             fit = report.fit_of(plan.namespace, plan.name)
             if fit is not None and fit.verdict == DOES_NOT_FIT:
                 error = AIMResolutionError(
+                    "",
                     DOES_NOT_FIT_REASON,
                     f"{fit.message} (aim:capacity is enforce; nothing was registered)",
                     object_ref=service.ref,
