@@ -23,12 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from cluster import TestCluster
 from harness import REPO, RealStack, run_cli, toolchain_dir
-from kube import ApiError, Kube
+from kube import ApiError, Kube, wait_until
 
 sys.path.insert(0, str(REPO / "tests" / "resolve" / "capacity"))
 
+from docblocks import blocks
 from k8s_objects import namespace, node, pod, quota
 
 pytestmark = pytest.mark.cluster
@@ -353,6 +355,102 @@ def plan_offline(scenario: Scenario) -> tuple[str, dict[str, Any]]:
     document = json.loads(out.read_text())
     out.unlink()
     return str(document["outputs"]["chosen"]), document
+
+
+# ----------------------------------------------------------------------------- the permissions
+
+
+def reader_kubeconfig(cluster: TestCluster, namespace: str, account: str, directory: Path) -> Path:
+    """A kubeconfig for a ServiceAccount (a token the API server issues), beside the admin's cluster."""
+    cluster.kube.create(
+        {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": account, "namespace": namespace}}
+    )
+    issued = cluster.kube.request(
+        "POST",
+        f"/api/v1/namespaces/{namespace}/serviceaccounts/{account}/token",
+        {
+            "apiVersion": "authentication.k8s.io/v1",
+            "kind": "TokenRequest",
+            "spec": {"expirationSeconds": 600},
+        },
+    )
+    config = yaml.safe_load(Path(cluster.kubeconfig).read_text())
+    config["users"][0]["user"] = {"token": issued["status"]["token"]}
+    path = directory / f"{account}.kubeconfig"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def bind(cluster: TestCluster, role: str, namespace: str, account: str) -> None:
+    cluster.kube.create(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": role},
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": role},
+            "subjects": [{"kind": "ServiceAccount", "name": account, "namespace": namespace}],
+        }
+    )
+
+
+def test_the_docs_cluster_role_is_all_the_read_needs(
+    cluster: TestCluster, scenario: Scenario, tmp_path: Path
+) -> None:
+    """The ClusterRole docs/capacity.md gives, bound to an identity that may do nothing else, lets the
+    check read every kind; without it the read is refused on nodes; with nodes alone, the rest is named."""
+    from aim_pulumi.resources.capacity_read import CapacityReadError, ClusterAccess, read_capacity
+
+    (block,) = [b for b in blocks() if b.norun == "capacity-cluster-role"]
+    role = yaml.safe_load(block.source)
+    nodes_only = {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole",
+        "metadata": {"name": "aim-pulumi-capacity-nodes-only"},
+        "rules": [{"apiGroups": [""], "resources": ["nodes"], "verbs": ["get", "list"]}],
+    }
+    scenario.add_nodes(node("cap-rbac-a"))
+    made: list[tuple[str, str]] = []
+    try:
+        for manifest in (role, nodes_only):
+            cluster.kube.create(manifest)
+            made.append(("ClusterRole", manifest["metadata"]["name"]))
+        full = reader_kubeconfig(cluster, scenario.namespace, "capacity-reader", tmp_path)
+        partial = reader_kubeconfig(cluster, scenario.namespace, "nodes-reader", tmp_path)
+
+        def read(kubeconfig: Path) -> Any:
+            return read_capacity(ClusterAccess(str(kubeconfig), None, "test"), 20)
+
+        with pytest.raises(CapacityReadError, match=r"listing nodes at .*: HTTP 403"):
+            read(full)
+
+        bind(cluster, role["metadata"]["name"], scenario.namespace, "capacity-reader")
+        made.append(("ClusterRoleBinding", role["metadata"]["name"]))
+        bind(cluster, nodes_only["metadata"]["name"], scenario.namespace, "nodes-reader")
+        made.append(("ClusterRoleBinding", nodes_only["metadata"]["name"]))
+
+        def readable(kubeconfig: Path) -> Any:
+            try:
+                return read(kubeconfig)
+            except CapacityReadError:
+                return None  # the authorizer's cache has not seen the binding yet
+
+        capacity = wait_until(lambda: readable(full), 30, "the docs' ClusterRole to take effect")
+        assert capacity.unread == ()
+        assert "cap-rbac-a" in {n.name for n in capacity.nodes}
+        assert capacity.pods is not None and capacity.quotas is not None
+        limited = wait_until(lambda: readable(partial), 30, "the nodes-only ClusterRole to take effect")
+        assert [what.split(" ")[0] for what in limited.unread] == [
+            "pods",
+            "resourcequotas",
+            "storageclasses.storage.k8s.io",
+            "namespaces",
+            "persistentvolumeclaims",
+        ]
+        assert all("HTTP 403" in what for what in limited.unread)
+        assert limited.pods is None and limited.quotas is None
+    finally:
+        for kind, name in reversed(made):
+            cluster.kube.delete("rbac.authorization.k8s.io/v1", kind, None, name)
 
 
 # ---------------------------------------------------------------------------------- what it costs
