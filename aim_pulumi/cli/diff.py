@@ -270,14 +270,26 @@ def diff_plans(
     for key, entry in before.items():
         if key not in after:
             result.deleted.append(_change("delete", entry))
-    old_outputs = as_mapping(old.get("outputs"))
-    new_outputs = as_mapping(new.get("outputs"))
-    plain_outputs = as_mapping((revealed or new).get("outputs"))
+    # Stack outputs come back from the engine as protobuf Structs, whose key order follows the
+    # process's string hashing: compared in key order (as `--json` writes them), the report is the
+    # same in every run.
+    old_outputs = _key_order(as_mapping(old.get("outputs")))
+    new_outputs = _key_order(as_mapping(new.get("outputs")))
+    plain_outputs = _key_order(as_mapping((revealed or new).get("outputs")))
     for name in sorted(set(old_outputs) | set(new_outputs)):
         pair = (old_outputs.get(name, {}), new_outputs.get(name, {}), plain_outputs.get(name, {}))
         for change in field_changes(*pair):
             result.outputs.append((name, change))
     return result
+
+
+def _key_order(value: Any) -> Any:
+    """`value` with every mapping's keys sorted, lists kept in their order."""
+    if isinstance(value, Mapping):
+        return {key: _key_order(value[key]) for key in sorted(value)}
+    if isinstance(value, list):
+        return [_key_order(item) for item in value]
+    return value
 
 
 def _show(value: Any) -> str:

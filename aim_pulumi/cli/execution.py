@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from aim_pulumi.offline.recording import PlanRecording
     from aim_pulumi.resolve.catalog.store import Catalog
     from aim_pulumi.resolve.settings import Settings
+    from aim_pulumi.resources.capacity import CapacityCheck
+    from aim_pulumi.resources.capacity_read import ClusterAccess
     from aim_pulumi.resources.resolutions import Resolution as ServiceRecord
 
 
@@ -47,6 +49,8 @@ class PlanRun:
     services: dict[str, ServiceRecord] = field(default_factory=dict)
     catalog: Catalog | None = None
     settings: Settings | None = None
+    # The run's capacity check: what was read, the verdicts and the cost (`plan --capacity`).
+    capacity: CapacityCheck | None = None
     error: PlanFailure | None = None
     # For AIM YAML: the files and documents the run's AIMStack read and did not deploy.
     skipped: list[Skipped] = field(default_factory=list)
@@ -108,10 +112,12 @@ def execute(
     catalogs: Sequence[str] = (),
     debug: bool = False,
     previous: Mapping[str, Mapping[str, Any]] | None = None,
+    cluster: ClusterAccess | None = None,
 ) -> PlanRun:
     """Run PROGRAM under the recording mock engine; a failure is kept in `PlanRun.error`.
 
     `previous` is the dynamic resources' state after an earlier run, by name (`previous_state`).
+    `cluster` is the cluster whose capacity the run reads (`plan --kubeconfig`); None reads none.
 
     Raises UsageError for unusable `--catalog` paths. Catalog objects are added to the stack
     catalog before the program starts, as if declared first.
@@ -133,6 +139,8 @@ def execute(
     def entry() -> None:
         registry = current_registry()
         outcome.catalog, outcome.settings = registry.catalog, registry.settings
+        outcome.capacity = registry.capacity
+        registry.capacity.access = cluster
         for obj in extra:
             registry.add(obj)
         body()

@@ -14,11 +14,12 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from aim_pulumi.discovery.credentials import Login, given_logins
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.schemas.metadata import is_dns1123_label
+from aim_pulumi.schemas.metadata import is_dns1123_label, label_value_errors, qualified_name_errors
 
 DEFAULT_DOWNLOAD_IMAGE = "ghcr.io/silogen/aim-artifact-downloader:0.2.0"
 DEFAULT_COOLDOWN_SECONDS_PER_GI_MEMORY = 5
@@ -27,8 +28,9 @@ DEPLOYMENT_MODES = ("Standard", "RawDeployment")
 ACCESS_MODES = ("ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod")
 NAMESPACE_DELETION = ("refuse", "allow")
 GATEWAY_PROVIDERS = ("envoyGateway", "kgateway", "custom", "none")
-INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices"})
 DISCOVERY_MODES = ("live", "locked")
+CAPACITY_MODES = ("warn", "enforce", "off")
+INVENTORY_POOL_KEYS = frozenset({"vendor", "type", "model", "partitioningMode", "devices", "nodes", "name"})
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,10 @@ class Settings:
     """Every deploy-time setting with its documented default.
 
     `inventory` is the raw list of accelerator pools (`{vendor, type, model, partitioningMode,
-    devices}`) or None when no inventory is declared (then all hardware is assumed to exist).
+    devices, nodes, name}`) or None when no inventory is declared (then all hardware is assumed to
+    exist). `capacity` says what a service that does not fit is (`warn`: a warning, `enforce`: an
+    error before anything registers, `off`: nothing is read or judged); `gpu_hour_price` and
+    `cost_allocation_labels` are sorted (key, value) pairs, so equal config gives equal settings.
     """
 
     gateway_provider: str = "none"
@@ -63,6 +68,12 @@ class Settings:
     # Whether an S3 source without a size may be sized by listing its bucket with the local AWS
     # credentials (at the endpoint the runtime config names): trusted configuration only.
     list_s3: bool = False
+    capacity: str = "warn"
+    # A path, or the kubeconfig itself (credentials): never shown in a repr.
+    capacity_kubeconfig: str | None = dataclasses.field(default=None, repr=False)
+    capacity_timeout_seconds: int = 20
+    gpu_hour_price: tuple[tuple[str, Decimal], ...] = ()
+    cost_allocation_labels: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_config(cls, values: Mapping[str, Any]) -> Settings:
@@ -222,10 +233,13 @@ def _parse_pool(key: str, index: int, pool: Any) -> dict[str, Any]:
         raise _invalid(
             key, f"pool {index} has unknown keys {unknown}; allowed: {', '.join(sorted(INVENTORY_POOL_KEYS))}"
         )
-    devices = pool.get("devices", 0)
-    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 0:
-        raise _invalid(key, f"pool {index} devices must be a non-negative integer, got {devices!r}")
-    for text_key in ("vendor", "type", "model", "partitioningMode"):
+    for count_key in ("devices", "nodes"):
+        count = pool.get(count_key, 0)
+        if count_key == "nodes" and count is None:
+            continue
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise _invalid(key, f"pool {index} {count_key} must be a non-negative integer, got {count!r}")
+    for text_key in ("vendor", "type", "model", "partitioningMode", "name"):
         if text_key in pool and pool[text_key] is not None and not isinstance(pool[text_key], str):
             raise _invalid(key, f"pool {index} {text_key} must be a string, got {pool[text_key]!r}")
     return dict(pool)
@@ -245,6 +259,58 @@ def _parse_inventory(key: str, value: Any) -> tuple[dict[str, Any], ...] | None:
     if not isinstance(data, list | tuple):
         raise _invalid(key, f"expected a list of accelerator pools, got {type(data).__name__}")
     return tuple(_parse_pool(key, index, pool) for index, pool in enumerate(data))
+
+
+def _json_object(key: str, value: Any, what: str) -> Mapping[str, Any]:
+    data = value
+    if isinstance(value, str):
+        try:
+            data = json.loads(value)
+        except ValueError as exc:
+            raise _invalid(key, f"expected a JSON object of {what}: {exc}") from exc
+    if not isinstance(data, Mapping):
+        raise _invalid(key, f"expected an object of {what}, got {type(data).__name__}")
+    return data
+
+
+def _parse_prices(key: str, value: Any) -> tuple[tuple[str, Decimal], ...]:
+    """`{"MI300X": 2.5, "amd.com/gpu": "2", "*": 3}`: prices per GPU-hour, non-negative numbers."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ()
+    prices: dict[str, Decimal] = {}
+    for name, price in _json_object(key, value, "prices per GPU-hour").items():
+        if not isinstance(name, str) or not name.strip():
+            raise _invalid(key, f"a price key must be a model, pool or GPU resource name, got {name!r}")
+        amount: Decimal | None = None
+        if not isinstance(price, bool) and isinstance(price, int | float | str):
+            try:
+                amount = Decimal(str(price).strip())
+            except InvalidOperation:
+                amount = None
+        if amount is None or not amount.is_finite() or amount < 0:
+            raise _invalid(key, f"the price of {name!r} must be a non-negative number, got {price!r}")
+        prices[name.strip()] = amount
+    return tuple(sorted(prices.items()))
+
+
+def _parse_labels(key: str, value: Any) -> tuple[tuple[str, str], ...]:
+    """`{"cost-center": "ml-4711"}`: labels every child carries, valid Kubernetes label keys and values."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return ()
+    labels: dict[str, str] = {}
+    for name, label in _json_object(key, value, "labels").items():
+        if not isinstance(name, str) or qualified_name_errors(name):
+            raise _invalid(key, f"{name!r} is not a valid label key")
+        if not isinstance(label, str) or label_value_errors(label):
+            raise _invalid(key, f"the value of label {name!r} is not a valid label value: {label!r}")
+        labels[name] = label
+    return tuple(sorted(labels.items()))
+
+
+def _parse_optional_text(key: str, value: Any) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return _parse_text(key, value)
 
 
 @dataclass(frozen=True)
@@ -280,6 +346,11 @@ _FIELDS = (
     _Field("registryAuth", "registry_auth", _parse_registry_auth, optional=True),
     _Field("namespaceDeletion", "namespace_deletion", _choice(NAMESPACE_DELETION)),
     _Field("listS3", "list_s3", _parse_bool),
+    _Field("capacity", "capacity", _choice(CAPACITY_MODES)),
+    _Field("capacityKubeconfig", "capacity_kubeconfig", _parse_optional_text, optional=True),
+    _Field("capacityTimeoutSeconds", "capacity_timeout_seconds", _parse_positive_int),
+    _Field("gpuHourPrice", "gpu_hour_price", _parse_prices, optional=True),
+    _Field("costAllocationLabels", "cost_allocation_labels", _parse_labels, optional=True),
 )
 _FIELDS_BY_KEY = {spec.key: spec for spec in _FIELDS}
 _FIELDS_BY_ATTRIBUTE = {spec.attribute: spec for spec in _FIELDS}

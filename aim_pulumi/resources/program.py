@@ -56,7 +56,7 @@ from aim_pulumi.resources.namespace_guard import guard_namespaces
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.reported import as_reported, plain_text
-from aim_pulumi.resources.round_member import CatalogMember, Deferred, RoundMember, ServiceMember
+from aim_pulumi.resources.round_member import CatalogMember, Deferred, Judged, RoundMember, ServiceMember
 from aim_pulumi.resources.shared_cache import declare_prewarmed_caches
 from aim_pulumi.resources.sites import DeclarationSite, declaration_of, declaration_site, declare
 
@@ -146,6 +146,7 @@ class _Roster:
     def fail(self, error: BaseException) -> None:
         """Every member fails with `error`; nothing more registers, so the collector's window ends."""
         self.put_back_collector()
+        current_registry().capacity.fail(error)
         for member in self.members:
             member.fail(error)
 
@@ -375,6 +376,8 @@ def _settle(current: ProgramRound, *, body_error: BaseException | None = None) -
         roster.fail(body_error)
         return
     try:
+        # Exported now, while the stack's outputs are still open; the round settles its value.
+        current_registry().capacity.export(in_component_provider())
         discovering = current_registry().catalog.start_discoveries()
         if discovering or any(m.waits_for_outputs() for m in roster.members):
             current.task = asyncio.ensure_future(_settle_later(roster), loop=_sdk.event_loop())
@@ -427,6 +430,7 @@ def _resolve_round(roster: _Roster) -> None:
         assert output is not None
         for member in roster.members:
             member.unknown(output)
+        current_registry().capacity.unknown(output)
         for register in roster.before_children:
             register()
         levers.after_registrations(None, roster.put_back_collector)
@@ -434,6 +438,9 @@ def _resolve_round(roster: _Roster) -> None:
     failures: list[BaseException] = _changed_by_late_objects(roster.catalog_objects)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    registry = current_registry()
+    # The cluster is read before anything is planned: its nodes decide which profiles are available.
+    registry.capacity.before_planning(registry.catalog, any(s.own_provider for s in roster.services))
     prewarmed: list[tuple[CatalogMember, list[Any]]] = []
     for catalog_object in roster.catalog_objects:
         try:
@@ -464,7 +471,10 @@ def _resolve_round(roster: _Roster) -> None:
         failures = _unused_runtime_configs(roster.catalog_objects, ready)
     if failures:
         raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
-    current_registry().settled.extend(roster.members)
+    failures = _capacity_failures(registry.capacity.gate(_judged(ready)))
+    if failures:
+        raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
+    registry.settled.extend(roster.members)
     register_children(ready, roster.before_children, roster.put_back_collector, roster.plain_objects)
 
 
@@ -511,6 +521,15 @@ def _unused_runtime_configs(
         except Exception as error:
             failures.append(locate(error, member.site if member else None, ref))
     return failures
+
+
+def _judged(services: Sequence[ServiceMember]) -> list[Judged]:
+    return [view for service in services if (view := service.capacity_view()) is not None]
+
+
+def _capacity_failures(found: Sequence[tuple[Judged, AIMError]]) -> list[BaseException]:
+    """A service that does not fit under `aim:capacity: enforce`, as a failure naming its line."""
+    return [locate(error, judged.site, judged.ref) for judged, error in found]
 
 
 def _changed_by_late_objects(late: Sequence[CatalogMember]) -> list[BaseException]:
@@ -597,9 +616,18 @@ def _finish_round(
         # A binding that kept another profile may rename a child: checked again on the final plans.
         failures = _duplicate_objects(services, plain_objects)
     if not failures:
+        check = current_registry().capacity
+        verdicts, refused = check.settle(_judged(services))
+        failures = _capacity_failures(refused)
+        for service in services:
+            view = service.capacity_view()
+            if view is not None:
+                service.with_capacity(verdicts.get((view.plan.namespace, view.plan.name), {}))
+    if not failures:
         _claim_objects(services, plain_objects)
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
+        current_registry().capacity.fail(combined)
         for service in services:
             service.fail(combined)
         raise combined

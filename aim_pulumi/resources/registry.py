@@ -30,6 +30,7 @@ from aim_pulumi.resolve.catalog.extension import Extension
 from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resources.capacity import CapacityCheck
 from aim_pulumi.resources.secrets import CatalogOutputs
 
 #: What a program run serves beside v1alpha2 (`aim_pulumi/versions.py`: v1alpha1 while its folder
@@ -77,6 +78,12 @@ class StackRegistry:
     prewarmed: list[tuple[Any, list[Any]]] = field(default_factory=list)
     # (group, kind, namespace, name) of every Kubernetes object a round registered, with who declared it.
     kubernetes_objects: dict[tuple[str, str, str, str], Any] = field(default_factory=dict)
+    # The cluster's capacity, read once per run, and the verdicts on the services (`capacity.py`).
+    capacity: CapacityCheck = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.capacity is None:
+            self.capacity = CapacityCheck(self.settings)
 
     @classmethod
     def for_settings(cls, settings: Settings) -> "StackRegistry":

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pulumi
 
 from aim_pulumi.api import AIMValidationError
+from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import is_output_like, settled_output
 from aim_pulumi.resources.sites import DeclarationSite
@@ -28,6 +30,7 @@ __all__ = [
     "CatalogMember",
     "Deferred",
     "Enlisted",
+    "Judged",
     "PendingNamespace",
     "RoundMember",
     "ServiceMember",
@@ -140,6 +143,16 @@ def _ignoring(blank: Callable[[], Any]) -> Callable[[Any], Any]:
     return lambda _: blank()
 
 
+@dataclass(frozen=True)
+class Judged:
+    """A service as the capacity check sees it: its plan, and where to say what it found."""
+
+    ref: str
+    plan: ServicePlan
+    owner: pulumi.Resource | None
+    site: DeclarationSite | None = None
+
+
 class RoundMember(Protocol):
     """What the round asks of every object declared in it."""
 
@@ -222,3 +235,16 @@ class ServiceMember(RoundMember, Protocol):
         ...
 
     def resolve_status(self, status: Any) -> None: ...
+
+    @property
+    def own_provider(self) -> bool:
+        """Whether its children go through a Kubernetes provider the program gave."""
+        ...
+
+    def capacity_view(self) -> Judged | None:
+        """What the capacity check judges: its plan to deploy (None before it is planned)."""
+        ...
+
+    def with_capacity(self, status: Mapping[str, Any]) -> None:
+        """The capacity check's `status.capacity` for the service."""
+        ...

@@ -36,7 +36,7 @@ from aim_pulumi.resources.namespace_guard import note_namespaces
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
 from aim_pulumi.resources.resolutions import observed_plan
-from aim_pulumi.resources.round_member import Deferred, Enlisted, PendingNamespace
+from aim_pulumi.resources.round_member import Deferred, Enlisted, Judged, PendingNamespace
 from aim_pulumi.resources.secrets import (
     MaskedArgs,
     build_independent_of_outputs,
@@ -284,6 +284,8 @@ class ServiceRecord(Enlisted):
         # A Shared cache has no parent, so it is given the Kubernetes provider the children inherit.
         self.providers = providers
         self.phase: Phase = Declared()
+        # What the capacity check says of the service (`capacity.py`), exported as `status.capacity`.
+        self.capacity: Mapping[str, Any] = {}
 
     # ------------------------------------------------------------------ what the round reads
 
@@ -327,6 +329,25 @@ class ServiceRecord(Enlisted):
 
     def resolve_status(self, status: Any) -> None:
         self.status.resolve(status)
+
+    @property
+    def own_provider(self) -> bool:
+        """Whether the children go through a Kubernetes provider the program gave (not the default)."""
+        return bool(self.providers)
+
+    def capacity_view(self) -> Judged | None:
+        """The service as the capacity check judges it: the plan to deploy, else the first plan."""
+        phase = self.phase
+        built = phase.built if isinstance(phase, Decided | Registered) else None
+        if built is None:
+            planned = self._planned()
+            built = planned.first if planned is not None else None
+        if built is None:
+            return None
+        return Judged(self.ref, built.plan, self.owner, self.site)
+
+    def with_capacity(self, status: Mapping[str, Any]) -> None:
+        self.capacity = dict(status)
 
     # ------------------------------------------------------------------ Declared -> Planned
 
@@ -501,9 +522,12 @@ class ServiceRecord(Enlisted):
         self.phase = Registered(
             decided.planned, built, plan.route.hostnames if plan.route is not None else ()
         )
+        planned_status = dict(plan.status)
+        if self.capacity:
+            planned_status["capacity"] = dict(self.capacity)
         return settled_output(
             _observed_status(
-                restore_outputs(dict(plan.status), masked),
+                restore_outputs(planned_status, masked),
                 runtime=observed.get("InferenceService"),
                 caches=download_jobs,
                 route=self._observations(observed, "HTTPRoute", _isvc_awaited(plan)),

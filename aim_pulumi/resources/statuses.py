@@ -25,6 +25,8 @@ __all__ = [
     "ProfileSetRef",
     "ResolvedObjectRef",
     "ServiceCacheStatus",
+    "ServiceCapacityCost",
+    "ServiceCapacityStatus",
     "ServiceRoutingStatus",
     "ServiceRuntimeStatus",
     "StatusCondition",
@@ -91,6 +93,32 @@ class ServiceRuntimeStatus(TypedDict, total=False):
     """Upper autoscaling bound."""
 
 
+class ServiceCapacityCost(TypedDict, total=False):
+    """What the service's GPUs cost a month at the stack's `aim:gpuHourPrice`."""
+
+    atMin: float
+    """At its minimum replicas."""
+    atMax: float
+    """At its maximum replicas."""
+
+
+class ServiceCapacityStatus(TypedDict, total=False):
+    """Whether the service fits the cluster (or `aim:inventory`), judged in the preview."""
+
+    verdict: str
+    """FitsAtMax, FitsAtMinOnly (autoscaling will be capped) or DoesNotFit."""
+    message: str
+    """The verdict in a sentence: why it does not fit, and what is free."""
+    minReplicas: int
+    """The service's minimum replicas."""
+    maxReplicas: int
+    """The service's maximum replicas."""
+    schedulableReplicas: int
+    """How many replicas the cluster has room for, packed with the rest of the program."""
+    monthlyCost: ServiceCapacityCost
+    """The monthly GPU cost, when `aim:gpuHourPrice` prices its accelerator."""
+
+
 class AIMServiceStatus(TypedDict, total=False):
     """The AIMService status as known at deploy time."""
 
@@ -116,6 +144,8 @@ class AIMServiceStatus(TypedDict, total=False):
     """Replica bounds when autoscaling is active."""
     conditions: list[StatusCondition]
     """Per-component conditions and their Ready aggregate."""
+    capacity: ServiceCapacityStatus
+    """Whether it fits the cluster, and its monthly cost (absent when nothing was judged or priced)."""
 
 
 class AIMProfileStatus(TypedDict, total=False):

@@ -133,6 +133,16 @@ def test_diff_plans_classifies_resources() -> None:
     assert diff.outputs == [("svc", FieldChange("status.path", "/a", "/b"))]
 
 
+def test_changed_outputs_are_listed_in_key_order_whatever_order_the_engine_returned() -> None:
+    """The engine hands stack outputs back as protobuf Structs, in an order that follows the string
+    hash of the process: the report must not."""
+    old = {"resources": [], "outputs": {"cost": {"a": 1, "b": {"x": 1, "y": 1}, "c": 1}}}
+    orders = ({"c": 2, "b": {"y": 2, "x": 2}, "a": 2}, {"b": {"x": 2, "y": 2}, "a": 2, "c": 2})
+    for cost in orders:
+        diff = diff_plans(old, {"resources": [], "outputs": {"cost": cost}})
+        assert [change.path for _, change in diff.outputs] == ["a", "b.x", "b.y", "c"]
+
+
 @pytest.fixture(scope="module")
 def baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The rc-change program planned with its defaults, saved as --json writes it."""

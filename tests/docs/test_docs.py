@@ -60,6 +60,10 @@ EXCEPTIONS = {
     "pack and a configuration and compares their verdicts",
     "try-cluster": "starts a second API server and applies a stack of the reader's; the lane starts its "
     "cluster with the same tests/cluster/cluster.py:TestCluster.start",
+    "capacity-on-a-cluster": "needs a cluster with GPU nodes, others' pods and a quota; "
+    "tests/cluster/test_capacity_cluster.py writes such objects and checks the same table and verdicts",
+    "capacity-cluster-role": "no Kubernetes schema of RBAC objects is vendored; "
+    "tests/cluster/test_capacity_cluster.py applies this block and reads the cluster with only it",
 }
 
 # Files every page's working directory holds besides its own `file=` blocks: the examples (commands

@@ -19,7 +19,17 @@ ROOT = Path(__file__).resolve().parents[2] / "aim_pulumi" / "resolve"
 
 # Bottom first: a module may import from its own room and from rooms listed before it. `shared` is
 # the modules directly in resolve/ (errors, result types, object identity, operator settings).
-ROOM_ORDER = ("shared", "runtime_config", "children", "selection", "derivation", "catalog", "legacy", "plan")
+ROOM_ORDER = (
+    "shared",
+    "runtime_config",
+    "children",
+    "selection",
+    "derivation",
+    "catalog",
+    "legacy",
+    "plan",
+    "capacity",
+)
 
 
 def module_name(path: Path) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -26,6 +27,11 @@ def test_documented_defaults() -> None:
         inventory=None,
         strict=False,
         wait_for="condition=Ready",
+        capacity="warn",
+        capacity_kubeconfig=None,
+        capacity_timeout_seconds=20,
+        gpu_hour_price=(),
+        cost_allocation_labels=(),
     )
     assert Settings.from_config({}) == Settings()
 
@@ -111,6 +117,32 @@ def test_documented_defaults() -> None:
         ),
         pytest.param({"aim:waitFor": ""}, "wait_for", None, id="wait-for-empty-removes"),
         pytest.param(
+            {"aim:inventory": '[{"model": "MI300X", "devices": 8, "nodes": 4, "name": "mi300x"}]'},
+            "inventory",
+            ({"model": "MI300X", "devices": 8, "nodes": 4, "name": "mi300x"},),
+            id="inventory-with-node-count",
+        ),
+        pytest.param({"aim:capacity": "enforce"}, "capacity", "enforce", id="capacity-enforce"),
+        pytest.param({"aim:capacity": "off"}, "capacity", "off", id="capacity-off"),
+        pytest.param(
+            {"aim:capacityKubeconfig": "/etc/kube/ci"}, "capacity_kubeconfig", "/etc/kube/ci", id="kubeconfig"
+        ),
+        pytest.param(
+            {"aim:capacityTimeoutSeconds": "5"}, "capacity_timeout_seconds", 5, id="capacity-timeout"
+        ),
+        pytest.param(
+            {"aim:gpuHourPrice": '{"MI300X": 2.5, "nvidia.com/gpu": "3", "*": 1}'},
+            "gpu_hour_price",
+            (("*", Decimal(1)), ("MI300X", Decimal("2.5")), ("nvidia.com/gpu", Decimal(3))),
+            id="gpu-hour-price",
+        ),
+        pytest.param(
+            {"aim:costAllocationLabels": {"team": "ml", "example.com/cost-center": "4711"}},
+            "cost_allocation_labels",
+            (("example.com/cost-center", "4711"), ("team", "ml")),
+            id="cost-allocation-labels",
+        ),
+        pytest.param(
             {"kubernetes:context": "kind", "aim:strict": "true"},
             "strict",
             True,
@@ -165,6 +197,29 @@ def test_from_config(config: dict[str, Any], attribute: str, expected: Any) -> N
             {"aim:inventory": '[{"vendor": 1}]'}, "aim:inventory", "string", id="inventory-vendor-type"
         ),
         pytest.param({"aim:waitFor": 5}, "aim:waitFor", "string", id="wait-for-not-string"),
+        pytest.param(
+            {"aim:inventory": '[{"nodes": 1.5}]'}, "aim:inventory", "non-negative", id="inventory-nodes"
+        ),
+        pytest.param({"aim:capacity": "strict"}, "aim:capacity", "warn, enforce, off", id="capacity-mode"),
+        pytest.param({"aim:gpuHourPrice": "[1]"}, "aim:gpuHourPrice", "object", id="prices-not-a-map"),
+        pytest.param(
+            {"aim:gpuHourPrice": '{"MI300X": -1}'}, "aim:gpuHourPrice", "non-negative", id="negative-price"
+        ),
+        pytest.param(
+            {"aim:gpuHourPrice": '{"MI300X": "cheap"}'}, "aim:gpuHourPrice", "number", id="price-text"
+        ),
+        pytest.param(
+            {"aim:costAllocationLabels": '{"bad key!": "x"}'},
+            "aim:costAllocationLabels",
+            "label key",
+            id="label-key",
+        ),
+        pytest.param(
+            {"aim:costAllocationLabels": '{"team": "not a value"}'},
+            "aim:costAllocationLabels",
+            "label value",
+            id="label-value",
+        ),
     ],
 )
 def test_from_config_errors_name_the_key(config: dict[str, Any], field: str, message_part: str) -> None:

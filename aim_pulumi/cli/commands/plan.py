@@ -18,9 +18,10 @@ import json
 import sys
 import traceback
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from aim_pulumi.api.errors import bounded
+from aim_pulumi.api.errors import bounded, escape
 from aim_pulumi.cli import policies
 from aim_pulumi.cli.common import (
     EXIT_CHANGES,
@@ -46,7 +47,7 @@ from aim_pulumi.cli.plan_files import (
 )
 from aim_pulumi.cli.progress import Progress
 from aim_pulumi.cli.project import Program, add_program_arguments, load_program
-from aim_pulumi.cli.render import Palette, palette_for
+from aim_pulumi.cli.render import Palette, as_mapping, palette_for
 from aim_pulumi.cli.stdin import program_path
 from aim_pulumi.cli.summary import output_lines, service_summaries, skipped_lines, warning_lines
 from aim_pulumi.cli.tree import tree_lines
@@ -54,6 +55,7 @@ from aim_pulumi.cli.tree import tree_lines
 if TYPE_CHECKING:
     from aim_pulumi.cli.diff import PlanDiff
     from aim_pulumi.offline.recording import PlanRecording
+    from aim_pulumi.resources.capacity_read import ClusterAccess
 
 __all__ = ["register", "run"]
 
@@ -114,6 +116,20 @@ def register(subparsers: Any) -> None:
         default=[],
         help="the JSON configuration of the --policy-pack of the same position (pulumi's format)",
     )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="print the capacity table (accelerator pools, quotas, cache storage) and a verdict per service",
+    )
+    parser.add_argument(
+        "--kubeconfig",
+        metavar="FILE",
+        help="read the capacity of the cluster this kubeconfig names (read-only lists); without it "
+        "aim:inventory is the source",
+    )
+    parser.add_argument(
+        "--context", help="with --kubeconfig: the kubeconfig context (default: its current one)"
+    )
     parser.set_defaults(func=run)
 
 
@@ -125,6 +141,18 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise UsageError(f"--{flag.replace('_', '-')} needs --diff OLD.json (the plan to compare with)")
     if args.diff == STDOUT and args.program == STDOUT:
         raise UsageError("PROGRAM - and --diff - cannot both read standard input")
+    if args.context is not None and args.kubeconfig is None:
+        raise UsageError("--context names a context of a kubeconfig: it needs --kubeconfig FILE")
+    if args.kubeconfig is not None and not Path(args.kubeconfig).is_file():
+        raise UsageError(f"--kubeconfig {escape(args.kubeconfig)}: no such file")
+
+
+def _cluster(args: argparse.Namespace) -> ClusterAccess | None:
+    from aim_pulumi.resources.capacity_read import ClusterAccess
+
+    if args.kubeconfig is None:
+        return None
+    return ClusterAccess(str(Path(args.kubeconfig).resolve()), args.context, "--kubeconfig")
 
 
 def _document_to_stdout(args: argparse.Namespace) -> bool:
@@ -159,6 +187,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
                     catalogs=args.catalog,
                     debug=args.debug,
                     previous=previous_state(old_plan) if old_plan is not None else None,
+                    cluster=_cluster(args),
                 )
         if outcome.error is not None:
             remove_stale(targets)
@@ -218,7 +247,7 @@ def _write_out(
         revealed = plan_document(recording, show_secrets=True)
         changes = diff_plans(old_plan, plan_document(recording), revealed)
     if not quiet:
-        _print_plan(args, program, outcome, changes, palette, out)
+        _print_plan(args, program, outcome, changes, old_plan, palette, out)
     else:
         for line in warning_lines(recording, err_palette):
             print(bounded(line), file=err)
@@ -243,6 +272,7 @@ def _print_plan(
     program: Program,
     outcome: PlanRun,
     changes: PlanDiff | None,
+    old_plan: Mapping[str, Any] | None,
     palette: Palette,
     out: TextIO,
 ) -> None:
@@ -273,12 +303,50 @@ def _print_plan(
         print("", file=out)
         for line in summaries:
             print(bounded(line), file=out)
+    for section in _capacity_sections(args, outcome, old_plan):
+        print("", file=out)
+        for line in section:
+            print(bounded(line), file=out)
     if changes is None:
         lines = output_lines(recording, palette)
         if lines:
             print("", file=out)
             for line in lines:
                 print(line, file=out)
+
+
+def _capacity_sections(
+    args: argparse.Namespace, outcome: PlanRun, old_plan: Mapping[str, Any] | None
+) -> list[list[str]]:
+    """The capacity table (`--capacity`), the monthly cost (when priced) and, with --diff, its change."""
+    from aim_pulumi.resolve.capacity.cost import cost_change_lines
+    from aim_pulumi.resolve.capacity.report import capacity_lines, cost_lines
+    from aim_pulumi.resources.capacity import OUTPUT_NAME
+
+    check = outcome.capacity
+    sections: list[list[str]] = []
+    if args.capacity:
+        if check is None or check.report is None:
+            sections.append(["Capacity: not checked (aim:capacity is off)"])
+        elif not check.report.checked:
+            sections.append([f"Capacity: not checked: {check.report.notes[0]}"])
+        else:
+            sections.append(capacity_lines(check.report))
+    if check is not None and check.cost is not None:
+        sections.append(cost_lines(check.cost))
+    if old_plan is not None and outcome.recording is not None:
+        old = _output_cost(as_mapping(old_plan.get("outputs")), OUTPUT_NAME)
+        new = _output_cost(outcome.recording.stack_outputs(), OUTPUT_NAME)
+        change = cost_change_lines(old, new)
+        if change:
+            sections.append(["Cost change:", *(f"  {line}" for line in change)])
+    return sections
+
+
+def _output_cost(outputs: Mapping[str, Any] | None, name: str) -> Mapping[str, Any] | None:
+    document = (outputs or {}).get(name)
+    cost = document.get("cost") if isinstance(document, Mapping) else None
+    return cost if isinstance(cost, Mapping) else None
 
 
 def _print_validation(

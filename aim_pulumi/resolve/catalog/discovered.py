@@ -49,7 +49,6 @@ from aim_pulumi.api.limits import load_yaml_documents
 from aim_pulumi.discovery.errors import DiscoveryError
 from aim_pulumi.discovery.records import ImageRecord, LockedProfile
 from aim_pulumi.discovery.reference import parse_reference
-from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.children.labels import MANAGED_BY, MANAGED_BY_LABEL
 from aim_pulumi.resolve.children.names import derived_name
 from aim_pulumi.resolve.objects import (
@@ -61,6 +60,7 @@ from aim_pulumi.resolve.objects import (
     AnyProfile,
 )
 from aim_pulumi.resolve.scalars import text
+from aim_pulumi.resolve.selection.candidate import InventoryView
 
 __all__ = [
     "BASE_IMAGE_ANNOTATION",
@@ -230,7 +230,7 @@ def matches_recommended(spec: Mapping[str, Any], deployments: Sequence[Mapping[s
     return False
 
 
-def supported(spec: Mapping[str, Any], inventory: Inventory | None) -> bool:
+def supported(spec: Mapping[str, Any], inventory: InventoryView | None) -> bool:
     """The operator's `isSupportedProfile`, with the inventory standing in for the cluster's nodes."""
     model, count = text(spec.get("acceleratorModel")), spec.get("acceleratorCount") or 0
     requests = _mapping(_mapping(spec.get("resources")).get("requests"))
@@ -277,7 +277,7 @@ def _hardware_groups(items: Iterable[tuple[_Item, bool]]) -> list[dict[str, Any]
 def discovered_profiles(
     model: AnyModel,
     record: ImageRecord,
-    inventory: Inventory | None,
+    inventory: InventoryView | None,
     retained: Iterable[str] = (),
 ) -> DiscoveredModel:
     """The profiles and status an image-backed model gets from what its image holds.

@@ -27,7 +27,7 @@ from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.scalars import text
 
 if TYPE_CHECKING:
-    from aim_pulumi.resolve.catalog.inventory import Inventory
+    from aim_pulumi.resolve.selection.candidate import InventoryView
 
 AnyModel = AIMModel | AIMClusterModel
 AnyProfile = AIMProfile | AIMClusterProfile
@@ -174,7 +174,7 @@ def _profile_manifest(model: AnyModel, fallback: Mapping[str, Any]) -> dict[str,
     }
 
 
-def _hardware_present(manifest: Mapping[str, Any], inventory: Inventory | None) -> bool:
+def _hardware_present(manifest: Mapping[str, Any], inventory: InventoryView | None) -> bool:
     if inventory is None:
         return True
     spec = manifest["spec"]
@@ -190,7 +190,7 @@ def _hardware_present(manifest: Mapping[str, Any], inventory: Inventory | None) 
 def generated_profiles(
     model: AnyModel,
     merged_rc_spec: Mapping[str, Any] | None,
-    inventory: Inventory | None,
+    inventory: InventoryView | None,
     retained: Iterable[str] = (),
 ) -> list[AnyProfile]:
     """The profiles an ID-backed model gets from its runtime config's fallbacks (§6.2-6.4).

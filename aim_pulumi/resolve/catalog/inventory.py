@@ -15,7 +15,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 
 class InventoryPool(BaseModel):
-    """One class of accelerator nodes the target cluster offers; `devices` is the per-node count."""
+    """One class of accelerator nodes the target cluster offers; `devices` is the per-node count.
+
+    `nodes` (how many nodes the pool has) and `name` (what `aim:gpuHourPrice` may price it as) are
+    optional: availability needs neither; the capacity check judges only an inventory whose every
+    pool says how many nodes it has (`aim_pulumi/resolve/capacity/cluster.py`).
+    """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
 
@@ -24,6 +29,8 @@ class InventoryPool(BaseModel):
     model: str = ""
     partitioning_mode: str = Field(default="", alias="partitioningMode")
     devices: int = Field(default=0, ge=0)
+    nodes: int | None = Field(default=None, ge=0)
+    name: str = ""
 
 
 _POOLS = TypeAdapter(list[InventoryPool])

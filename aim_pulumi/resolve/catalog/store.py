@@ -50,7 +50,6 @@ from aim_pulumi.resolve.catalog.embedded import embedded_default_runtime_config
 from aim_pulumi.resolve.catalog.extension import Extension
 from aim_pulumi.resolve.catalog.fallbacks import generated_profiles
 from aim_pulumi.resolve.catalog.indexes import CatalogIndex
-from aim_pulumi.resolve.catalog.inventory import Inventory
 from aim_pulumi.resolve.catalog.model_sources import SourceModels, source_models
 from aim_pulumi.resolve.derivation.derive import Derivation, DerivedProfile, derive
 from aim_pulumi.resolve.derivation.discovery_cache import DiscoveryCache
@@ -71,7 +70,7 @@ from aim_pulumi.resolve.objects import (
 )
 from aim_pulumi.resolve.runtime_config.lookup import resolve_runtime_config
 from aim_pulumi.resolve.scalars import text
-from aim_pulumi.resolve.selection.candidate import ProfileEntry
+from aim_pulumi.resolve.selection.candidate import InventoryView, ProfileEntry
 
 # --------------------------------------------------------------------------------------------------
 # Indexes
@@ -151,7 +150,7 @@ class Catalog:
         self,
         objects: Iterable[AIMObject] = (),
         *,
-        inventory: Inventory | None = None,
+        inventory: InventoryView | None = None,
         embed_default: bool = True,
         system_namespace: str = "aim-system",
         discovery: ImageSource | None = None,
@@ -210,11 +209,7 @@ class Catalog:
         kind = key[0]
         if kind in PROFILE_KINDS:
             assert isinstance(obj, AIMProfile | AIMClusterProfile)
-            entry = ProfileEntry.build(obj, self.inventory)
-            self._profiles[key] = entry
-            _index_add(self._profiles_by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
-            _index_add(self._profiles_by_aim_id, entry.field("aimId"), entry)
-            self._profiles_by_namespace.setdefault(entry.namespace, []).append(entry)
+            self._index_profile(key, ProfileEntry.build(obj, self.inventory))
             if self._image_models or self._sources:
                 self._generated = None  # a declared profile of an image model stands for discovery
         elif kind in MODEL_KINDS:
@@ -242,6 +237,31 @@ class Catalog:
             for index in self._indexes:
                 if kind in index.kinds:
                     index.add(key, obj)
+
+    def _index_profile(self, key: Key, entry: ProfileEntry) -> None:
+        self._profiles[key] = entry
+        _index_add(self._profiles_by_model, entry.labels.get(SOURCE_MODEL_LABEL, ""), entry)
+        _index_add(self._profiles_by_aim_id, entry.field("aimId"), entry)
+        self._profiles_by_namespace.setdefault(entry.namespace, []).append(entry)
+
+    def use_inventory(self, inventory: InventoryView | None) -> None:
+        """Judge availability against `inventory` from now on (the hardware read from a cluster).
+
+        Every declared profile's entry is rebuilt in its place and the generated profiles are made
+        again, so nothing planned before keeps the availability of the inventory it replaced.
+        """
+        self.inventory = inventory
+        declared = list(self._profiles.items())
+        self._profiles = {}
+        self._profiles_by_model = {}
+        self._profiles_by_aim_id = {}
+        self._profiles_by_namespace = {}
+        for key, entry in declared:
+            self._index_profile(key, ProfileEntry.build(entry.obj, inventory, generated=entry.generated))
+        self._generated = None
+        self._pools.clear()
+        self._memo.clear()
+        self.generation += 1
 
     def extend(self, objects: Iterable[AIMObject]) -> None:
         for obj in objects:

@@ -211,3 +211,18 @@ def standard_labels(
         if cleaned:
             labels[key] = cleaned
     return labels
+
+
+def with_stack_labels(
+    parent: Mapping[str, str], match: Sequence[str] | None, stack_labels: Sequence[tuple[str, str]]
+) -> tuple[dict[str, str], list[str] | None]:
+    """A service's labels and propagation patterns with the stack's own labels joined to them.
+
+    The stack's labels (`aim:costAllocationLabels`) reach every child through the same propagation as
+    the service's: they join the parent labels (the service's own value of a key wins) and their keys
+    join the patterns. A label key holds none of Go's pattern characters, so it matches only itself.
+    """
+    if not stack_labels:
+        return dict(parent), None if match is None else list(match)
+    merged = {**dict(stack_labels), **parent}
+    return merged, [*(match or ()), *(key for key, _ in stack_labels)]

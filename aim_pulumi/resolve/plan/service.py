@@ -35,7 +35,12 @@ from aim_pulumi.resolve.children.container import (
     pull_secret_name_warnings,
     served_model_id,
 )
-from aim_pulumi.resolve.children.labels import label_propagation_match, propagate_labels, standard_labels
+from aim_pulumi.resolve.children.labels import (
+    label_propagation_match,
+    propagate_labels,
+    standard_labels,
+    with_stack_labels,
+)
 from aim_pulumi.resolve.children.names import http_route_name, inference_service_name, predictor_name
 from aim_pulumi.resolve.children.routing import effective_routing, plan_route
 from aim_pulumi.resolve.children.scaling import plan_scaling
@@ -176,8 +181,9 @@ def _plan(
     isvc = inference_service_name(name, namespace)
     route_name = http_route_name(name, namespace)
     predictor = predictor_name(isvc)
-    parent_labels = dict(service.metadata.labels or {})
-    match = label_propagation_match(rc_spec)
+    parent_labels, match = with_stack_labels(
+        service.metadata.labels or {}, label_propagation_match(rc_spec), settings.cost_allocation_labels
+    )
 
     def labels(component: str, extra: Mapping[str, str | None] | None = None) -> dict[str, str]:
         return propagate_labels(parent_labels, standard_labels(component, name, extra), match)
@@ -419,7 +425,9 @@ def _plan_caches(
                 object_ref=declared_profile,
             ) from None
         cache_rc_spec: Mapping[str, Any] = cache_rc.spec if cache_rc is not None else {}
-        cache_match = label_propagation_match(cache_rc_spec)
+        _, cache_match = with_stack_labels(
+            {}, label_propagation_match(cache_rc_spec), settings.cost_allocation_labels
+        )
         # A Shared cache ignores the service's storage, so what it reads depends on the catalog alone.
         effective_rc = context.cache_runtime_config(namespace, profile_rc, cache_rc_spec)
     else:
