@@ -5,16 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from aim_pulumi.resolve.objects import PATCH_FORCE as PATCH_FORCE  # one definition, read by adoption too
+
 SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
 TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
-PATCH_FORCE = "pulumi.com/patchForce"
-"""Every child a stack owns alone carries it: the program owns every field it sets, as the
-operator's reconcile loop does. With server-side apply, a field someone changed by hand
-(`kubectl patch`, `kubectl edit`) belongs to that field manager; `pulumi up --refresh` then takes it
-back instead of failing with a field-manager conflict. Fields the program does not set stay
-whoever's they are. Shared caches go without it: several stacks may declare the same one, and a
-stack that forced its values would take fields over from the others (see `cache.py`)."""
 
 
 def plain(value: Any) -> Any:
