@@ -177,7 +177,7 @@ def test_a_directory_with_plain_objects_plans_as_one_unit(
     )
     assert (code, err) == (0, "")
     assert "note: " in out and "kustomization.yaml: skipped: kustomize configuration" in out
-    assert "values.yaml:1: skipped: not a Kubernetes object" in out
+    assert "values.yaml:2: skipped: not a Kubernetes object" in out  # the line validate names
     assert "not validated (no vendored schema): Certificate/ml-team/inference-tls" in out
     assert "6 manifests valid against the vendored schemas" in out
     for text in (out, files["json"].read_text(), files["yaml"].read_text()):
@@ -210,7 +210,7 @@ def test_a_plain_object_with_a_field_its_kind_lacks_fails_before_anything_regist
     (tmp_path / "ns.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nsepc: {}\n")
     code, out, err = run(capsys, "plan", str(tmp_path))
     assert (code, out) == (1, "")
-    assert f"{tmp_path / 'ns.yaml'}:1: Namespace/a: sepc: UnknownField" in err
+    assert f"{tmp_path / 'ns.yaml'}:4: Namespace/a: sepc: UnknownField" in err
 
 
 def test_invalid_plain_objects_fail_validation(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
