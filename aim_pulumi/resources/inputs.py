@@ -528,6 +528,11 @@ class ServiceTemplateRef(TypedDict, total=False):
     """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selectionCriteria: SelectionCriteria
     """Choose a template of the model by these criteria instead."""
+    allowUnoptimized: pulumi.Input[bool]
+    """
+    Let the automatic choice take `unoptimized` templates (a custom profile's, by default), which it passes
+    over otherwise, as the operator does; a template named by `name` is taken whatever its type.
+    """
 
 
 class GpuSelector(TypedDict, total=False):

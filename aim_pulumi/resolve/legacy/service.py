@@ -58,6 +58,9 @@ class ServiceTemplateRef(AIMBase):
     """The AIMServiceTemplate / AIMClusterServiceTemplate to use."""
     selection_criteria: SelectionCriteria | None = None
     """Choose a template of the model by these criteria instead."""
+    allow_unoptimized: bool | None = None
+    """Let the automatic choice take `unoptimized` templates (a custom profile's, by default), which
+    it passes over otherwise, as the operator does; a template named by `name` is taken whatever its type."""
 
 
 class GpuSelector(AIMBase):
