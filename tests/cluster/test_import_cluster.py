@@ -200,7 +200,7 @@ class Imported:
     cluster_run: subprocess.CompletedProcess[str]
     dump_dir: Path
     dump_run: subprocess.CompletedProcess[str]
-    # The `-o` of each run as its command line gave it (what its printed steps name).
+    # The output directory of each run as its printed steps name it: its `-o`, made absolute.
     cluster_out: str = ""
     dump_out: str = ""
 
@@ -247,7 +247,13 @@ def scenarios(
                 )
                 outs = (str(work / "from-cluster"), str(work / "from-dump"))
             done[name] = Imported(
-                namespace, created, work / outs[0], cluster_run, work / outs[1], dump_run, *outs
+                namespace,
+                created,
+                work / outs[0],
+                cluster_run,
+                work / outs[1],
+                dump_run,
+                *(str(work / o) for o in outs),
             )
         yield done
     finally:

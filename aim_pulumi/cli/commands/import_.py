@@ -433,7 +433,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
 def _print_next_steps(
     out: TextIO, out_dir: Path, name: str | None, steps: list[tuple[str, list[str]]], blocked: bool
 ) -> None:
-    """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last."""
+    """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last.
+
+    The output directory is named absolute: step 3 runs in the Pulumi project's directory, not
+    where `import` ran, and its program reads `aim/` from wherever that project is."""
+    out_dir = out_dir.absolute()
     print("Next, in this order:", file=out)
     number = 1
     for what, commands in steps[:2]:

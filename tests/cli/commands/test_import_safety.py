@@ -192,6 +192,21 @@ def test_every_printed_command_is_quoted_and_runs_as_printed(tmp_path: Path) -> 
     assert finalizer[-2:] == ["-p", '{"metadata":{"finalizers":null}}']
 
 
+def test_a_relative_output_directory_is_printed_absolute_for_the_step_run_in_the_pulumi_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Step 3 runs in the Pulumi project's directory, not where `import` ran: `-o moved` printed as
+    `moved/import.json` names no file there."""
+    dump = write_list(tmp_path / "dump.yaml", operator_items())
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run("--from", "dump.yaml", "-o", "moved")
+    assert code == 0, err
+    (words,) = [shlex.split(c) for c in printed_commands(out) if c.startswith("pulumi import ")]
+    assert words[3] == str(tmp_path / "moved" / "import.json")
+    assert f'{{"path": {json.dumps(str(tmp_path / "moved" / "aim"))}}}' in out
+    assert dump.is_file() and Path(words[3]).is_file()
+
+
 # --------------------------------------------------------------------------------------------------
 # Secrets: no credential value in report.json or in what import prints
 
