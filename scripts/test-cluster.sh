@@ -2,10 +2,14 @@
 # A real Kubernetes control plane for the cluster tests (tests/cluster, `pytest -m cluster`) and the
 # benchmarks: etcd, kube-apiserver and the few controllers the tests need (namespace, garbage collector,
 # PVC protection), built from the Go module proxy at the versions pinned in scripts/test-cluster/go.mod.
-# No kubelet, no scheduler, no Job, volume or KServe controller: nothing runs a pod.
+# No kubelet, no scheduler, no Job, volume or KServe controller: nothing runs a pod. Beside them, kubectl
+# at the same Kubernetes version (scripts/test-cluster/kubectl, a module of its own with a stamp of its own,
+# so adding or changing it never rebuilds, or removes, the control plane others may be running): the
+# cluster tests run the commands `aim-pulumi import` prints exactly as printed.
 #
 #   scripts/test-cluster.sh build        build if needed (cached outside the checkout), print the directory
-#   scripts/test-cluster.sh --check      print the directory if it is built and current, else exit 1
+#   scripts/test-cluster.sh --check      print the directory (it holds kubectl too) if it is built and
+#                                        current, else exit 1
 #   scripts/test-cluster.sh start DIR    start a cluster whose state lives in DIR (created), listening on
 #                                        127.0.0.1 only on free ports; waits for /readyz; writes
 #                                        DIR/kubeconfig and DIR/cluster.env and prints the kubeconfig path
@@ -31,16 +35,22 @@ module="$here/test-cluster"
 kubernetes_version="v1.34.4"
 etcd_version="v3.6.4"
 
-module_hash="$(cd "$module" && cat go.mod go.sum ./*/*.go | sha256sum | cut -c1-12)"
+# The control plane's sources only (kubectl's module has its own hash, below).
+module_hash="$(cd "$module" && cat go.mod go.sum ./controllers/*.go ./etcd/*.go | sha256sum | cut -c1-12)"
 stamp_text="kubernetes=$kubernetes_version etcd=$etcd_version module=$module_hash"
 bin="${AIM_PULUMI_CLUSTER_BIN:-${XDG_CACHE_HOME:-$HOME/.cache}/aim-pulumi/test-cluster/k8s-$kubernetes_version-$module_hash}"
 stamp="$bin/.stamp"
+kubectl_hash="$(cd "$module/kubectl" && cat go.mod go.sum ./*.go | sha256sum | cut -c1-12)"
+kubectl_stamp_text="kubectl=$kubernetes_version module=$kubectl_hash"
+kubectl_stamp="$bin/.stamp-kubectl"
 
-current() { [[ -f "$stamp" && "$(cat "$stamp")" == "$stamp_text" ]]; }
+control_plane_current() { [[ -f "$stamp" && "$(cat "$stamp")" == "$stamp_text" ]]; }
+kubectl_current() { [[ -f "$kubectl_stamp" && "$(cat "$kubectl_stamp")" == "$kubectl_stamp_text" ]]; }
+current() { control_plane_current && kubectl_current; }
 
 build() {
   if current; then
-    echo "test cluster is current ($stamp_text)"
+    echo "test cluster is current ($stamp_text, $kubectl_stamp_text)"
     echo "$bin"
     return
   fi
@@ -54,21 +64,33 @@ build() {
     version_flags+=" -X $pkg.gitVersion=$kubernetes_version -X $pkg.gitMajor=1 -X $pkg.gitMinor=$minor"
     version_flags+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=1970-01-01T00:00:00Z"
   done
-  rm -rf "$bin"
-  mkdir -p "$bin"
   timed() {
     local what="$1" t=$SECONDS
     shift
     nice -n 10 "$@"
     echo "built $what in $((SECONDS - t)) s"
   }
-  (cd "$module" && timed "kube-apiserver $kubernetes_version" go build -ldflags "-s -w $version_flags" \
-    -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
-  (cd "$module" && timed "etcd $etcd_version" go build -ldflags "-s -w" -o "$bin/etcd" ./etcd)
-  (cd "$module" && timed "controllers" go build -ldflags "-s -w $version_flags" \
-    -o "$bin/aim-test-controllers" ./controllers)
-  echo "$stamp_text" >"$stamp"
-  echo "test cluster built in $((SECONDS - start)) s ($stamp_text)"
+  if ! control_plane_current; then
+    # A stale directory goes whole (kubectl with it: its stamp lives inside).
+    rm -rf "$bin"
+    mkdir -p "$bin"
+    (cd "$module" && timed "kube-apiserver $kubernetes_version" go build -ldflags "-s -w $version_flags" \
+      -o "$bin/kube-apiserver" k8s.io/kubernetes/cmd/kube-apiserver)
+    (cd "$module" && timed "etcd $etcd_version" go build -ldflags "-s -w" -o "$bin/etcd" ./etcd)
+    (cd "$module" && timed "controllers" go build -ldflags "-s -w $version_flags" \
+      -o "$bin/aim-test-controllers" ./controllers)
+    echo "$stamp_text" >"$stamp"
+  fi
+  if ! kubectl_current; then
+    # Only kubectl is (re)built: a control plane that is current stays as it is, in use or not.
+    # Written beside and then renamed, so a test never runs half a binary.
+    rm -f "$kubectl_stamp"
+    (cd "$module/kubectl" && timed "kubectl $kubernetes_version" go build -ldflags "-s -w $version_flags" \
+      -o "$bin/kubectl.new" .)
+    mv -f "$bin/kubectl.new" "$bin/kubectl"
+    echo "$kubectl_stamp_text" >"$kubectl_stamp"
+  fi
+  echo "test cluster built in $((SECONDS - start)) s ($stamp_text, $kubectl_stamp_text)"
   echo "$bin"
 }
 
@@ -105,7 +127,7 @@ wait_ready() {
 
 start() {
   local dir="$1"
-  current || { echo "test cluster not built at $bin: run scripts/test-cluster.sh build" >&2; exit 1; }
+  control_plane_current || { echo "test cluster not built at $bin: run scripts/test-cluster.sh build" >&2; exit 1; }
   mkdir -p "$dir"
   dir="$(cd "$dir" && pwd)"
   if compgen -G "$dir/*.pid" >/dev/null; then
@@ -180,6 +202,7 @@ EOF
 
   cat >"$dir/cluster.env" <<EOF
 KUBECONFIG=$dir/kubeconfig
+AIM_TEST_CLUSTER_KUBECTL=$bin/kubectl
 AIM_TEST_CLUSTER_SERVER=$server
 AIM_TEST_CLUSTER_DIR=$dir
 EOF

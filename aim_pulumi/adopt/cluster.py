@@ -27,9 +27,10 @@ bodies of the `kubectl` commands `import` prints (`aim_pulumi.adopt.removal.remo
 
 1. the operator's Deployment scaled to zero (its `scale` subresource), so nothing puts back what
    the next steps change;
-2. each child's ownerReferences to AIM objects removed with the uid-guarded JSON patch of
-   `owner_patch_ops` (a reference list that changed since it was read fails the patch, and the
-   command with it, rather than removing another reference);
+2. each child's ownerReferences to AIM objects removed, and its field ownership reset where
+   Pulumi needs it, with the uid-guarded JSON patch of `aim_pulumi.adopt.removal.releases` (a
+   reference list that changed since it was read fails the patch, and the command with it, rather
+   than removing another reference);
 3. with `--delete-aim-objects` only: every AIM object deleted with `propagationPolicy: Orphan`,
    services first, each first cleared of its finalizers (the stopped operator would never remove
    them). Orphaning leaves every child, whoever owns it, so this may run before or after
@@ -50,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from aim_pulumi.adopt.dump import Dump, describe, group_of, object_key
-from aim_pulumi.adopt.removal import owner_patch_ops
+from aim_pulumi.adopt.removal import FINALIZERS_CLEARED, Release, aim_objects
 from aim_pulumi.api import AIM_GROUP
 
 __all__ = ["CHILD_KINDS", "ClusterRead", "ClusterReadError", "apply_removal", "read_cluster", "tied_to_aim"]
@@ -225,6 +226,7 @@ def apply_removal(
     kubeconfig: str,
     context: str | None,
     dump: Dump,
+    released: Sequence[Release],
     *,
     operator_namespace: str,
     operator_deployment: str,
@@ -232,9 +234,9 @@ def apply_removal(
     say: Callable[[str], None],
 ) -> None:
     """Make the removal's API calls in order (module docstring); raises `ClusterReadError` on the
-    first that fails."""
+    first that fails. `released` is step 2 as the import decided it (`releases`)."""
     try:
-        _apply(kubeconfig, context, dump, operator_namespace, operator_deployment, delete, say)
+        _apply(kubeconfig, context, dump, released, operator_namespace, operator_deployment, delete, say)
     except OSError as exc:
         raise ClusterReadError(f"cannot reach the API server: {exc}") from None
 
@@ -243,6 +245,7 @@ def _apply(
     kubeconfig: str,
     context: str | None,
     dump: Dump,
+    released: Sequence[Release],
     operator_namespace: str,
     operator_deployment: str,
     delete: bool,
@@ -280,24 +283,22 @@ def _apply(
             "application/merge-patch+json",
             f"scale Deployment {operator_namespace}/{operator_deployment} to zero",
         )
-        for obj in sorted(dump.live, key=object_key):
-            ops = owner_patch_ops(obj)
-            if ops is not None:
-                call(
-                    "patch",
-                    obj,
-                    ops,
-                    "application/json-patch+json",
-                    f"remove the ownerReferences of {describe(obj)} to AIM objects",
+        for release in released:
+            if release.ops:
+                what = (
+                    f"remove the ownerReferences of {describe(release.obj)} to AIM objects"
+                    if any(op["op"] == "remove" for op in release.ops)
+                    else f"reset the field managers of {describe(release.obj)}"
                 )
+                call("patch", release.obj, list(release.ops), "application/json-patch+json", what)
         if not delete:
             return
-        for aim_obj in _aim_objects(dump):
+        for aim_obj in aim_objects(dump):
             if (aim_obj.get("metadata") or {}).get("finalizers"):
                 call(
                     "patch",
                     aim_obj,
-                    {"metadata": {"finalizers": None}},
+                    FINALIZERS_CLEARED,
                     "application/merge-patch+json",
                     f"clear the finalizers of {describe(aim_obj)}",
                 )
@@ -308,10 +309,3 @@ def _apply(
                 "application/json",
                 f"delete {describe(aim_obj)}, orphaning its children",
             )
-
-
-def _aim_objects(dump: Dump) -> Sequence[Mapping[str, Any]]:
-    """The dump's AIM objects, services first (as the printed steps delete them)."""
-    objects = [*dump.aim, *(o for o, _ in dump.aim_left)]
-    assert all(group_of(str(o.get("apiVersion") or "")) == AIM_GROUP for o in objects)
-    return sorted(objects, key=lambda o: (o.get("kind") != "AIMService", object_key(o)))

@@ -9,13 +9,20 @@ route path (`/<namespace>/<uid>`) and Dedicated cache names derive, and its
 profile the operator chose even when a better one has appeared since. The defaults the API server
 wrote are taken off with the schema walk validation uses to fill them
 (`aim_pulumi.schemas.defaulting.strip_defaults`).
+
+A dump is input like any other, and may have been made or edited by anyone: before anything is
+planned or written, every object must have an identity the API server could hold
+(`identity_problems`: a namespace that is a DNS-1123 label, a name that is a path segment, and an AIM
+object's name a DNS-1123 subdomain, since it becomes a file name under `aim/`), and no object may
+be listed twice with different contents (`duplicate_problems`: which copy is the cluster's is not
+something to guess). Two identical copies (two dump files that both list it) are one object.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -24,6 +31,8 @@ import yaml
 
 from aim_pulumi.adopt.record import ADOPTED_ANNOTATION
 from aim_pulumi.api import AIM_GROUP
+from aim_pulumi.api.documents import expand_documents
+from aim_pulumi.api.errors import escape
 from aim_pulumi.api.io import read_documents
 from aim_pulumi.resolve.children.labels import SERVICE_LABEL
 from aim_pulumi.resolve.derivation.model_sets import MODEL_NAME_ANNOTATION
@@ -31,6 +40,7 @@ from aim_pulumi.resolve.derivation.sources import PROFILE_SOURCE_ANNOTATION, PRO
 from aim_pulumi.resolve.objects import PROFILE_ORIGIN_LABEL
 from aim_pulumi.schemas.crds import crd_schema
 from aim_pulumi.schemas.defaulting import strip_defaults
+from aim_pulumi.schemas.metadata import is_dns1123_label, is_dns1123_subdomain
 from aim_pulumi.versions import EXTENSION
 
 __all__ = [
@@ -42,9 +52,12 @@ __all__ = [
     "clean_aim",
     "clean_documents",
     "describe",
+    "duplicate_problems",
     "group_of",
+    "identity_problems",
     "object_key",
     "read_dump",
+    "read_dump_placed",
     "service_key",
     "split_dump",
 ]
@@ -111,24 +124,96 @@ def describe(obj: Mapping[str, Any]) -> str:
     return f"{kind} {namespace}/{name}" if namespace else f"{kind} {name}"
 
 
-def _expand(data: Any) -> Iterable[Mapping[str, Any]]:
-    """A document, or the items of a `List` (what `kubectl get -o yaml` prints for several objects)."""
-    if not isinstance(data, Mapping):
-        return
-    if str(data.get("kind") or "").endswith("List") and isinstance(data.get("items"), list):
-        for item in data["items"]:
-            yield from _expand(item)
-        return
-    if data.get("apiVersion") and data.get("kind"):
-        yield data
+def read_dump_placed(source: str | Path | IO[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Every object of a dump file, a directory of them, or a stream, in order, and where each was
+    read (`file, document N`, `, item M` for an item of a `List`).
+
+    `List`s (what `kubectl get -o yaml` prints for several objects, `kind: List` or `<Kind>List`)
+    and JSON arrays are expanded as kubectl expands them (`aim_pulumi.api.documents.expand_documents`);
+    a document that is no object (no apiVersion or kind) is not one of the dump's objects.
+    """
+    objects: list[dict[str, Any]] = []
+    places: list[str] = []
+    for doc in read_documents(source):
+        where = f"{doc.file}, document {doc.document}"
+        items = list(expand_documents([doc.data]))
+        listed = len(items) != 1 or items[0] is not doc.data
+        for index, item in enumerate(items, 1):
+            if isinstance(item, Mapping) and item.get("apiVersion") and item.get("kind"):
+                objects.append(copy.deepcopy(dict(item)))
+                places.append(f"{where}, item {index}" if listed else where)
+    return objects, places
 
 
 def read_dump(source: str | Path | IO[str]) -> list[dict[str, Any]]:
     """Every object of a dump file, a directory of them, or a stream, `List`s expanded, in order."""
-    objects: list[dict[str, Any]] = []
-    for doc in read_documents(source):
-        objects.extend(copy.deepcopy(dict(o)) for o in _expand(doc.data))
-    return objects
+    return read_dump_placed(source)[0]
+
+
+def _shown(value: object) -> str:
+    text = escape(value)
+    return json.dumps(text if len(text) <= 80 else text[:77] + "...")
+
+
+def identity_problems(objects: Sequence[Mapping[str, Any]], places: Sequence[str]) -> list[str]:
+    """Why objects' identities are ones no API server holds (one line each; [] when all are fine).
+
+    The identity becomes file names (`aim/<namespace>/<kind>-<name>.yaml`, in the output directory
+    and in the scratch copy the plan reads) and arguments of the printed commands, so a name such
+    as `../../x` or `$(...)` must never get that far.
+    """
+    problems: list[str] = []
+    for obj, where in zip(objects, places, strict=True):
+        metadata = obj.get("metadata")
+        metadata = metadata if isinstance(metadata, Mapping) else {}
+        kind, namespace, name = obj.get("kind"), metadata.get("namespace"), metadata.get("name")
+        label = f"{escape(describe(obj))} ({escape(where)})"
+        if not isinstance(kind, str) or not kind.isascii() or not kind.isalnum():
+            problems.append(f"{label}: kind {_shown(kind)} is not a Kubernetes kind")
+        if namespace is not None and (not isinstance(namespace, str) or not is_dns1123_label(namespace)):
+            problems.append(
+                f"{label}: metadata.namespace {_shown(namespace)} is not a namespace the API server "
+                "accepts (a DNS-1123 label: at most 63 of a-z, 0-9 and '-')"
+            )
+        aim = group_of(str(obj.get("apiVersion") or "")) == AIM_GROUP
+        if not isinstance(name, str) or not name:
+            problems.append(f"{label}: metadata.name is missing")
+        elif aim and not is_dns1123_subdomain(name):
+            problems.append(
+                f"{label}: metadata.name {_shown(name)} is not a name the API server gives an AIM object "
+                "(a DNS-1123 subdomain: at most 253 of a-z, 0-9, '-' and '.')"
+            )
+        elif name in (".", "..") or any(c in name for c in "/%") or escape(name) != name:
+            problems.append(
+                f"{label}: metadata.name {_shown(name)} is not a name the API server gives an object "
+                "(no '/', '%' or control character, not '.' or '..')"
+            )
+    return problems
+
+
+def duplicate_problems(
+    objects: Sequence[Mapping[str, Any]], places: Sequence[str]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The objects with identical copies dropped, and a line for each object listed twice differently.
+
+    Two different copies of one object (group, kind, namespace, name) are two states of it, or
+    two objects a hand-edited dump gave one name: either way the one to adopt is not knowable,
+    and taking the last one read would adopt whichever file sorts last.
+    """
+    first: dict[tuple[str, str, str, str], int] = {}
+    kept: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for index, obj in enumerate(objects):
+        key = object_key(obj)
+        seen = first.setdefault(key, index)
+        if seen == index:
+            kept.append(dict(obj))
+        elif objects[seen] != obj:
+            problems.append(
+                f"{escape(describe(obj))} is listed twice with different contents ({escape(places[seen])}; "
+                f"{escape(places[index])}): dump one state of the cluster, each object once"
+            )
+    return kept, problems
 
 
 @dataclass

@@ -22,6 +22,7 @@ from typing import Any
 from aim_pulumi.adopt.dump import AIM_GROUP, SERVICE_LABEL, Dump, group_of, object_key
 from aim_pulumi.adopt.live_diff import Change, diff_manifest
 from aim_pulumi.adopt.record import rename_caches
+from aim_pulumi.adopt.redact import shown
 
 __all__ = [
     "Adoption",
@@ -103,6 +104,21 @@ class Child:
     def effects(self) -> set[str]:
         return {c.effect for c in self.changes}
 
+    def _shown(self, changes: list[Change]) -> list[Change]:
+        kind = self.key[1]
+        return [
+            dataclasses.replace(c, live=shown(kind, c.path, c.live), planned=shown(kind, c.path, c.planned))
+            for c in changes
+        ]
+
+    def shown_changes(self) -> list[Change]:
+        """`changes` as a report shows them: no credential (`aim_pulumi.adopt.redact`)."""
+        return self._shown(self.changes)
+
+    def shown_kept(self) -> list[Change]:
+        """`kept` as a report shows them: no credential (`aim_pulumi.adopt.redact`)."""
+        return self._shown(self.kept)
+
     def to_json(self) -> dict[str, Any]:
         _, kind, namespace, name = self.key
         entry: dict[str, Any] = {
@@ -116,13 +132,9 @@ class Child:
         if self.live is not None:
             entry["id"] = self.id
             entry["liveUid"] = (self.live.get("metadata") or {}).get("uid")
-            secret = kind == "Secret"
-            entry["changes"] = [
-                {**c.to_json(), **({"live": "[secret]", "planned": "[secret]"} if secret else {})}
-                for c in self.changes
-            ]
+            entry["changes"] = [c.to_json() for c in self.shown_changes()]
             if self.kept:
-                entry["kept"] = [c.to_json() for c in self.kept]
+                entry["kept"] = [c.to_json() for c in self.shown_kept()]
             if self.planned_name:
                 entry["operatorName"] = {"planned": self.planned_name, "kept": name}
             entry["rollsPods"] = "rolls-pods" in self.effects()

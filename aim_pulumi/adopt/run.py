@@ -18,11 +18,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from aim_pulumi.adopt.dump import Dump, aim_files, clean_documents, object_key, split_dump
+from aim_pulumi.adopt.dump import (
+    Dump,
+    aim_files,
+    clean_documents,
+    duplicate_problems,
+    identity_problems,
+    object_key,
+    split_dump,
+)
 from aim_pulumi.adopt.keep import adoption_records, note_kept, operator_names
 from aim_pulumi.adopt.matching import Adoption, Child, PlannedStack, adopt, import_document
 from aim_pulumi.adopt.program import python_program
-from aim_pulumi.adopt.removal import removal_steps
+from aim_pulumi.adopt.removal import Release, applied_without_force, releases, removal_steps
 
 __all__ = ["ImportFailed", "Imported", "Planner", "Started", "start_import"]
 
@@ -37,7 +45,8 @@ class ImportFailed(Exception):
 @dataclass
 class Imported:
     """What an import decided: the files to write (by path relative to the output directory),
-    the adoption, what blocks `import.json`, the removal steps, and the report and import document."""
+    the adoption, what blocks `import.json`, the removal steps, and the report and import document;
+    `released`: the removal's step 2, child by child (`aim_pulumi.adopt.removal.releases`)."""
 
     files: dict[str, str]
     adoption: Adoption
@@ -46,6 +55,7 @@ class Imported:
     report: dict[str, Any]
     import_document: dict[str, Any] | None
     dump: Dump
+    released: list[Release] = field(default_factory=list)
 
 
 @dataclass
@@ -100,8 +110,14 @@ class Started:
             note_kept(adoption, adopt(dump, fresh.renamed(operator_names(records))), records)
         blocking = adoption.blocking()
         blocked = bool(blocking) and not allow_replace
+        # Every adopted child Pulumi applies without force has its field ownership reset too.
+        unforced = [c.live for c in adoption.adopted if c.live and applied_without_force(c.manifest)]
+        released = releases(dump, unforced)
         steps = removal_steps(
-            dump, operator_namespace=operator_namespace, operator_deployment=operator_deployment
+            dump,
+            operator_namespace=operator_namespace,
+            operator_deployment=operator_deployment,
+            released=released,
         )
         report = {
             "summary": _summary(adoption),
@@ -118,15 +134,39 @@ class Started:
             "blocking": [c.to_json() for c in blocking],
             "importWritten": not blocked,
             "operatorRemoval": [{"step": what, "commands": commands} for what, commands in steps],
+            "fieldManagersKept": [
+                {
+                    "kind": object_key(r.obj)[1],
+                    "namespace": object_key(r.obj)[2],
+                    "name": object_key(r.obj)[3],
+                    "why": r.kept,
+                }
+                for r in released
+                if r.kept
+            ],
         }
         document = None if blocked else import_document(plan, adoption)
-        return Imported(files, adoption, blocking, steps, report, document, dump)
+        return Imported(files, adoption, blocking, steps, report, document, dump, released)
 
 
-def start_import(objects: list[dict[str, Any]], others: list[dict[str, Any]], label: str) -> Started:
+def start_import(
+    objects: list[dict[str, Any]],
+    others: list[dict[str, Any]],
+    label: str,
+    places: list[str] | None = None,
+) -> Started:
     """Sort out a dump's objects (`others`: listed objects tied to no AIM object); raises
-    `ImportFailed` when they hold no AIMService (`label` says where they were read)."""
-    dump = split_dump(objects)
+    `ImportFailed` when they hold no AIMService (`label` says where they were read), or when an
+    object's identity is none the API server holds or one object is listed twice differently
+    (`aim_pulumi.adopt.dump.identity_problems`, `duplicate_problems`: every such problem, one a
+    line). `places` says where each object was read (default: its position in `label`)."""
+    where = places if places is not None else [f"{label}, object {i}" for i in range(1, len(objects) + 1)]
+    problems = identity_problems([*objects, *others], [*where, *(label for _ in others)])
+    unique, duplicates = duplicate_problems(objects, where)
+    problems.extend(duplicates)
+    if problems:
+        raise ImportFailed("\n".join([*problems, f"{len(problems)} problem(s) in {label}; nothing written"]))
+    dump = split_dump(unique)
     if not dump.services:
         raise ImportFailed(f"no AIMService in {label}")
     return Started(dump, others)

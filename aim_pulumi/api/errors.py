@@ -198,7 +198,10 @@ class AIMValidationError(AIMError, ValueError):
     def __str__(self) -> str:
         where = ""
         if self.file is not None:
-            where = self.file if self.document is None else f"{self.file}:{self.document}"
+            # The line where the text stands when it is known (what an editor jumps to); else the
+            # document's position, for a reader that never had the text.
+            at = self.line if self.line is not None else self.document
+            where = self.file if at is None else f"{self.file}:{at}"
         parts = [p for p in (where, self.object_ref, self.field, self.reason, self.message) if p]
         return bounded(": ".join(escape(p) for p in parts))
 

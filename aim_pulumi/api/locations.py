@@ -102,3 +102,24 @@ class DocumentLines:
         """The line of `field` in the `document`-th document (1-based, empty ones counted), if it composes."""
         node = self._document(document)
         return None if node is None else field_line(node, field)
+
+
+def config_key_line(text: str, key: str) -> int | None:
+    """The line of `key` in the `config:` mapping of a Pulumi.yaml or Pulumi.<stack>.yaml text, or
+    None when the text does not set it (or does not compose): where a stack setting is written."""
+    try:
+        document = next(iter(compose_documents(text)), None)
+    except (yaml.YAMLError, ValueError):
+        return None
+    if not isinstance(document, yaml.MappingNode):
+        return None
+    for name, value in document.value:
+        if (
+            isinstance(name, yaml.ScalarNode)
+            and name.value == "config"
+            and isinstance(value, yaml.MappingNode)
+        ):
+            for entry, _ in value.value:
+                if isinstance(entry, yaml.ScalarNode) and entry.value == key:
+                    return _line(entry)
+    return None

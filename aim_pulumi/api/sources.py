@@ -19,8 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from aim_pulumi.api.base import AIM_GROUP
-from aim_pulumi.api.errors import join_path
-from aim_pulumi.api.io import KINDS, Kinds, ManifestDocument, iter_documents, manifest_files, read_text
+from aim_pulumi.api.errors import AIMValidationError, join_path
+from aim_pulumi.api.io import (
+    KINDS,
+    Kinds,
+    ManifestDocument,
+    admission_problems,
+    iter_documents,
+    manifest_files,
+    read_text,
+)
+from aim_pulumi.api.locations import DocumentLines
 
 __all__ = [
     "ManifestSet",
@@ -28,6 +37,7 @@ __all__ = [
     "add_documents",
     "expand_lists",
     "is_aim_document",
+    "located",
     "read_manifest_set",
     "skip_reason",
 ]
@@ -43,20 +53,71 @@ class Skipped:
     file: str
     reason: str
     document: int | None = None
+    # The line the document starts on, when the reader had its text (what `validate` names).
+    at: int | None = None
 
     @property
     def line(self) -> str:
-        where = f"{self.file}:{self.document}" if self.document is not None else self.file
+        place = self.at if self.at is not None else self.document
+        where = f"{self.file}:{place}" if place is not None else self.file
         return f"{where}: skipped: {self.reason}"
 
 
 @dataclass
 class ManifestSet:
-    """The documents of a file or directory, by what becomes of them."""
+    """The documents of a file or directory, by what becomes of them.
+
+    `texts` keeps each file's text as it was read, so that a problem can be placed at its line
+    (`problems`) without reading the file again (it may have changed since, or be standard input).
+    """
 
     aim: list[ManifestDocument] = field(default_factory=list)
     kubernetes: list[ManifestDocument] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    # What could not be read (a YAML error ends its file), when the reader was asked to go on.
+    errors: list[AIMValidationError] = field(default_factory=list)
+    _lines: dict[str, DocumentLines] = field(default_factory=dict, repr=False)
+
+    def lines(self, file: str) -> DocumentLines | None:
+        """The field lines of one file's documents (None for a file this set did not read)."""
+        if file not in self._lines:
+            if file not in self.texts:
+                return None
+            self._lines[file] = DocumentLines(self.texts[file])
+        return self._lines[file]
+
+    def problems(
+        self, doc: ManifestDocument, errors: list[AIMValidationError] | None = None, kinds: Kinds = KINDS
+    ) -> list[AIMValidationError]:
+        """`errors` (default: every admission problem of the AIM document `doc`, read as `kinds`
+        read it), each placed at the file, document, object and line it concerns, as `validate`
+        reports them."""
+        found = admission_problems(doc.data, kinds) if errors is None else errors
+        return located(doc, found, self.lines(doc.file), kinds)
+
+
+def located(
+    doc: ManifestDocument,
+    errors: list[AIMValidationError],
+    lines: DocumentLines | None,
+    kinds: Kinds = KINDS,
+) -> list[AIMValidationError]:
+    """Each error placed at `doc`'s file, document and object (scoped as `kinds` scope it), and at
+    the line its field was written on (`aim_pulumi.api.locations.field_line`) when the text is at
+    hand: the one rule `validate` and the plan of a YAML directory share, so both name the same line.
+    An item of a `kind: List` document is looked up under the place it holds there (`items[2]`)."""
+    return [
+        e.located(
+            file=doc.file,
+            document=doc.document,
+            object_ref=doc.ref(kinds),
+            line=None
+            if lines is None
+            else lines.line(doc.document, join_path(doc.within, e.field) if doc.within else e.field),
+        )
+        for e in errors
+    ]
 
 
 _KUSTOMIZE_REASON = (
@@ -138,8 +199,15 @@ def expand_lists(documents: Iterable[ManifestDocument]) -> Iterator[ManifestDocu
         yield from expand_lists(items)
 
 
-def read_manifest_set(path: str | os.PathLike[str], kinds: Kinds = KINDS) -> ManifestSet:
-    """Every document of a file or directory tree (sorted), split into AIM, Kubernetes and skipped."""
+def read_manifest_set(
+    path: str | os.PathLike[str], kinds: Kinds = KINDS, *, keep_going: bool = False
+) -> ManifestSet:
+    """Every document of a file or directory tree (sorted), split into AIM, Kubernetes and skipped.
+
+    A file that cannot be read, or a YAML error (which ends its file, the documents before it
+    kept), raises `AIMValidationError`; with `keep_going` it is recorded in `errors` and the next
+    file is read, as `validate` goes on, so that a run can report every problem at once.
+    """
     result = ManifestSet()
     special: list[Path] = []
     for file in manifest_files(path, special):
@@ -147,6 +215,19 @@ def read_manifest_set(path: str | os.PathLike[str], kinds: Kinds = KINDS) -> Man
         if reason is not None:
             result.skipped.append(Skipped(str(file), reason))
             continue
-        add_documents(result, read_text(file), str(file), kinds)
+        try:
+            text = read_text(file)
+            result.texts[str(file)] = text
+            add_documents(result, text, str(file), kinds)
+        except AIMValidationError as err:
+            if not keep_going:
+                raise
+            result.errors.append(err.located(object_ref="?", line=None if err.document else 1))
     result.skipped.extend(Skipped(str(p), "not a regular file (a FIFO, socket or device)") for p in special)
+    # A skipped document is named at its first line, as `validate` names it.
+    for index, skipped in enumerate(result.skipped):
+        lines = result.lines(skipped.file) if skipped.document is not None else None
+        if lines is not None and skipped.document is not None:
+            at = lines.line(skipped.document, "(root)")
+            result.skipped[index] = dataclasses.replace(skipped, at=at)
     return result

@@ -37,6 +37,10 @@ def one_line(text: str) -> str:
     return escape(str(text).strip())
 
 
+STDIN_NAME = "<stdin>"
+"""How standard input is named in every message, as `validate -` names it."""
+
+
 def display_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd()))

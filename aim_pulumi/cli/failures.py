@@ -40,8 +40,9 @@ def _declared_in_program(exc: BaseException, program: Program) -> str | None:
     return f"{display_path(filename)}:{site.line}"
 
 
-def _manifest_location(object_ref: str | None, program: Program) -> str | None:
-    """`file:document` of the object a resolution error names, when the program is a YAML tree.
+def _manifest_location(object_ref: str | None, field: str, program: Program) -> str | None:
+    """`file:line` of the object a resolution error names (the line of its field, as `validate`
+    finds it), when the program is a YAML tree.
 
     A resolution error can name an object other than the service that failed (a template without
     sources, a runtime config), and a YAML program has no declaring line: its document is the place
@@ -57,7 +58,9 @@ def _manifest_location(object_ref: str | None, program: Program) -> str | None:
         return None
     for doc in found.aim:
         if doc.object_ref == object_ref:
-            return f"{display_path(Path(doc.file))}:{doc.document}"
+            lines = found.lines(doc.file)
+            line = lines.line(doc.document, field or "(root)") if lines is not None else None
+            return f"{program.shown(doc.file)}:{line if line is not None else doc.document}"
     return None
 
 
@@ -129,15 +132,21 @@ def failure_line(exc: BaseException, program: Program) -> str:
     location = _chained_location(exc, program) or _declared_in_program(exc, program)
     component = _component_in(exc.__traceback__)
     parts: list[str | None]
+    # An AIM error names its object itself, or none: guessing one from the frames the error passed
+    # through would name one here and not under `pulumi preview` (whose words these must be).
     if isinstance(exc, AIMValidationError):
         where = exc.file
         if where is not None:
-            where = display_path(Path(where)) + (f":{exc.document}" if exc.document is not None else "")
-        where = where or location or _manifest_location(exc.object_ref, program)
-        parts = [where, exc.object_ref or component, exc.field, exc.reason, exc.message]
+            # The line, as `validate` reports it; the document only when the line is not known.
+            at = exc.line if exc.line is not None else exc.document
+            where = program.shown(where) + (f":{at}" if at is not None else "")
+        where = where or location or _manifest_location(exc.object_ref, exc.field, program)
+        parts = [where, exc.object_ref, exc.field, exc.reason, exc.message]
     elif isinstance(exc, AIMResolutionError):
-        where = location or _manifest_location(exc.object_ref, program)
-        parts = [where, exc.object_ref or component, exc.field, exc.reason, exc.message]
+        # A stack setting is where the project or the command line sets it, not where it was read.
+        setting = program.config_sources.get(exc.field) if exc.reason == "InvalidSetting" else None
+        where = setting or location or _manifest_location(exc.object_ref, exc.field, program)
+        parts = [where, exc.object_ref, exc.field, exc.reason, exc.message]
     elif isinstance(exc, DynamicCheckFailed):
         detail = "; ".join(f"{prop}: {reason}" for prop, reason in exc.failures)
         parts = [location, exc.resource_name, detail]

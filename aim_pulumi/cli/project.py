@@ -13,6 +13,7 @@ the text as written), drop `stackConfigDir` (the stack files then go unfound) an
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,8 @@ from typing import Any, Literal
 import yaml
 
 from aim_pulumi.api.errors import escape
-from aim_pulumi.cli.common import UsageError
+from aim_pulumi.api.locations import config_key_line
+from aim_pulumi.cli.common import STDIN_NAME, UsageError, display_path
 from aim_pulumi.cli.pulumi_yaml import declaration_problem, environment_imports
 
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -48,10 +50,21 @@ class Program:
     warnings: tuple[str, ...] = ()
     # Where `aim.lock.yaml` is: the project directory (Pulumi.yaml's), the YAML directory or file's.
     root: Path | None = None
+    # The file standard input was copied to (`plan -`): named `<stdin>` wherever a file is named.
+    stdin_file: str | None = None
+    # Where each config key was set: `Pulumi.<stack>.yaml:<line>`, `Pulumi.yaml:<line>`, `--config`.
+    config_sources: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def main(self) -> Path | None:
         return self.path / "__main__.py" if self.kind == "pulumi" else None
+
+    def shown(self, file: str) -> str:
+        """A file of the program as messages name it: `<stdin>` for standard input's copy, else its
+        path relative to the working directory when it is inside it."""
+        if self.stdin_file is not None and Path(file).resolve() == Path(self.stdin_file).resolve():
+            return STDIN_NAME
+        return display_path(Path(file))
 
 
 class _YAML12Loader(yaml.SafeLoader):
@@ -90,6 +103,7 @@ class _PulumiFile(dict[str, Any]):
     """
 
     literal_config: Mapping[str, Any]
+    text: str
 
 
 def _read_yaml(path: Path) -> Any:
@@ -105,6 +119,7 @@ def _read_yaml(path: Path) -> Any:
     found = _PulumiFile(data)
     section = literal.get("config") if isinstance(literal, dict) else None
     found.literal_config = section if isinstance(section, dict) else {}
+    found.text = text
     return found
 
 
@@ -125,12 +140,20 @@ def full_config_key(key: str, project: str) -> str:
 
 
 def _config_section(
-    data: Any, source: Path, project: str, *, declarations: bool
+    data: Any, source: Path, project: str, *, declarations: bool, where: dict[str, str] | None = None
 ) -> tuple[dict[str, str], list[str]]:
-    """The `config:` block of Pulumi.yaml (`declarations=True`) or Pulumi.<stack>.yaml."""
+    """The `config:` block of Pulumi.yaml (`declarations=True`) or Pulumi.<stack>.yaml; `where`
+    gets `file:line` of each key it sets (what an error about the setting names)."""
     section = data.get("config") if isinstance(data, Mapping) else None
     if section is None:
         return {}, []
+    text: str = getattr(data, "text", "")
+    if where is not None:
+        for raw_key in section:
+            line = config_key_line(text, str(raw_key))
+            where[full_config_key(str(raw_key), project)] = (
+                f"{display_path(source)}:{line}" if line is not None else display_path(source)
+            )
     if not isinstance(section, Mapping):
         raise UsageError(f"{source}: `config` must be a mapping of keys to values")
     values: dict[str, str] = {}
@@ -262,7 +285,10 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
             raise UsageError(f"{directory}: no __main__.py (a Pulumi Python program directory)")
         stacks = _stack_files(_stack_config_dir(root, data, project_file))
         chosen = stack or (next(iter(stacks)) if len(stacks) == 1 else "dev")
-        values, secrets = _config_section(data, project_file or root, project, declarations=True)
+        sources: dict[str, str] = {}
+        values, secrets = _config_section(
+            data, project_file or root, project, declarations=True, where=sources
+        )
         stack_file = stacks.get(chosen)
         if stack is not None and stack_file is None and not config:
             # `pulumi preview --stack typo` fails too; planning with no stack config would look fine.
@@ -274,7 +300,9 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         warnings: list[str] = []
         if stack_file is not None:
             stack_data = _read_yaml(stack_file)
-            stack_values, stack_secrets = _config_section(stack_data, stack_file, project, declarations=False)
+            stack_values, stack_secrets = _config_section(
+                stack_data, stack_file, project, declarations=False, where=sources
+            )
             imports = environment_imports(stack_data)
             if imports:
                 warnings.append(
@@ -292,12 +320,14 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         project = _dns_name(root.resolve().stem if root.is_file() else root.resolve().name) or "aim"
         chosen = stack or "dev"
         values, secrets = {}, []
+        sources = {}
         warnings = []
         directory = root
         kind = "manifests"
     for item in config:
         key, value = parse_config_argument(item, project)
         values[key] = value
+        sources[key] = "--config"  # the line names the key; never the value, which may be a credential
         if key in secrets:
             secrets.remove(key)
     lock_root = root if root.is_dir() else root.parent
@@ -310,6 +340,7 @@ def load_program(path: str, *, stack: str | None = None, config: Sequence[str] =
         config=dict(sorted(values.items())),
         secret_keys=tuple(sorted(set(secrets))),
         warnings=tuple(warnings),
+        config_sources=dict(sorted(sources.items())),
     )
 
 

@@ -7,14 +7,18 @@ reads it as it reads a directory of manifests; the project is named `stdin`.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["STDIN", "program_path"]
+from aim_pulumi.cli.project import Program
+
+__all__ = ["STDIN", "from_stdin", "program_path"]
 
 STDIN = "-"
+STDIN_FILE = "manifests.yaml"
 
 
 @contextlib.contextmanager
@@ -26,8 +30,15 @@ def program_path(program: str, stdin: TextIO) -> Iterator[str]:
     with tempfile.TemporaryDirectory(prefix="aim-pulumi-") as scratch:
         directory = Path(scratch) / "stdin"
         directory.mkdir()
-        (directory / "manifests.yaml").write_bytes(_bounded_bytes(stdin))
+        (directory / STDIN_FILE).write_bytes(_bounded_bytes(stdin))
         yield str(directory)
+
+
+def from_stdin(program: Program, given: str) -> Program:
+    """`program` as loaded from PROGRAM `given`: for `-`, its file is named `<stdin>` in messages."""
+    if given != STDIN:
+        return program
+    return dataclasses.replace(program, stdin_file=str(program.path / STDIN_FILE))
 
 
 def _bounded_bytes(stdin: TextIO) -> bytes:

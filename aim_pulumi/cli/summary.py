@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aim_pulumi.cli.common import display_path, one_line
+from aim_pulumi.cli.common import one_line
 from aim_pulumi.cli.render import Palette, format_value, redact_secrets
 from aim_pulumi.cli.tree import resource_label
 
@@ -205,7 +204,7 @@ def why_line(record: ServiceRecord) -> str:
 
 def skipped_lines(outcome: PlanRun) -> list[str]:
     """For AIM YAML: the files and documents that are not deployed (`kustomization.yaml`, ...)."""
-    return [replace(s, file=display_path(Path(s.file))).line for s in outcome.skipped]
+    return [replace(s, file=outcome.program.shown(s.file)).line for s in outcome.skipped]
 
 
 def output_lines(recording: PlanRecording, palette: Palette) -> list[str]:

@@ -5,15 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from aim_pulumi.resolve.objects import PATCH_FORCE as PATCH_FORCE  # one definition, read by adoption too
+
 SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
 TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
-PATCH_FORCE = "pulumi.com/patchForce"
-"""Every child carries it: the program owns every field it sets, as the operator's reconcile loop
-does. With server-side apply, a field someone changed by hand (`kubectl patch`, `kubectl label`)
-belongs to that field manager; `pulumi up --refresh` then takes it back instead of failing with a
-field-manager conflict, and `pulumi preview --refresh` shows it as an update. Shared caches carry
-it too (see `cache.py`): a conflict there would stop the whole stack, not just the cache."""
 
 
 def plain(value: Any) -> Any:

@@ -20,6 +20,15 @@ SOURCE_MODEL_SCOPE_LABEL = f"{AIM_GROUP}/source-model-scope"
 PROFILE_ORIGIN_LABEL = f"{AIM_GROUP}/profile-origin"
 OVERLAY_SERVICE_ANNOTATION = f"{AIM_GROUP}/overlay-service"
 FORCE_REBIND_ANNOTATION = f"{AIM_GROUP}/force-rebind"
+PATCH_FORCE = "pulumi.com/patchForce"
+"""pulumi-kubernetes' annotation for a child it applies with force. Every child carries it: the
+program owns every field it sets, as the operator's reconcile loop does. With server-side apply, a
+field someone changed by hand (`kubectl patch`, `kubectl label`) belongs to that field manager;
+`pulumi up --refresh` then takes it back instead of failing with a field-manager conflict, and
+`pulumi preview --refresh` shows it as an update. Shared caches carry it too
+(`aim_pulumi/manifests/cache.py`): a conflict there would stop the whole stack, not just the cache.
+The builders set it (`aim_pulumi/manifests/_common.py`), adoption reads it (which adopted children
+need their field ownership reset: `aim_pulumi/adopt/removal.py`)."""
 
 # The core's namespaced kinds, for lookups by kind name; an object's own scope is its class's `SCOPE`
 # (a version's folder serves kinds of its own: `aim_pulumi/resolve/catalog/extension.py`).

@@ -90,7 +90,9 @@ class Settings:
                 continue
             spec = _FIELDS_BY_KEY.get(key)
             if spec is None:
-                raise _invalid(key, f"unknown setting; known settings: {', '.join(sorted(_FIELDS_BY_KEY))}")
+                raise _invalid(
+                    key, f"unknown setting{_did_you_mean(key, _FIELDS_BY_KEY, CONFIG_NAMESPACE + ':')}"
+                )
             parsed[spec.attribute] = spec.parse(key, value)
         return cls(**parsed)
 
@@ -108,11 +110,21 @@ class Settings:
                 raise AIMResolutionError(
                     attribute,
                     "InvalidSetting",
-                    f"unknown setting {attribute!r}; known settings: "
-                    + ", ".join(sorted(_FIELDS_BY_ATTRIBUTE)),
+                    f"unknown setting {attribute!r}{_did_you_mean(attribute, _FIELDS_BY_ATTRIBUTE, '')}",
                 )
             parsed[attribute] = spec.parse(spec.key, value)
         return dataclasses.replace(self, **parsed)
+
+
+def _did_you_mean(name: str, known: Mapping[str, object], prefix: str) -> str:
+    """What follows "unknown setting": a close known name (`; did you mean aim:gatewayProvider?`,
+    case aside), and every known one."""
+    listed = ", ".join(sorted(known))
+    by_folded = {k.lower(): k for k in known}
+    close = difflib.get_close_matches(name.lower(), list(by_folded), n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {prefix}{by_folded[close[0]]}? (known settings: {listed})"
+    return f"; known settings: {listed}"
 
 
 def _invalid(key: str, message: str) -> AIMResolutionError:

@@ -569,7 +569,11 @@ class ServiceTemplateRef(TypedDict, total=False):
     selectionCriteria: SelectionCriteria
     """Choose a template of the model by these criteria instead."""
     allowUnoptimized: pulumi.Input[bool]
-    """Let selection take an `unoptimized` template (an inline custom model's is one)."""
+    """
+    Let the automatic choice take `unoptimized` templates (an inline custom model's, and a custom profile's
+    by default), which it passes over otherwise, as the operator does; a template named by `name` is taken
+    whatever its type.
+    """
 
 
 class GpuSelector(TypedDict, total=False):

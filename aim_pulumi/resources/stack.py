@@ -48,6 +48,7 @@ from aim_pulumi.resources.outputs import gathered, output_of
 from aim_pulumi.resources.profile import AIMClusterProfile, AIMProfile
 from aim_pulumi.resources.profile_set import AIMClusterProfileSet, AIMProfileSet
 from aim_pulumi.resources.program import (
+    AIMProgramError,
     Declaration,
     declaration_site,
     enlist_catalog_object,
@@ -119,16 +120,23 @@ def kubernetes_object_name(stack: str, manifest: Mapping[str, Any]) -> str:
 
 
 def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[ManifestDocument], list[Skipped]]:
-    """(AIM objects of `kinds`, plain Kubernetes documents, what is skipped); AIM errors name file and
-    document."""
-    found = read_manifest_set(path, kinds)
+    """(AIM objects of `kinds`, plain Kubernetes documents, what is skipped).
+
+    Every problem of the directory is found before any is raised, each at the file and line it
+    concerns, as `aim-pulumi validate` reports them (`ManifestSet.problems`): one failing document
+    does not hide the next. One problem is raised as it is; several together (`AIMProgramError`).
+    """
+    found = read_manifest_set(path, kinds, keep_going=True)
+    failures: list[api.AIMValidationError] = list(found.errors)
     objects: list[api.AIMObject] = []
     by_ref: dict[str, api.AIMObject] = {}
     for doc in found.aim:
         try:
             parsed = api_io.parse(doc.data, kinds)
         except api.AIMValidationError as err:
-            raise err.located(file=doc.file, document=doc.document, object_ref=doc.ref(kinds)) from None
+            # Every problem of the document, not only the first the parser met.
+            failures.extend(found.problems(doc, kinds=kinds) or found.problems(doc, [err], kinds))
+            continue
         # The same object written twice is one object (the catalog refuses two different ones).
         if by_ref.setdefault(parsed.object_ref, parsed) is parsed or by_ref[parsed.object_ref] != parsed:
             objects.append(parsed)
@@ -140,7 +148,8 @@ def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[Manife
         try:
             check_kubernetes_object(doc.data)
         except api.AIMValidationError as err:
-            raise err.located(file=doc.file, document=doc.document, object_ref=doc.object_ref) from None
+            failures.extend(found.problems(doc, [err], kinds))
+            continue
         metadata = doc.data.get("metadata") or {}
         key = (
             str(doc.data["apiVersion"]).rpartition("/")[0],
@@ -152,17 +161,21 @@ def _load(path: str, kinds: api.Kinds) -> tuple[list[api.AIMObject], list[Manife
         if first is not doc:
             if first.data == doc.data:
                 continue
-            raise api.AIMValidationError(
+            duplicate = api.AIMValidationError(
                 "metadata.name",
                 "DuplicateObject",
                 "declared twice with different content (first "
                 + (f"as document {first.document}" if first.file == doc.file else f"in {first.file}")
                 + "); declare each object once",
-                file=doc.file,
-                document=doc.document,
-                object_ref=doc.object_ref,
             )
+            failures.extend(found.problems(doc, [duplicate], kinds))
+            continue
         manifests.append(doc)
+    if failures:
+        # In reading order, as `validate` lists them: file by file, document by document.
+        files = {file: index for index, file in enumerate(found.texts)}
+        failures.sort(key=lambda e: (files.get(e.file or "", len(files)), e.document or 0))
+        raise failures[0] if len(failures) == 1 else AIMProgramError(failures)
     return objects, manifests, list(found.skipped)
 
 

@@ -201,7 +201,7 @@ def test_a_directory_with_plain_objects_plans_as_one_unit(
     )
     assert (code, err) == (0, "")
     assert "note: " in out and "kustomization.yaml: skipped: kustomize configuration" in out
-    assert "values.yaml:1: skipped: not a Kubernetes object" in out
+    assert "values.yaml:2: skipped: not a Kubernetes object" in out  # the line validate names
     assert "not validated (no vendored schema): Certificate/ml-team/inference-tls" in out
     # With the ConfigMap that keeps the Namespace from taking the Shared cache with it.
     assert "7 manifests valid against the vendored schemas" in out
@@ -235,7 +235,7 @@ def test_a_plain_object_with_a_field_its_kind_lacks_fails_before_anything_regist
     (tmp_path / "ns.yaml").write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\nsepc: {}\n")
     code, out, err = run(capsys, "plan", str(tmp_path))
     assert (code, out) == (1, "")
-    assert f"{tmp_path / 'ns.yaml'}:1: Namespace/a: sepc: UnknownField" in err
+    assert f"{tmp_path / 'ns.yaml'}:4: Namespace/a: sepc: UnknownField" in err
 
 
 def test_invalid_plain_objects_are_refused_before_anything_registers(
@@ -252,7 +252,7 @@ def test_invalid_plain_objects_are_refused_before_anything_registers(
         (line,) = err.splitlines()
         assert (
             line.startswith("error: ")
-            and "sa.yaml:1: ServiceAccount/a/Bad_Name: metadata.name: InvalidSpec: " in line
+            and "sa.yaml:3: ServiceAccount/a/Bad_Name: metadata.name: InvalidSpec: " in line
         )
 
 

@@ -14,9 +14,10 @@ Outside pytest (a benchmark, a person trying things):
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,37 @@ class TestCluster:
         self.state = state
         self.kubeconfig = state / "kubeconfig"
         self._kube: Kube | None = None
+
+    def shell(
+        self,
+        command: str,
+        *,
+        cwd: Path | None = None,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+        timeout: float = 600,
+    ) -> subprocess.CompletedProcess[str]:
+        """A command line run by bash exactly as written, as a user's shell pointed at this cluster
+        runs it: `KUBECONFIG` set, and the kubectl built beside the cluster (its version) first on
+        PATH. `env` is the environment to start from (a Pulumi stack's), else this process's."""
+        binaries = built()
+        assert binaries is not None and (binaries / "kubectl").is_file(), "the test cluster's kubectl"
+        base = dict(env if env is not None else os.environ)
+        base["KUBECONFIG"] = str(self.kubeconfig)
+        base["PATH"] = os.pathsep.join([str(binaries), base.get("PATH", "")])
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=cwd,
+            env=base,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=timeout,
+        )
+        if check and done.returncode != 0:
+            output = f"{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+            raise AssertionError(f"{command}\nexited {done.returncode}\n{output}")
+        return done
 
     @property
     def kube(self) -> Kube:

@@ -42,7 +42,7 @@ import yaml
 from cluster import TestCluster
 from docblocks import lane_block
 from harness import REPO, RealStack, toolchain_dir, urn_name, urn_type
-from kube import Kube, object_path, wait_until
+from kube import Kube, wait_until
 from status_writer import StatusWriter, mark_job
 
 sys.path.insert(0, str(REPO / "tests" / "cli" / "commands"))
@@ -200,7 +200,7 @@ class Imported:
     cluster_run: subprocess.CompletedProcess[str]
     dump_dir: Path
     dump_run: subprocess.CompletedProcess[str]
-    # The `-o` of each run as its command line gave it (what its printed steps name).
+    # The output directory of each run as its printed steps name it: its `-o`, made absolute.
     cluster_out: str = ""
     dump_out: str = ""
 
@@ -247,7 +247,13 @@ def scenarios(
                 )
                 outs = (str(work / "from-cluster"), str(work / "from-dump"))
             done[name] = Imported(
-                namespace, created, work / outs[0], cluster_run, work / outs[1], dump_run, *outs
+                namespace,
+                created,
+                work / outs[0],
+                cluster_run,
+                work / outs[1],
+                dump_run,
+                *(str(work / o) for o in outs),
             )
         yield done
     finally:
@@ -348,20 +354,49 @@ def test_the_figures_of_each_scenario(imported: Imported) -> None:
 # The steps that follow, taken
 
 
-PATCH = re.compile(r"^kubectl -n (\S+) patch (\S+) --type=json -p (.+)$")
+STEP = re.compile(r"^\d+\. .*:$")
 
 
-def apply_owner_patches(kube: Kube, commands: list[str], live: list[dict[str, Any]]) -> None:
-    """The printed `kubectl patch --type=json` commands, sent as kubectl sends them."""
-    versions = {(o["kind"].lower(), group_of(o["apiVersion"])): (o["apiVersion"], o["kind"]) for o in live}
-    for command in commands:
-        match = PATCH.match(command)
-        assert match, command
-        namespace, target, patch = match.group(1), match.group(2), shlex.split(match.group(3))[0]
-        resource, name = target.split("/", 1)
-        kind, _, group = resource.partition(".")
-        api_version, kind_name = versions[(kind, group)]
-        kube.json_patch(api_version, kind_name, namespace, name, json.loads(patch))
+def printed_steps(stdout: str) -> list[tuple[str, list[str]]]:
+    """The steps `import` printed after "Next, in this order:": each heading and the lines under it,
+    every one of which a shell runs as printed."""
+    steps: list[tuple[str, list[str]]] = []
+    for line in stdout.split("Next, in this order:\n", 1)[1].splitlines():
+        if STEP.match(line):
+            steps.append((line, []))
+        elif line.startswith("   "):
+            steps[-1][1].append(line[3:])
+    return steps
+
+
+def take_steps(
+    cluster: TestCluster,
+    stack: RealStack,
+    stdout: str,
+    namespace: str,
+    before_up: Any = None,
+    after_up: Any = None,
+) -> None:
+    """Every command `import` printed, run by a shell exactly as printed, in order: the kubectl
+    steps as a shell pointed at the cluster runs them (`TestCluster.shell`), the Pulumi step in the
+    stack's project directory with its environment; `pulumi up` while a status writer stands in for
+    KServe and the Job controller. `before_up` and `after_up` are called around `pulumi up`."""
+    steps = printed_steps(stdout)
+    assert [len(commands) > 0 for _, commands in steps] == [True] * 4, steps
+    pulumi_step = next(i for i, (heading, _) in enumerate(steps) if "Pulumi project" in heading)
+    for index, (_, commands) in enumerate(steps):
+        for command in commands:
+            if index != pulumi_step:
+                cluster.shell(command)
+            elif command.startswith("pulumi up"):
+                if before_up is not None:
+                    before_up()
+                with StatusWriter(cluster.kube, [namespace]):
+                    cluster.shell(command, cwd=stack.dir, env=stack.env, timeout=900)
+                if after_up is not None:
+                    after_up()
+            else:
+                cluster.shell(command, cwd=stack.dir, env=stack.env, timeout=900)
 
 
 PROGRAM = '''"""The program `aim-pulumi import` says to write: its AIM YAML, declared by one AIMStack."""
@@ -382,57 +417,63 @@ def test_pulumi_import_then_preview_changes_only_what_the_report_listed(
     imported = scenarios["operator"]
     kube = cluster.kube
     report = imported.report
-    steps = {s["step"]: s["commands"] for s in report["operatorRemoval"]}
-    apply_owner_patches(kube, steps["remove the children's ownerReferences to AIM objects"], imported.created)
-    for obj in imported.created:
-        if group_of(obj["apiVersion"]) == AIM:
-            continue
-        meta = obj["metadata"]
-        refs = (
-            kube.get(obj["apiVersion"], obj["kind"], meta["namespace"], meta["name"])["metadata"].get(
-                "ownerReferences"
-            )
-            or []
-        )
-        assert not [r for r in refs if group_of(r["apiVersion"]) == AIM], (obj["kind"], meta["name"])
+    if kube.find("apps/v1", "Deployment", OPERATOR_NAMESPACE, OPERATOR_DEPLOYMENT) is None:
+        kube.ensure_namespace(OPERATOR_NAMESPACE)
+        kube.create(operator_manager())
 
     program = tmp_path / "source"
     program.mkdir()
     (program / "Pulumi.yaml").write_text("name: aim-import\nruntime: python\n")
     (program / "__main__.py").write_text(PROGRAM % str(imported.cluster_dir / "aim"))
     stack = RealStack(program, tmp_path, toolchain_dir(), kubeconfig=cluster.kubeconfig)
-    stack.pulumi(
-        "import",
-        "--file",
-        str(imported.cluster_dir / "import.json"),
-        "--generate-code=false",
-        "--protect=false",
-        "--yes",
-    )
     adopted = {c["pulumiName"]: c for s in report["services"] for c in s["adopted"]}
     to_create = {c["pulumiName"] for s in report["services"] for c in s["toCreate"]}
-    preview = stack.preview()
-    ops = preview_ops(preview)
-    kubernetes = {
-        urn_name(step["urn"]) for step in preview["steps"] if urn_type(step["urn"]).startswith("kubernetes:")
-    }
-    figures: dict[str, Any] = {"preview": ops}  # printed at the end (`pytest -s`)
-    assert not ops.get("replace") and not ops.get("delete"), ops
-    assert not set(ops.get("create", [])) & set(adopted)
-    # The Kubernetes objects it creates are the children the report lists as missing; the other
-    # creates are catalog components and binding state, which hold no live object.
-    assert set(ops.get("create", [])) & kubernetes == to_create
-    # The children listed with changes are updated; the preview may show others as updates (the
-    # state `pulumi import` read differs from the inputs in fields the apply leaves alone): the
-    # `up` must change nothing on those, which the field comparison below checks.
-    assert {n for n, c in adopted.items() if c["changes"]} <= {
-        n for n in ops.get("update", []) if n in adopted
-    }
+    figures: dict[str, Any] = {}  # printed at the end (`pytest -s`)
+    before: dict[tuple[str, str], dict[str, Any]] = {}
 
-    before = {key: live_state(kube, obj) for key, obj in keyed(imported.created).items()}
-    with StatusWriter(kube, [imported.namespace]):
-        stack.up()
-    after = {key: live_state(kube, obj) for key, obj in keyed(imported.created).items()}
+    def before_up() -> None:
+        """Between the printed `pulumi preview` and `pulumi up`: what the preview plans, and the
+        cluster as the `up` finds it."""
+        for obj in imported.created:
+            if group_of(obj["apiVersion"]) == AIM:
+                continue
+            meta = obj["metadata"]
+            refs = kube.get(obj["apiVersion"], obj["kind"], meta["namespace"], meta["name"])["metadata"]
+            assert not [r for r in refs.get("ownerReferences") or [] if group_of(r["apiVersion"]) == AIM], (
+                obj["kind"],
+                meta["name"],
+            )
+        preview = stack.preview()
+        ops = preview_ops(preview)
+        kubernetes = {
+            urn_name(step["urn"])
+            for step in preview["steps"]
+            if urn_type(step["urn"]).startswith("kubernetes:")
+        }
+        figures["preview"] = ops
+        assert not ops.get("replace") and not ops.get("delete"), ops
+        assert not set(ops.get("create", [])) & set(adopted)
+        # The Kubernetes objects it creates are the children the report lists as missing; the other
+        # creates are catalog components and binding state, which hold no live object.
+        assert set(ops.get("create", [])) & kubernetes == to_create
+        # The children listed with changes are updated; the preview may show others as updates (the
+        # state `pulumi import` read differs from the inputs in fields the apply leaves alone): the
+        # `up` must change nothing on those, which the field comparison below checks.
+        assert {n for n, c in adopted.items() if c["changes"]} <= {
+            n for n in ops.get("update", []) if n in adopted
+        }
+        before.update({key: live_state(kube, obj) for key, obj in keyed(imported.created).items()})
+
+    after: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def after_up() -> None:
+        after.update({key: live_state(kube, obj) for key, obj in keyed(imported.created).items()})
+        stack.pulumi("preview", "--expect-no-changes")
+
+    # Every step up to and including the last: the AIM objects deleted, orphaning their children
+    # (a finalizer cleared first by the printed merge patch).
+    take_steps(cluster, stack, imported.cluster_run.stdout, imported.namespace, before_up, after_up)
+    assert before and after, "the printed steps hold a `pulumi up`"
     # The same objects: not one deleted and made again.
     assert {k: v["metadata"]["uid"] for k, v in after.items()} == {
         k: v["metadata"]["uid"] for k, v in before.items()
@@ -451,36 +492,20 @@ def test_pulumi_import_then_preview_changes_only_what_the_report_listed(
             assert any(covers(path, c) for c in listed[key]), (key, path, listed[key])
         for path in listed[key]:
             assert any(covers(d, path) for d in paths), (key, path, paths)
+    # The AIM objects went with the last step, orphaning every child; the stack still matches them.
     stack.pulumi("preview", "--expect-no-changes")
-
-    # Last step: the AIM objects deleted, orphaning their children (finalizers cleared first).
     for obj in imported.created:
-        if group_of(obj["apiVersion"]) != AIM:
-            continue
         meta = obj["metadata"]
-        if meta.get("finalizers"):
-            kube.patch(
-                obj["apiVersion"],
-                obj["kind"],
-                meta["namespace"],
-                meta["name"],
-                {"metadata": {"finalizers": None}},
-            )
-        kube.request(
-            "DELETE",
-            object_path(obj["apiVersion"], obj["kind"], meta.get("namespace"), meta["name"]),
-            {"apiVersion": "v1", "kind": "DeleteOptions", "propagationPolicy": "Orphan"},
-        )
-    children = {k: v for k, v in keyed(imported.created).items() if not k[0].startswith("AIM")}
+        found = kube.find(obj["apiVersion"], obj["kind"], meta.get("namespace"), meta["name"])
+        if group_of(obj["apiVersion"]) == AIM:
+            assert found is None or found["metadata"].get("deletionTimestamp"), (obj["kind"], meta["name"])
+        else:
+            assert found is not None and found["metadata"]["uid"] == meta["uid"], (obj["kind"], meta["name"])
     wait_until(
         lambda: not kube.list(f"{AIM}/v1alpha2", "AIMService", imported.namespace),
         60,
         "the AIMServices to go",
     )
-    for (kind, name), obj in children.items():
-        live = kube.find(obj["apiVersion"], kind, imported.namespace, name)
-        assert live is not None and live["metadata"]["uid"] == before[(kind, name)]["metadata"]["uid"], name
-    stack.pulumi("preview", "--expect-no-changes")
     print("figures:", json.dumps(figures, indent=1, sort_keys=True))
 
 
@@ -743,3 +768,121 @@ def test_every_kind_of_service_moves_with_no_create_replace_delete_or_pod_restar
     finally:
         kube.delete("v1", "Namespace", None, MOVING)
         wait_until(lambda: kube.find("v1", "Namespace", None, MOVING) is None, 180, f"{MOVING} to be gone")
+
+
+# --------------------------------------------------------------------------------------------------
+# A Shared cache made by hand: its PVC and Job created with `kubectl create`, owned by no AIM object.
+# Pulumi applies a Shared cache with force, like every child, so the field managers `kubectl create`
+# left cause no conflict on the fields the plan sets differently (`app.kubernetes.io/managed-by`):
+# the first `up` takes them, and step 2 has nothing to release.
+
+HAND_MADE = "hand-made"
+SHARED_CACHE_OBJECTS = ("qwen3-32b", "qwen3-32b-mi300x-fp16", "shared-a", "shared-b")
+DUMPED_KINDS = (
+    "aimservices.aim.eai.amd.com,aimmodels.aim.eai.amd.com,aimprofiles.aim.eai.amd.com,"
+    "inferenceservices.serving.kserve.io,persistentvolumeclaims,jobs.batch,configmaps,services"
+)
+
+
+def test_a_shared_cache_made_with_kubectl_create_moves_with_no_conflict_every_printed_command_run(
+    cluster: TestCluster, tmp_path: Path
+) -> None:
+    kube = cluster.kube
+    moving = yaml.safe_load_all((FIXTURES / "moving.yaml").read_text())
+    docs = [d for d in moving if d["metadata"]["name"] in SHARED_CACHE_OBJECTS]
+    docs = json.loads(json.dumps(docs).replace(f'"{MOVING}"', f'"{HAND_MADE}"'))
+    # The operator's finalizer on one service: the printed steps clear it before the delete.
+    next(d for d in docs if d["metadata"]["name"] == "shared-a")["metadata"]["finalizers"] = [
+        f"{AIM}/cleanup"
+    ]
+    objects = operator_deployment(docs, tmp_path / "operator")
+    by_hand = [o for o in objects if o["kind"] in ("PersistentVolumeClaim", "Job")]
+    assert len(by_hand) == 2
+    kube.ensure_namespace(HAND_MADE)
+    kube.ensure_namespace(OPERATOR_NAMESPACE)
+    if kube.find("apps/v1", "Deployment", OPERATOR_NAMESPACE, OPERATOR_DEPLOYMENT) is None:
+        kube.create(operator_manager())
+    try:
+        created = create_dump(kube, [o for o in objects if o not in by_hand])
+        for obj in by_hand:
+            meta = obj["metadata"]
+            meta.pop("ownerReferences", None)
+            (tmp_path / f"{obj['kind']}.yaml").write_text(yaml.safe_dump(creatable(obj), sort_keys=False))
+            cluster.shell(f"kubectl create -f {shlex.quote(str(tmp_path / (obj['kind'] + '.yaml')))}")
+            live = kube.get(obj["apiVersion"], obj["kind"], HAND_MADE, meta["name"])
+            assert {m["manager"] for m in live["metadata"]["managedFields"]} == {"kubectl-create"}
+            if obj["kind"] == "Job":
+                mark_job(kube, HAND_MADE, meta["name"])
+            created.append(live)
+        # The dump as a user makes it, with the cluster's kubectl.
+        dump = tmp_path / "dump.yaml"
+        cluster.shell(f"kubectl -n {HAND_MADE} get {DUMPED_KINDS} -o yaml > {shlex.quote(str(dump))}")
+        out_dir = tmp_path / "out"
+        run = import_cli("--from", str(dump), "-o", str(out_dir))
+        assert run.returncode == 0, run.stderr
+        report: dict[str, Any] = json.loads((out_dir / "report.json").read_text())
+        cache = next(s for s in report["services"] if s["service"] == "shared caches")
+        assert sorted(c["kind"] for c in cache["adopted"]) == ["Job", "PersistentVolumeClaim"]
+        paths = {c["path"] for c in cache["adopted"][0]["changes"]}
+        assert "metadata.labels.app.kubernetes.io/managed-by" in paths, paths
+        # Planned with `pulumi.com/patchForce`, like every child: step 2 leaves them as they are.
+        release = next(s for s in report["operatorRemoval"] if "field managers" in s["step"])["commands"]
+        for obj in by_hand:
+            assert not [c for c in release if f"/{obj['metadata']['name']} " in c], obj["metadata"]["name"]
+
+        program = tmp_path / "source"
+        program.mkdir()
+        (program / "Pulumi.yaml").write_text("name: aim-hand-made\nruntime: python\n")
+        (program / "__main__.py").write_text(PROGRAM % str(out_dir / "aim"))
+        stack = RealStack(program, tmp_path, toolchain_dir(), kubeconfig=cluster.kubeconfig)
+        uids = {(o["kind"], o["metadata"]["name"]): o["metadata"]["uid"] for o in created}
+
+        def before_up() -> None:
+            preview = stack.preview()
+            ops = preview_ops(preview)
+            assert not ops.get("replace") and not ops.get("delete"), ops
+            kubernetes = {
+                urn_name(step["urn"])
+                for step in preview["steps"]
+                if urn_type(step["urn"]).startswith("kubernetes:")
+            }
+            assert not set(ops.get("create", [])) & kubernetes, ops
+
+        take_steps(cluster, stack, run.stdout, HAND_MADE, before_up)
+        stack.pulumi("refresh", "--yes", "--skip-preview")
+        stack.pulumi("preview", "--expect-no-changes", "--diff")
+        for obj in by_hand:
+            live = kube.get(obj["apiVersion"], obj["kind"], HAND_MADE, obj["metadata"]["name"])
+            assert live["metadata"]["uid"] == uids[(obj["kind"], obj["metadata"]["name"])]
+            assert live["metadata"]["labels"]["app.kubernetes.io/managed-by"] == "aim-pulumi"
+            # The forced apply took the field the plan sets differently from `kubectl-create`.
+            owners = {
+                m["manager"]
+                for m in live["metadata"].get("managedFields") or []
+                if "f:app.kubernetes.io/managed-by"
+                in (((m.get("fieldsV1") or {}).get("f:metadata") or {}).get("f:labels") or {})
+            }
+            assert owners and all(m.startswith("pulumi-kubernetes") for m in owners), owners
+        # The last step deleted every AIM object (shared-a once its finalizer was cleared).
+        wait_until(
+            lambda: not kube.list(f"{AIM}/v1alpha2", "AIMService", HAND_MADE), 60, "the AIMServices to go"
+        )
+        for (kind, name), uid in uids.items():
+            if not kind.startswith("AIM"):
+                found = next(o for o in created if (o["kind"], o["metadata"]["name"]) == (kind, name))
+                live = kube.find(found["apiVersion"], kind, HAND_MADE, name)
+                assert live is not None and live["metadata"]["uid"] == uid, (kind, name)
+    finally:
+        for service in kube.list(f"{AIM}/v1alpha2", "AIMService", HAND_MADE):
+            if service["metadata"].get("finalizers"):  # left by a failure before the last step
+                kube.patch(
+                    service["apiVersion"],
+                    "AIMService",
+                    HAND_MADE,
+                    service["metadata"]["name"],
+                    {"metadata": {"finalizers": None}},
+                )
+        kube.delete("v1", "Namespace", None, HAND_MADE)
+        wait_until(
+            lambda: kube.find("v1", "Namespace", None, HAND_MADE) is None, 180, f"{HAND_MADE} to be gone"
+        )

@@ -244,7 +244,7 @@ def test_bad_generated_profile_names_the_model_and_the_fallback(
     assert main(["plan", str(path)]) == 1
     err = capsys.readouterr().err
     assert (
-        "stack.yaml:2: AIMModel/ns1/m1: spec.modelId: InvalidSpec: the profile generated for this model"
+        "stack.yaml:16: AIMModel/ns1/m1: spec.modelId: InvalidSpec: the profile generated for this model"
         in err
     )
     assert "fallback 'weird'" in err

@@ -55,3 +55,31 @@ def test_an_error_is_its_line_without_a_traceback(program: str, line: str, tmp_p
     assert offline.returncode == 1
     # Offline names the file from where it ran; the message after it is the same text.
     assert offline.stderr.strip().endswith(error.removeprefix("error: __main__.py"))
+
+
+def test_an_unknown_stack_setting_is_named_at_its_line_in_the_stack_file_under_both(tmp_path: Path) -> None:
+    """Not at the line of the program (or of the SDK) that first read the settings: where it is set,
+    with the setting meant. `pulumi config set` writes it to Pulumi.dev.yaml, as a user would."""
+    stack = RealStack(PROGRAMS / "typo-field", tmp_path, toolchain_dir())
+    stack.config("aim:gatwayProvider", "envoyGateway")
+    stack_file = stack.dir / "Pulumi.dev.yaml"
+    (line,) = [
+        n for n, text in enumerate(stack_file.read_text().splitlines(), 1) if "aim:gatwayProvider" in text
+    ]
+    done = stack.pulumi("preview", check=False)
+    output = done.stdout + done.stderr
+    assert done.returncode != 0 and "Traceback" not in output
+    expected = (
+        f"Pulumi.dev.yaml:{line}: aim:gatwayProvider: InvalidSetting: unknown setting; "
+        "did you mean aim:gatewayProvider? (known settings: "
+    )
+    (error,) = {text.strip() for text in output.splitlines() if text.strip().startswith(f"error: {expected}")}
+    offline = subprocess.run(
+        [sys.executable, "-m", "aim_pulumi.cli", "plan", str(stack.dir), "--stack", "dev"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=stack.dir,
+    )
+    assert offline.returncode == 1
+    assert offline.stderr.strip() == error

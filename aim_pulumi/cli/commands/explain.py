@@ -23,7 +23,7 @@ from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError
 from aim_pulumi.cli.execution import execute
 from aim_pulumi.cli.project import add_program_arguments, load_program
 from aim_pulumi.cli.render import Palette, format_value, palette_for, table
-from aim_pulumi.cli.stdin import program_path
+from aim_pulumi.cli.stdin import from_stdin, program_path
 from aim_pulumi.cli.summary import (
     deployed_selection,
     runtime_config_text,
@@ -382,7 +382,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     try:
         key = _service_key(args.service)
         with program_path(args.program, sys.stdin) as path:
-            program = load_program(path, stack=args.stack, config=args.config)
+            program = from_stdin(load_program(path, stack=args.stack, config=args.config), args.program)
             outcome = execute(program, catalogs=args.catalog, debug=args.debug)
     except UsageError as exc:
         print(f"aim-pulumi explain: error: {exc}", file=err)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import shlex
 import sys
 import tempfile
 import traceback
@@ -38,9 +39,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from aim_pulumi.adopt.cluster import ClusterReadError
-from aim_pulumi.adopt.dump import describe, read_dump
+from aim_pulumi.adopt.dump import describe, read_dump_placed
 from aim_pulumi.adopt.matching import Adoption, Child, ServiceReport
 from aim_pulumi.adopt.program import PROGRAM_FILE
+from aim_pulumi.adopt.removal import kept_lines
 from aim_pulumi.adopt.run import ImportFailed, Planner, Started, start_import
 from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.cli.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, STDOUT, UsageError, format_problem
@@ -135,14 +137,15 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _read(source: str, stdin: TextIO) -> list[dict[str, Any]]:
+def _read(source: str, stdin: TextIO) -> tuple[list[dict[str, Any]], list[str]]:
+    """The dump's objects and where each was read."""
     if source == STDOUT:
-        return read_dump(stdin)
+        return read_dump_placed(stdin)
     path = Path(source)
     if not path.exists():
         raise UsageError(f"--from {escape(source)}: no such file or directory")
     try:
-        return read_dump(path)
+        return read_dump_placed(path)
     except FileNotFoundError as exc:  # not a regular file, a symlink leading out of the directory
         raise UsageError(escape(exc)) from None
 
@@ -157,7 +160,8 @@ def _start(args: argparse.Namespace, stdin: TextIO) -> Started:
             raise UsageError(
                 "-n, --all-namespaces, --context and --apply act on a cluster: they need --kubeconfig"
             )
-        return start_import(_read(args.source, stdin), [], escape(args.source))
+        objects, places = _read(args.source, stdin)
+        return start_import(objects, [], escape(args.source), places)
     if args.namespace is None and not args.all_namespaces:
         raise UsageError("--kubeconfig needs -n NS or --all-namespaces")
     if not Path(args.kubeconfig).is_file():
@@ -203,10 +207,13 @@ def _planner(name: str, debug: bool, err: TextIO) -> Planner:
         with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
             # A Python program (`--format python`) is planned from its own directory, YAML from aim/.
             root = Path(scratch) if PROGRAM_FILE in files else Path(scratch) / "aim"
-            for relative, text in files.items():
-                target = Path(scratch) / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(text, encoding="utf-8")
+            # Confined as the output directory is (`write_files`): `aim_pulumi.adopt` refuses any
+            # name that could lead out, and no path is written before it is checked all the same.
+            write_files(
+                [(Path(scratch) / relative, text) for relative, text in files.items()],
+                root=Path(scratch),
+                create_parents=True,
+            )
             root.mkdir(exist_ok=True)
             program = dataclasses.replace(load_program(str(root)), project=name)
             outcome = execute(program, debug=debug)
@@ -252,8 +259,8 @@ def _child_lines(child: Child) -> list[str]:
         lines.append(
             f"      = metadata.name: kept as the operator named it (the plan's own: {child.planned_name})"
         )
-    secret = kind == "Secret"
-    for change in child.kept:
+    # Values as the report holds them: no credential (`aim_pulumi.adopt.redact`).
+    for change in child.shown_kept():
         if isinstance(change.live, list | Mapping) and change.planned is not None:
             extras = ", ".join(sorted(set(_extra_fields(change.live, change.planned, ""))))
             lines.append(
@@ -261,19 +268,13 @@ def _child_lines(child: Child) -> list[str]:
                 f"{escape(extras)}"
             )
             continue
-        live = "(absent)" if change.live is None else "[secret]" if secret else _value(change.live)
-        planned = (
-            "does not set it"
-            if change.planned is None
-            else "sets [secret]"
-            if secret
-            else f"sets {_value(change.planned)}"
-        )
+        live = "(absent)" if change.live is None else _value(change.live)
+        planned = "does not set it" if change.planned is None else f"sets {_value(change.planned)}"
         lines.append(f"      = {escape(change.path)}: {live} kept (the plan alone {planned})")
     explained: set[str] = set()
-    for change in child.changes:
-        live = "[secret]" if secret else _value(change.live)
-        planned = "[secret]" if secret else _value(change.planned)
+    for change in child.shown_changes():
+        live = _value(change.live)
+        planned = _value(change.planned)
         note = ""
         if change.effect != "update":
             # Each reason once per object: the first change it applies to carries it.
@@ -380,9 +381,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
         print(format_problem(exc.located(object_ref="?")), file=err)
         return EXIT_FAILED
     except (ClusterReadError, ImportFailed) as exc:
-        print(
-            f"aim-pulumi import: error: {escape(exc) if isinstance(exc, ClusterReadError) else exc}", file=err
-        )
+        for line in str(exc).splitlines():
+            print(f"aim-pulumi import: error: {escape(line)}", file=err)
         return EXIT_FAILED
     except (UsageError, WriteRefused, WriteFailed) as exc:
         print(f"aim-pulumi import: error: {exc}", file=err)
@@ -391,6 +391,12 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
     for line in _report_lines(imported.adoption):
         print(line, file=out)
     print("", file=out)
+    kept = kept_lines(imported.released)
+    if kept:
+        print("Field managers kept (step 2 leaves them):", file=out)
+        for line in kept:
+            print(f"  {escape(line)}", file=out)
+        print("", file=out)
     _print_next_steps(out, out_dir, args.name if args.format == "yaml" else None, imported.steps, blocked)
     if blocked:
         for child in imported.blocking:
@@ -412,6 +418,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
                 args.kubeconfig,
                 args.context,
                 imported.dump,
+                imported.released,
                 operator_namespace=args.operator_namespace,
                 operator_deployment=args.operator_deployment,
                 delete=args.delete_aim_objects,
@@ -426,30 +433,44 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
 def _print_next_steps(
     out: TextIO, out_dir: Path, name: str | None, steps: list[tuple[str, list[str]]], blocked: bool
 ) -> None:
-    """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last."""
+    """The whole move, in order: the operator stops before Pulumi takes over, its CRs go last.
+
+    The output directory is named absolute: step 3 runs in the Pulumi project's directory, not
+    where `import` ran, and its program reads `aim/` from wherever that project is."""
+    out_dir = out_dir.absolute()
     print("Next, in this order:", file=out)
     number = 1
     for what, commands in steps[:2]:
         print(f"{number}. {what}:", file=out)
-        for command in commands or ["(nothing to do)"]:
-            print(f"   {command}", file=out)
+        # Every line under a step is one a shell runs as printed (the commands are quoted).
+        for command in commands or ["# nothing to do"]:
+            print(f"   {escape(command)}", file=out)
         number += 1
     if name is None:
-        print(f"{number}. in the Pulumi project whose program is {out_dir / PROGRAM_FILE}:", file=out)
+        print(f"{number}. in the Pulumi project whose program is {escape(out_dir / PROGRAM_FILE)}:", file=out)
     else:
-        program = f'aim.AIMStack("{name}", {{"path": "{out_dir / "aim"}"}})'
-        print(f"{number}. in the Pulumi project whose program declares {program}:", file=out)
+        # Python string literals (JSON's are Python's), whatever the name and the directory hold.
+        program = f'aim.AIMStack({json.dumps(name)}, {{"path": {json.dumps(str(out_dir / "aim"))}}})'
+        print(f"{number}. in the Pulumi project whose program declares {escape(program)}:", file=out)
     if blocked:
-        print("   (no import.json: resolve the replacements above, or rerun with --allow-replace)", file=out)
+        print("   # no import.json: resolve the replacements above, or rerun with --allow-replace", file=out)
     else:
-        print(
-            f"   pulumi import --file {out_dir / 'import.json'} --generate-code=false --protect=false --yes",
-            file=out,
+        command = shlex.join(
+            [
+                "pulumi",
+                "import",
+                "--file",
+                str(out_dir / "import.json"),
+                "--generate-code=false",
+                "--protect=false",
+                "--yes",
+            ]
         )
+        print(f"   {escape(command)}", file=out)
     print("   pulumi preview   # the changes listed above, and no replacement", file=out)
     print("   pulumi up", file=out)
     number += 1
     what, commands = steps[2]
     print(f"{number}. {what}:", file=out)
     for command in commands:
-        print(f"   {command}", file=out)
+        print(f"   {escape(command)}", file=out)

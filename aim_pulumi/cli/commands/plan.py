@@ -48,7 +48,7 @@ from aim_pulumi.cli.plan_files import (
 from aim_pulumi.cli.progress import Progress
 from aim_pulumi.cli.project import Program, add_program_arguments, load_program
 from aim_pulumi.cli.render import Palette, as_mapping, palette_for
-from aim_pulumi.cli.stdin import program_path
+from aim_pulumi.cli.stdin import from_stdin, program_path
 from aim_pulumi.cli.summary import output_lines, service_summaries, skipped_lines, warning_lines
 from aim_pulumi.cli.tree import tree_lines
 
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None, stderr: TextIO |
             old_plan = load_plan(args.diff, stdin=sys.stdin)
         packs = policies.load(args.policy_pack, args.policy_pack_config)
         with program_path(args.program, sys.stdin) as path:
-            program = load_program(path, stack=args.stack, config=args.config)
+            program = from_stdin(load_program(path, stack=args.stack, config=args.config), args.program)
             targets = check_outputs(args)
             for warning in program.warnings:
                 print(err_palette.warning("warning: ") + warning, file=err)

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from aim_pulumi.api.errors import AIMValidationError, escape, join_path
+from aim_pulumi.api.errors import AIMValidationError, escape
 from aim_pulumi.api.io import ManifestDocument, admission_problems, manifest_files, manifest_ref, read_text
 from aim_pulumi.api.limits import MAX_FILE_BYTES
 from aim_pulumi.api.locations import DocumentLines
-from aim_pulumi.api.sources import ManifestSet, add_documents, skip_reason
+from aim_pulumi.api.sources import ManifestSet, add_documents, located, skip_reason
 from aim_pulumi.cli.common import format_problem
 from aim_pulumi.versions import EXTENSION, SERVED_KINDS
 
@@ -65,15 +65,7 @@ class Report:
 def _located(
     doc: ManifestDocument, errors: list[AIMValidationError], lines: DocumentLines
 ) -> list[AIMValidationError]:
-    return [
-        e.located(
-            file=doc.file,
-            document=doc.document,
-            object_ref=doc.ref(SERVED_KINDS),
-            line=lines.line(doc.document, join_path(doc.within, e.field) if doc.within else e.field),
-        )
-        for e in errors
-    ]
+    return located(doc, errors, lines, SERVED_KINDS)
 
 
 def _where(file: str, document: int, lines: DocumentLines) -> str:

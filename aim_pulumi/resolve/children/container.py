@@ -303,7 +303,10 @@ def _env_text(value: Any) -> str:
 
 
 def framework_env(
-    profile_spec: Mapping[str, Any], *, runtime_profile_id: str | None = None
+    profile_spec: Mapping[str, Any],
+    *,
+    runtime_profile_id: str | None = None,
+    runtime_aim_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """The variables the AIM runtime reads to find its profile and model (§10.1 layer 3).
 
@@ -311,7 +314,8 @@ def framework_env(
     them (only `spec.profileOverrides.containerEnv`, above them, can). `runtime_profile_id` names
     a profile the image ships instead of the computed `custom/<aimId>/<file>` path: a profile
     converted from a template runs the template's profile id, as the operator's template
-    container does (`legacy.template_profile.template_runtime_profile_id`).
+    container does (`legacy.template_profile.template_runtime_profile_id`). `runtime_aim_id` is
+    the AIM id announced where sources would leave it empty (`ContainerDefaults.runtime_aim_id`).
     """
     env = [_env(PROFILE_ID_ENV, runtime_profile_id or profile_id(profile_spec))]
     sources = profile_spec.get("modelSources") or ()
@@ -319,7 +323,7 @@ def framework_env(
         first = sources[0] if isinstance(sources[0], Mapping) else {}
         env.extend(
             [
-                _env("AIM_ID", ""),
+                _env("AIM_ID", runtime_aim_id or ""),
                 _env("AIM_CACHE_PATH", AIM_CACHE_ROOT),
                 _env("AIM_MODEL_ID", text(first.get("modelId"))),
             ]
@@ -360,6 +364,7 @@ def inference_env_layers(
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
     runtime_profile_id: str | None = None,
+    runtime_aim_id: str | None = None,
     labels: Mapping[str, str] | None = None,
 ) -> list[tuple[str, list[Mapping[str, Any]]]]:
     """§10.1's env layers, lowest first, each with the label `explain` names it by.
@@ -369,7 +374,8 @@ def inference_env_layers(
     is where the first model source's cache is mounted, when one is. `override_env` replaces
     `spec.profileOverrides.containerEnv` as the final layer: a legacy service's `spec.overrides.env`,
     which outranks its `spec.env` just as its migrated form does. `base_env` ranks below the RC env
-    (a template profile's operator defaults, §10.3); `runtime_profile_id` see `framework_env`.
+    (a template profile's operator defaults, §10.3); `runtime_profile_id` and `runtime_aim_id` see
+    `framework_env`.
     `labels` names the layers whose source the caller knows: `base`, `profile`, `override`. The
     layers below the profile are left out when they set nothing.
     """
@@ -380,7 +386,7 @@ def inference_env_layers(
     framework: list[Mapping[str, Any]] = list(
         vllm_env(profile_spec, cache_mount)
         if direct
-        else framework_env(profile_spec, runtime_profile_id=runtime_profile_id)
+        else framework_env(profile_spec, runtime_profile_id=runtime_profile_id, runtime_aim_id=runtime_aim_id)
     )
     below = [
         (named.get("base", "the profile's defaults"), _env_list(base_env)),
@@ -423,6 +429,7 @@ def inference_env(
     override_env: Sequence[Mapping[str, Any]] | None = None,
     base_env: Sequence[Mapping[str, Any]] | None = None,
     runtime_profile_id: str | None = None,
+    runtime_aim_id: str | None = None,
 ) -> list[dict[str, Any]]:
     """§10.1: RC env < profile containerEnv < framework vars < service env < profileOverrides env
     (`inference_env_layers`, merged by name)."""
@@ -434,6 +441,7 @@ def inference_env(
         override_env=override_env,
         base_env=base_env,
         runtime_profile_id=runtime_profile_id,
+        runtime_aim_id=runtime_aim_id,
     )
     return merge_env(*(entries for _, entries in layers))
 
@@ -462,6 +470,9 @@ class ContainerDefaults:
     #: sets `resources`, as the operator applies it.
     default_resources: dict[str, Any] | None = None
     runtime_profile_id: str | None = None
+    #: The AIM id the runtime is told (`AIM_ID`) even where the framework leaves it empty (a profile
+    #: with model sources): a profile whose own file lives under it (a custom profile's).
+    runtime_aim_id: str | None = None
 
 
 NO_DEFAULTS = ContainerDefaults()
@@ -501,6 +512,7 @@ def build_container_plan(
         override_env=override_env,
         base_env=defaults.base_env,
         runtime_profile_id=defaults.runtime_profile_id,
+        runtime_aim_id=defaults.runtime_aim_id,
         labels={"base": defaults.base_env_label, **(env_labels or {})},
     )
     env, sources = merge_env_with_sources(layers)

@@ -14,6 +14,7 @@ from aim_pulumi.api.admission import Problems, problem
 from aim_pulumi.api.base import AIM_GROUP, AIMBase, AIMKind, AIMStatusBase, Scope, rename_alias
 from aim_pulumi.api.common import (
     EnvVar,
+    JsonObject,
     LocalObjectReference,
     Metric,
     NonEmptyStr,
@@ -64,14 +65,29 @@ class Hardware(AIMBase):
     cpu: dict[str, Any] | None = None
 
 
+class CustomProfile(AIMBase):
+    """The AIM profile a template describes itself instead of one its image ships (upstream's
+    custom-profile template path): the engine arguments and env of the profile file a service of
+    the template mounts (`template_profile.py` converts it into the profile's `engineArgs` and
+    `engineEnv`, which the profile file carries)."""
+
+    engine_args: JsonObject = Field(default_factory=dict)
+    env_vars: dict[str, str] = Field(default_factory=dict)
+
+
 class TemplateSpec(AIMBase):
     model_name: NonEmptyStr
     type: ProfileType | None = None
-    """The template's optimization tier (an inline custom model's is `unoptimized`)."""
+    """The template's optimization tier (an inline custom model's is `unoptimized`, and a custom
+    profile's by default)."""
     runtime_config_name: str | None = None
     metric: Metric | None = None
     precision: TemplatePrecision | None = None
     profile_id: str | None = None
+    # The custom-profile template path (`customProfile`, with the AIM and model id its file names).
+    aim_id: str | None = None
+    model_id: str | None = None
+    custom_profile: CustomProfile | None = None
     hardware: Hardware | None = None
     image_pull_secrets: list[LocalObjectReference] = Field(default_factory=list)
     service_account_name: str | None = None
@@ -119,7 +135,8 @@ class AIMClusterServiceTemplate(TemplateKind):
 
 
 def template_rules(template: TemplateKind) -> Problems:
-    """T1 (blank model name), T3 (namespace-only fields), T4 (one hardware class)."""
+    """T1 (blank model name), T3 (namespace-only fields), T4 (one hardware class), and the CRD's
+    rule of a custom profile (what names and fills its file)."""
     out: Problems = []
     spec = template.spec
     if not spec.model_name.strip():
@@ -138,6 +155,27 @@ def template_rules(template: TemplateKind) -> Problems:
             )
     if spec.hardware is not None and spec.hardware.gpu is not None and spec.hardware.cpu is not None:
         out.append(problem("spec.hardware", "set hardware.gpu or hardware.cpu, not both"))
+    if spec.custom_profile is not None:
+        # The CRD's rule: the profile file is named and filled from these.
+        missing = [
+            field
+            for field, value in (
+                ("aimId", spec.aim_id),
+                ("modelId", spec.model_id),
+                ("hardware", spec.hardware),
+                ("metric", spec.metric),
+                ("precision", spec.precision),
+            )
+            if not value
+        ]
+        if missing:
+            out.append(
+                problem(
+                    "spec.customProfile",
+                    "when customProfile is set, aimId, modelId, hardware, metric, and precision are "
+                    f"required (missing: {', '.join(missing)})",
+                )
+            )
     return out
 
 

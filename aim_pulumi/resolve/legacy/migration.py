@@ -181,6 +181,10 @@ def _migrate_service(
     template = spec.get("template")
     name = text(template.get("name")) if isinstance(template, Mapping) else ""
     criteria = template.get("selectionCriteria") if isinstance(template, Mapping) else None
+    if isinstance(template, MutableMapping):
+        # The template pipeline here has no tier floor, and a profile named or selected with
+        # `minimumType: any` has none either: `allowUnoptimized` has nothing left to say.
+        edits.delete(template, "allowUnoptimized")
     if name:
         edits.delete(require_mapping(template, "spec.template"), "selectionCriteria")
         edits.rename(spec, "template", "profile")

@@ -16,6 +16,7 @@ from aim_pulumi.resolve.catalog.pipelines import EffectiveProfile, PipelineSumma
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.container import ContainerDefaults
 from aim_pulumi.resolve.legacy.template_profile import (
+    CUSTOM_PROFILE_LABEL,
     TEMPLATE_LABEL,
     template_base_env,
     template_default_resources_for,
@@ -28,6 +29,7 @@ from aim_pulumi.resolve.legacy.templates import (
     select_template,
 )
 from aim_pulumi.resolve.objects import object_ref
+from aim_pulumi.resolve.scalars import text
 from aim_pulumi.resolve.types import Condition
 
 __all__ = ["template_container_defaults", "template_pipeline"]
@@ -74,8 +76,9 @@ def template_container_defaults(
     """What a profile converted from a template (labelled with it) adds to its container.
 
     The operator labels template services with their template, sets the template metrics env under
-    the runtime config's, a per-GPU default of resources, and the template's profile id; a migrated
-    profile carries all of it in its template label, so it plans as its legacy service did.
+    the runtime config's, a per-GPU default of resources, and the template's profile id (for a
+    custom-profile template, its own file's, under the AIM id it announces); a migrated profile
+    carries all of it in its labels, so it plans as its legacy service did.
     """
     return ContainerDefaults(
         # A profile converted from a template names it; the operator labels template services so.
@@ -84,4 +87,8 @@ def template_container_defaults(
         base_env_label="the template's operator defaults",
         default_resources=template_default_resources_for(labels, profile_spec.get("acceleratorCount")),
         runtime_profile_id=template_runtime_profile_id(labels, profile_spec),
+        # A custom profile's file lives under its AIM id: the operator tells the runtime which.
+        runtime_aim_id=text(profile_spec.get("aimId")) or None
+        if (labels or {}).get(CUSTOM_PROFILE_LABEL)
+        else None,
     )

@@ -59,7 +59,9 @@ class ServiceTemplateRef(AIMBase):
     selection_criteria: SelectionCriteria | None = None
     """Choose a template of the model by these criteria instead."""
     allow_unoptimized: bool | None = None
-    """Let selection take an `unoptimized` template (an inline custom model's is one)."""
+    """Let the automatic choice take `unoptimized` templates (an inline custom model's, and a custom
+    profile's by default), which it passes over otherwise, as the operator does; a template named by
+    `name` is taken whatever its type."""
 
 
 class GpuSelector(AIMBase):

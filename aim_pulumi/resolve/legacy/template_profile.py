@@ -30,6 +30,12 @@ V1ALPHA2 = f"{AIM_GROUP}/v1alpha2"
 # The template a converted profile came from; the InferenceService carries it as the operator's
 # template services do (`plan`), so a migrated service keeps the label.
 TEMPLATE_LABEL = f"{AIM_GROUP}/template"
+# A profile converted from a template with a `customProfile` (the value: its AIM id, as a label can
+# hold it): its container is told the AIM id the profile file lives under (`AIM_ID`), as the
+# operator's custom-profile template path tells it.
+CUSTOM_PROFILE_LABEL = f"{AIM_GROUP}/custom-profile"
+# The type the operator writes into a custom profile's file when the template names none.
+CUSTOM_PROFILE_TYPE = "unoptimized"
 
 TEMPLATE_TO_PROFILE_KIND: Mapping[str, str] = {
     "AIMServiceTemplate": "AIMProfile",
@@ -246,6 +252,8 @@ def template_runtime_profile_id(
     """
     if not (labels or {}).get(TEMPLATE_LABEL):
         return None
+    if (labels or {}).get(CUSTOM_PROFILE_LABEL):
+        return None  # its own file, `custom/<aimId>/<file>`, as any profile's: the framework's id
     env = profile_spec.get("containerEnv")
     for item in env if isinstance(env, list) else ():
         if (
@@ -286,6 +294,34 @@ def _template_container_defaults(
         spec["containerEnv"] = env
 
 
+def _custom_profile(spec: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The template's `customProfile`, when it has one (an empty one included)."""
+    custom = spec.get("customProfile")
+    return custom if isinstance(custom, Mapping) else None
+
+
+def _custom_profile_fields(spec: MutableMapping[str, Any], custom: Mapping[str, Any]) -> None:
+    """A template's `customProfile` as the profile fields its file is written from.
+
+    The operator writes a custom-profile template's file from `customProfile.engineArgs` and
+    `envVars`, the template's `modelId` and its type (`unoptimized` when it names none), and points
+    the runtime at it (`custom/<aimId>/<file>`); a profile's `engineArgs`, `engineEnv`, `modelId`
+    and `type` are what this project writes that file from, so the converted profile plans the
+    same file, mount and `AIM_PROFILE_ID`.
+    """
+    if "type" not in spec:
+        edits.insert(spec, len(spec), "type", CUSTOM_PROFILE_TYPE)
+    engine_args = custom.get("engineArgs")
+    env_vars = custom.get("envVars")
+    fields: list[tuple[str, Any]] = []
+    # Copied as written (a quoted "1" stays the string it is in the YAML `migrate` writes).
+    if isinstance(engine_args, Mapping) and engine_args:
+        fields.append(("engineArgs", copy.deepcopy(engine_args)))
+    if isinstance(env_vars, Mapping) and env_vars:
+        fields.append(("engineEnv", copy.deepcopy(env_vars)))
+    edits.replace(spec, "customProfile", fields)
+
+
 def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, Any] | None) -> dict[str, Any]:
     """The AIMProfile / AIMClusterProfile manifest a template becomes, given the model it names.
 
@@ -324,7 +360,15 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     _converted_sources(spec.get("modelSources"))
     sources = spec.get("modelSources") or []
     first_source_id = text(sources[0].get("modelId")) if sources and isinstance(sources[0], Mapping) else ""
-    aim_id = text(model_spec.get("aimId")) or _status_aim_id(status) or first_source_id or model_name
+    # The template's own aimId (a custom profile's) comes first: its profile file lives under it.
+    aim_id = (
+        text(spec.get("aimId"))
+        or text(model_spec.get("aimId"))
+        or _status_aim_id(status)
+        or first_source_id
+        or model_name
+    )
+    custom = _custom_profile(spec)
 
     doc["apiVersion"] = V1ALPHA2
     doc["kind"] = TEMPLATE_TO_PROFILE_KIND[kind]
@@ -334,6 +378,10 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
     labels[PROFILE_ROLE_LABEL] = "deployable"
     labels[PROFILE_ORIGIN_LABEL] = "user-authored"
     labels[TEMPLATE_LABEL] = sanitize_label_value(text(metadata.get("name")))
+    if custom is not None:
+        labels[CUSTOM_PROFILE_LABEL] = sanitize_label_value(aim_id)
+    if "aimId" in spec:
+        edits.delete(spec, "aimId")
 
     head = [("aimId", aim_id), ("image", image)]
     head += [(key, value) for key, value in _discovered_fields(status) if key not in spec]
@@ -353,6 +401,8 @@ def template_profile_manifest(template: Mapping[str, Any], model: Mapping[str, A
         edits.carry(gpu, "requests", spec, "acceleratorCount")
     if "env" in spec:
         edits.rename(spec, "env", "containerEnv")
+    if custom is not None:
+        _custom_profile_fields(spec, custom)
     _template_container_defaults(
         spec, text(spec.get("metric")), template_precision, _template_profile_id(spec, status)
     )

@@ -416,7 +416,7 @@ def test_the_operator_removal_steps_are_in_order_with_exact_commands(
     steps = report["operatorRemoval"]
     assert [s["step"] for s in steps] == [
         "scale the operator to zero",
-        "remove the children's ownerReferences to AIM objects",
+        "remove the children's ownerReferences to AIM objects and reset their field managers",
         "delete the AIM custom resources, orphaning their children",
     ]
     assert steps[0]["commands"] == [
@@ -436,7 +436,7 @@ def test_the_operator_removal_steps_are_in_order_with_exact_commands(
         "kubectl -n ml-team delete aimservice.aim.eai.amd.com/chat-by-name --cascade=orphan",
     ]
     finalizer = deletes.index(
-        "kubectl -n ml-team patch aimartifact.aim.eai.amd.com/qwen3-32b-mi300x-fp8-0b7f1c1e --type=merge "
+        "kubectl -n ml-team patch aimartifact.aim.eai.amd.com/qwen3-32b-mi300x-fp8-0b7f1c1e --type=merge -p "
         '\'{"metadata":{"finalizers":null}}\''
     )
     assert deletes[finalizer + 1].endswith(
@@ -496,7 +496,7 @@ def test_usage_errors(tmp_path: Path) -> None:
     code, _, err = run("--from", str(tmp_path / "nope.yaml"), "-o", str(tmp_path / "out"))
     assert code == 2 and "no such file or directory" in err
     empty = tmp_path / "empty.yaml"
-    empty.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n")
+    empty.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: team}\n")
     code, _, err = run("--from", str(empty), "-o", str(tmp_path / "out"))
     assert code == 1 and "no AIMService in" in err
     stale = tmp_path / "out" / "aim" / "old.yaml"

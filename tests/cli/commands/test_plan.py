@@ -482,11 +482,12 @@ def test_yaml_manifests_plan_the_same_objects_as_the_program(
     assert list(yaml.safe_load_all(target.read_text())) == quickstart_files["yaml"]
 
 
-def test_bad_manifest_names_file_and_document(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_manifest_names_file_and_line(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = plan(capsys, str(FIXTURES / "manifests" / "typo"))
     assert code == 1
     (line,) = err.strip().splitlines()
-    assert "services.yaml:2: AIMService/ml-team/broken: spec.modle: UnknownField" in line
+    # The line of the misspelt key (the document is the second of the file), as `validate` says.
+    assert "services.yaml:16: AIMService/ml-team/broken: spec.modle: UnknownField" in line
 
 
 @pytest.mark.parametrize(
@@ -539,7 +540,7 @@ def test_identical_plain_objects_are_one_and_different_ones_a_duplicate(
     code, _, err = plan(capsys, str(tmp_path))
     assert code == 1
     assert (
-        "a.yaml:2: ConfigMap/default/web: metadata.name: DuplicateObject: "
+        "a.yaml:14: ConfigMap/default/web: metadata.name: DuplicateObject: "
         "declared twice with different content (first as document 1)" in err
     )
     assert "Duplicate resource URN" not in err
@@ -788,6 +789,7 @@ def test_a_mistyped_gateway_provider_is_an_error_with_the_close_name(
     assert (code, out) == (1, "")
     (line,) = err.strip().splitlines()
     assert line == (
-        "error: aim:gatewayProvider: InvalidSetting: expected one of envoyGateway, kgateway, custom, none, "
+        "error: --config: aim:gatewayProvider: InvalidSetting: expected one of envoyGateway, kgateway, "
+        "custom, none, "
         "got 'envoy' (did you mean envoyGateway?)"
     )

@@ -305,7 +305,7 @@ def test_a_template_plan_would_refuse_is_named_at_its_line(
     assert main(["plan", str(directory)]) == 1
     err = capsys.readouterr().err
     assert (
-        "model.yaml:2: AIMServiceTemplate/ml-research/qwen3-32b-latency: spec.modelSources: TemplateNotReady"
+        "model.yaml:14: AIMServiceTemplate/ml-research/qwen3-32b-latency: spec.modelSources: TemplateNotReady"
         in err
     )
 
