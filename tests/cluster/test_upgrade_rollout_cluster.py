@@ -31,7 +31,7 @@ from status_writer import StatusWriter
 pytestmark = pytest.mark.cluster
 
 # Before day 2; the upgrade from v0.1.0 is test_upgrade_cluster.py.
-PREVIOUS_RELEASE = "ce0880288f869f05d8f83fd26a51b7c0017fe309"
+PREVIOUS_RELEASE = "b9bca3718eac7c38423d70fdd85a70506f4e4b28"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 JOB = ("batch/v1", "Job")
 PVC = ("v1", "PersistentVolumeClaim")
