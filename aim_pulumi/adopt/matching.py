@@ -50,6 +50,8 @@ class PlannedResource:
     parent: str | None
     custom: bool
     manifest: Mapping[str, Any]
+    # The paths Pulumi leaves on the live object (`ignoreChanges`): a difference there is no change.
+    ignore_changes: tuple[str, ...] = ()
 
     @property
     def kubernetes(self) -> bool:
@@ -277,7 +279,9 @@ def adopt(dump: Dump, plan: PlannedStack) -> Adoption:
             report(service).missing.append(child)
             continue
         matched.add(identity)
-        child.changes = diff_manifest(child.manifest, live)
+        child.changes = [
+            c for c in diff_manifest(child.manifest, live) if not _ignored(c.path, resource.ignore_changes)
+        ]
         report(service).adopted.append(child)
         uid = (live.get("metadata") or {}).get("uid")
         if uid and service not in (SHARED_CACHES, "other"):
@@ -333,3 +337,9 @@ def import_document(plan: PlannedStack, adoption: Adoption) -> dict[str, Any]:
             entry["parent"] = resource.parent
         entries.append(entry)
     return {"nameTable": {}, "resources": entries}
+
+
+def _ignored(path: str, ignored: tuple[str, ...]) -> bool:
+    """Whether `path` is under one of the resource's `ignoreChanges` paths (a download Job's spec,
+    labels and annotations: fixed at its creation), which the first `up` leaves as they are."""
+    return any(path == p or path.startswith(p + ".") or path.startswith(p + "[") for p in ignored)

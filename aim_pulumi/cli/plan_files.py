@@ -144,7 +144,11 @@ def planned_stack(recording: PlanRecording) -> PlannedStack:
     for _, r in tree_order(recording):
         parent = by_urn.get(r.parent)
         manifest = _inputs_for_document(r, show_secrets=True)
-        resources.append(PlannedResource(r.type, r.name, parent.name if parent else None, r.custom, manifest))
+        resources.append(
+            PlannedResource(
+                r.type, r.name, parent.name if parent else None, r.custom, manifest, tuple(r.ignore_changes)
+            )
+        )
         if r.type == "aim:index:AIMStack":
             services = as_mapping(_reveal(recording.outputs.get(r.urn) or {}, True).get("services"))
             for key, status in services.items():

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from aim_pulumi.offline.documents import SECRET, UNKNOWN, as_mapping
+
 __all__ = [
     "SECRET",
     "UNKNOWN",
@@ -26,8 +28,6 @@ __all__ = [
     "use_colour",
 ]
 
-SECRET = "[secret]"
-UNKNOWN = "[unknown]"
 
 _CODES = {
     "bold": "1",
@@ -135,11 +135,6 @@ def mark_unknowns(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [mark_unknowns(v) for v in value]
     return value
-
-
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """`value` when it is a mapping, else an empty one (recorded documents are loosely typed)."""
-    return value if isinstance(value, Mapping) else {}
 
 
 def format_value(value: Any, limit: int | None = 80) -> str:

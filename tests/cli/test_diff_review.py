@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from aim_pulumi.cli.__main__ import main
-from aim_pulumi.cli.diff import diff_lines, diff_plans, identity_note
+from aim_pulumi.cli.diff import diff_lines
 from aim_pulumi.cli.render import Palette
+from aim_pulumi.offline.plan_diff import diff_plans, identity_note
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

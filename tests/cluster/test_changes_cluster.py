@@ -17,7 +17,7 @@ from cluster import TestCluster
 from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
 from status_writer import StatusWriter
 
-from aim_pulumi.cli.diff import diff_plans
+from aim_pulumi.offline.plan_diff import diff_plans
 
 pytestmark = pytest.mark.cluster
 

@@ -1,6 +1,8 @@
-"""An upgrade from the latest tagged release, against the real API server: no replacement, no rollout.
+"""An upgrade from an earlier 0.2.0 development state, against the real API server: no replacement,
+no rollout.
 
-The release (`PREVIOUS_RELEASE`, by commit: a clone may have no tags) is installed in a virtualenv
+That state (`PREVIOUS_RELEASE`, by commit: a clone may have no tags; the package work before the
+day-2, capacity and derivation changes) is installed in a virtualenv
 of its own and deploys the `cluster-service` fixture program, Dedicated and Shared; the same stack
 is then previewed and updated by this checkout, as a user does who upgrades the package and leaves
 the program alone. Nothing may be replaced (an InferenceService, a cache PVC or download Job), and
@@ -28,7 +30,8 @@ from status_writer import StatusWriter
 
 pytestmark = pytest.mark.cluster
 
-PREVIOUS_RELEASE = "ce0880288f869f05d8f83fd26a51b7c0017fe309"  # v0.2.0
+# Before day 2; the upgrade from v0.1.0 is test_upgrade_cluster.py.
+PREVIOUS_RELEASE = "b9bca3718eac7c38423d70fdd85a70506f4e4b28"
 ISVC = ("serving.kserve.io/v1beta1", "InferenceService")
 JOB = ("batch/v1", "Job")
 PVC = ("v1", "PersistentVolumeClaim")
@@ -44,7 +47,7 @@ def previous_release(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]
     )
     if archive.returncode != 0:
         pytest.fail(
-            f"v0.2.0 (commit {PREVIOUS_RELEASE[:12]}) is not in this clone (clone with history): "
+            f"commit {PREVIOUS_RELEASE[:12]} is not in this clone (clone with history): "
             f"{archive.stderr.decode(errors='replace').strip()}",
             pytrace=False,
         )

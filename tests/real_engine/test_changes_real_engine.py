@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from harness import REPO, RealStack, changed_steps, current_plan, toolchain_dir
 
-from aim_pulumi.cli.diff import diff_plans
+from aim_pulumi.offline.plan_diff import diff_plans
 
 pytestmark = pytest.mark.real_engine
 

@@ -27,6 +27,8 @@ from harness import (
     twin_offline_plan,
 )
 
+from aim_pulumi._version import __version__
+
 pytestmark = [
     pytest.mark.real_engine,
     pytest.mark.skipif(
@@ -79,10 +81,11 @@ def test_install_generates_the_sdk_from_the_provider_and_the_lock_file_holds(sta
     sdk = json.loads((stack.dir / "sdks" / "aim" / "package.json").read_text())
     lock = json.loads((stack.dir / "package-lock.json").read_text())
 
+    # The SDK carries the package's version (aim_pulumi/_version.py, served in the provider's schema).
     assert (sdk["name"], sdk["version"], sdk["pulumi"]) == (
         "@pulumi/aim",
-        "0.1.0",
-        {"resource": True, "name": "aim", "version": "0.1.0"},
+        __version__,
+        {"resource": True, "name": "aim", "version": __version__},
     )
     # Linking is idempotent on the committed package.json, and `npm ci` kept the committed lock file.
     assert (stack.dir / "package.json").read_text() == (PROGRAM / "package.json").read_text()

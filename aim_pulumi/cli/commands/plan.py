@@ -32,7 +32,7 @@ from aim_pulumi.cli.common import (
     UsageError,
     collector_paused,
 )
-from aim_pulumi.cli.diff import diff_lines, diff_plans, identity_note
+from aim_pulumi.cli.diff import diff_lines
 from aim_pulumi.cli.execution import PlanRun, execute
 from aim_pulumi.cli.plan_files import (
     check_outputs,
@@ -51,9 +51,10 @@ from aim_pulumi.cli.render import Palette, as_mapping, palette_for
 from aim_pulumi.cli.stdin import from_stdin, program_path
 from aim_pulumi.cli.summary import output_lines, service_summaries, skipped_lines, warning_lines
 from aim_pulumi.cli.tree import tree_lines
+from aim_pulumi.offline.plan_diff import diff_plans, identity_note
 
 if TYPE_CHECKING:
-    from aim_pulumi.cli.diff import PlanDiff
+    from aim_pulumi.offline.plan_diff import PlanDiff
     from aim_pulumi.offline.recording import PlanRecording
     from aim_pulumi.resources.capacity_read import ClusterAccess
 

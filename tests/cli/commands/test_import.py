@@ -781,9 +781,12 @@ def test_operator_cache_names_are_kept_so_caches_are_adopted_never_made_again(
         "replaced": 0,
         "refused": 0,
         "rollsPods": 0,
-        "changed": 13,
+        # The two download Jobs differ from the plan only where Pulumi leaves a Job as created
+        # (spec, labels, annotations: `ignoreChanges`), so neither counts as changed.
+        "changed": 11,
         "notManaged": 7,
     }
+    assert all(not c["changes"] for s in report["services"] for c in s["adopted"] if c["kind"] == "Job")
     # The plan of the written YAML mounts the operator's PVCs and names the caches as it did.
     planned = plan_json(out_dir / "aim", tmp_path)
     names = {
