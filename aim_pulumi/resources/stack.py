@@ -321,7 +321,7 @@ class AIMStack(pulumi.ComponentResource):
                 _COMPONENTS[obj.kind](component_name, {}, child_opts, catalog=catalog, _object=obj)
             else:
                 # A folder's kind (a v1alpha1 template) has no component: it is catalog data only.
-                target.add(obj)
+                _declare_folder_object(obj, target, self)
 
         def declare_plain_objects() -> None:
             # With the services' children: a program whose services fail creates none of them either.
@@ -391,3 +391,34 @@ def _declare_as_data(
     )
     enlist_catalog_object(record)
     return record.status.output
+
+
+def _declare_folder_object(obj: api.AIMObject, target: Catalog, stack: AIMStack) -> None:
+    """A folder's object (a v1alpha1 template): catalog data, and in the round when it pre-warms.
+
+    A namespaced object with `caching.enabled: true` caches its sources with no service; the round
+    plans those caches once the catalog is complete (`CatalogRecord.prewarm`, which asks the
+    catalog's extension what profile the object pre-warms as). It has no status of its own.
+    """
+    target.add(obj)
+    caching = (api.to_manifest(obj).get("spec") or {}).get("caching")
+    if obj.scope != "Namespace" or not (isinstance(caching, Mapping) and caching.get("enabled") is True):
+        return
+
+    def warn(message: str) -> None:
+        warn_or_fail(message, lambda text: pulumi.log.warn(f"{obj.object_ref}: {text}", resource=stack))
+
+    record = CatalogRecord(
+        obj,
+        target,
+        site=declaration_site(),
+        namespace=PendingNamespace(),
+        status_of=_no_status,
+        warn=warn,
+    )
+    enlist_catalog_object(record)
+
+
+def _no_status(obj: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
+    """A folder's object shows no status of its own: services report what they resolve of it."""
+    return {}

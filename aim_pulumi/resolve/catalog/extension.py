@@ -102,6 +102,11 @@ class Migration:
     convert: Callable[..., MigrationResult]
 
 
+def _prewarms_nothing(obj: AIMKind, catalog: Any) -> AIMKind | None:
+    """A folder none of whose objects caches anything with no service."""
+    return None
+
+
 @dataclass(frozen=True)
 class Extension:
     """Everything a version's folder adds to the core, in one value handed down from an entry point.
@@ -135,6 +140,9 @@ class Extension:
     declared_version: Callable[[Mapping[str, Any]], str | None]
     #: Why `explain` says a service takes its pipeline, and how to leave it.
     pipeline_reason: Callable[[AIMServiceObject], str]
+    #: `prewarmed_profile(obj, catalog)`: the profile one of its objects pre-warms as with no
+    #: service (a namespaced template with `caching.enabled`), or None; raises what is wrong.
+    prewarmed_profile: Callable[[AIMKind, Any], AIMKind | None] = _prewarms_nothing
 
     @property
     def schema_relaxations(self) -> tuple[SeedOverlay, ...]:

@@ -13,6 +13,7 @@ from aim_pulumi.resolve.legacy.dispatch import choose_pipeline
 from aim_pulumi.resolve.legacy.index import TemplateIndex
 from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS
 from aim_pulumi.resolve.legacy.pipeline import template_container_defaults, template_pipeline
+from aim_pulumi.resolve.legacy.prewarm import template_prewarm_profile
 from aim_pulumi.resolve.legacy.surface import (
     KIND_SURFACES,
     MIGRATION,
@@ -37,4 +38,5 @@ V1ALPHA1 = Extension(
     manifest_note=deployability_note,
     declared_version=legacy_service_version,
     pipeline_reason=template_pipeline_reason,
+    prewarmed_profile=template_prewarm_profile,
 )

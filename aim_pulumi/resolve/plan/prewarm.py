@@ -7,7 +7,9 @@ exactly as the Shared caches of a service bound to that profile are (`service.py
 the same runtime config (the profile's, in its namespace), the same sizes, names and download env
 (`caching.env` included), so the one cache serves both and a service added later changes nothing
 but the labels it propagates. A cluster profile has no namespace to cache into and pre-warms none,
-as upstream.
+as upstream. A folder's object that pre-warms (v1alpha1's namespaced template with `caching.enabled`)
+is first converted by the catalog's extension into the profile it pre-warms as
+(`Extension.prewarmed_profile`), then planned by the same rule; its errors name the object declared.
 """
 
 from __future__ import annotations
@@ -36,11 +38,19 @@ def profile_caches(
     profile: AIMKind, catalog: Catalog, settings: Settings, *, size_of: SizeOf | None = None
 ) -> list[CachePlan]:
     """The Shared caches `profile` pre-warms (none unless `prewarms`), as a service's on it would be."""
+    declared_ref = profile.object_ref
+    # A converted profile is not the catalog's object: its facts are rendered for it alone.
+    in_catalog = isinstance(profile, AIMProfile)
+    if not in_catalog and catalog.extension is not None:
+        converted = catalog.extension.prewarmed_profile(profile, catalog)
+        if converted is None:
+            return []
+        profile = converted
     if not prewarms(profile):
         return []
     namespace = profile.metadata.namespace or "default"
     context = PlanningContext.of(catalog)
-    profile_spec = context.profile_facts(profile, shared=True).spec
+    profile_spec = context.profile_facts(profile, shared=in_catalog).spec
     assert isinstance(profile, AIMProfile)
     profile_rc = profile.spec.runtime_config_name or None
     try:
@@ -51,7 +61,7 @@ def profile_caches(
             error.reason,
             f"{error.message} (the profile's caches, which caching.enabled pre-warms, are configured by "
             "its runtime config)",
-            object_ref=profile.object_ref,
+            object_ref=declared_ref,
         ) from None
     cache_rc_spec = cache_rc.spec if cache_rc is not None else {}
     effective_rc = context.cache_runtime_config(namespace, profile_rc, cache_rc_spec)
