@@ -441,7 +441,12 @@ class Stack:
         done = self.pulumi(*args, env=env)
         wall = time.perf_counter() - wall
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        own = json.loads(usage_file.read_text(encoding="utf-8"))
+        # `pulumi refresh` runs no program: its figures are the CLI tree's and the wall time only.
+        own = (
+            json.loads(usage_file.read_text(encoding="utf-8"))
+            if usage_file.exists()
+            else {"cpu": 0.0, "body": 0.0, "rss_mb": 0.0, "waits": 0, "watched": 0}
+        )
         return {
             "wall": wall,
             "cpu": own["cpu"],
@@ -451,6 +456,7 @@ class Stack:
             "watched": own["watched"],
             "tree": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
             "steps": _created(done.stdout),
+            "changed": _changed(done.stdout),
         }
 
     def state_bytes(self) -> int:
@@ -543,8 +549,15 @@ def up_once(base: Path, side: str, tools: Path, namespaces: Sequence[str] | None
             before = _cluster_cpu(cluster.state)
             run = stack.timed("up", "--yes", "--skip-preview")
             run["cluster_cpu"] = _cluster_cpu(cluster.state) - before
+            state_bytes = stack.state_bytes()
+            # Day two with nothing changed: `up --refresh` (reads every object, then runs the
+            # program) and `refresh` (reads every object), each of the same stack on the same cluster.
+            for command, key in ((("up", "--refresh"), "up_refresh"), (("refresh",), "refresh")):
+                again = stack.timed(*command, "--yes", "--skip-preview")
+                run[f"{key}_wall"], run[f"{key}_tree"] = again["wall"], again["tree"]
+                run[f"{key}_changed"] = again["changed"]
         run["status_writes"] = len(writer.written)
-        return {**run, "state_bytes": stack.state_bytes()}
+        return {**run, "state_bytes": state_bytes}
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -554,6 +567,13 @@ def _created(output: str) -> float:
     """The "+ N to create" (preview) or "+ N created" (up) of the CLI's summary."""
     found = re.search(r"\+ (\d+) (?:to create|created)", output)
     return float(found.group(1)) if found else -1.0
+
+
+def _changed(output: str) -> float:
+    """How many resources the CLI's summary says were created, updated, replaced or deleted."""
+    found = re.findall(r"[+~\-] (\d+) (?:created|updated|replaced|deleted)", output)
+    found += re.findall(r"\+-(\d+) replaced", output)
+    return float(sum(int(n) for n in found))
 
 
 def _stats(values: Sequence[float]) -> tuple[float, float]:
@@ -578,7 +598,9 @@ def _check_steps(runs: Mapping[str, Sequence[Mapping[str, float]]], side: str, w
 
 def _summary(runs: Sequence[Mapping[str, float]]) -> dict[str, Any]:
     """One side's runs of one CLI command: min and median of each figure, the largest peak RSS."""
-    keys = [k for k in ("cpu", "body", "wall", "tree", "state_bytes", "cluster_cpu") if k in runs[0]]
+    figures = ("cpu", "body", "wall", "tree", "state_bytes", "cluster_cpu")
+    day_two = tuple(f"{c}_{f}" for c in ("up_refresh", "refresh") for f in ("wall", "tree", "changed"))
+    keys = [k for k in (*figures, *day_two) if k in runs[0]]
     summary: dict[str, Any] = {key: _stats([r[key] for r in runs]) for key in keys}
     summary["rss_mb"] = max(r["rss_mb"] for r in runs)
     summary["end_wait"] = statistics.median(r["waits"] for r in runs)
@@ -786,6 +808,27 @@ def print_tables(results: Sequence[dict[str, Any]], repeats: int) -> None:
                     f"| {_pair(a['tree'], b['tree'])} | {_rss(a, b)} "
                     f"| {state[0]:.1f} / {state[1]:.1f} KiB ({state[0] / state[1]:.2f}x) | {cluster} |"
                 )
+        day_two = [r for r in ups if "up_refresh_wall" in _up_summary(r["aim"])]
+        if day_two:
+            print(
+                "\nDay two on the same stack and cluster, nothing changed, right after each up: "
+                "`pulumi up --refresh --skip-preview` and `pulumi refresh --skip-preview`; wall and the "
+                "CLI tree's CPU, min / median; changes: what the CLI's summary counted (median).\n"
+            )
+            print(
+                "| services | profiles | command | wall: components | bare graph | ratio "
+                "| CLI tree: components | bare graph | ratio | changes components / bare |"
+            )
+            print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---|")
+            for r in day_two:
+                a, b = _up_summary(r["aim"]), _up_summary(r["bare"])
+                for key, command in (("up_refresh", "up --refresh"), ("refresh", "refresh")):
+                    print(
+                        f"| {r['services']:,} | {r['profiles']:,} | `{command}` "
+                        f"| {_pair(a[f'{key}_wall'], b[f'{key}_wall'])} "
+                        f"| {_pair(a[f'{key}_tree'], b[f'{key}_tree'])} "
+                        f"| {a[f'{key}_changed'][1]:.0f} / {b[f'{key}_changed'][1]:.0f} |"
+                    )
 
 
 def _up_summary(side: Mapping[str, Any]) -> dict[str, Any]:

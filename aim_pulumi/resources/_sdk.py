@@ -34,16 +34,17 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   round when the engine has answered them, which ends the collector's window (`collector.py`).
 - `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
   `get_config_env` (`stack_config_values`).
-- `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries, so that
-  the Pulumi engine can show where a resource was declared. It walks the whole interpreter stack
-  and turns every frame into a file URI, a sizeable part of each registration (more for a
-  component declared deep inside other code). The offline engine records no source position, so
-  it replaces the function with one returning an empty trace while a program runs
-  (`without_source_positions`); a run under the real engine is not affected. Under the real
-  engine the package's own registrations (its components' constructors and the resolution round
-  that registers every child) take the very same trace from `cheaper_source_positions`, which
-  walks the frames itself: no source line is read, and each frame's file URI and message are
-  built once per (file, line) rather than once per registration.
+- `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries; its first
+  frame is the resource's source position, and the engine stores both in the state for every
+  resource (`sourcePosition`, `stackTrace`). The SDK sends every frame of the interpreter's stack
+  below the resource's constructor: for a component's child, registered by the resolution round
+  from an Output's callback, that is a dozen frames of this package, the SDK and asyncio, each a
+  long file URI, and the source position points into the package rather than at the user's line.
+  The offline engine records no source position, so it replaces the function with one returning an
+  empty trace while a program runs (`without_source_positions`). Under the real engine the
+  package's own registrations send the trace of the user's code instead (`sending_stack_traces`,
+  `trace_of`; `levers.py` decides which frames): the user's frames of a component's construction,
+  and for the children the round registers, the frames where the user declared their component.
 - `pulumi._types.resource_types`: the output types of a resource class, read from its annotations
   with `typing.get_type_hints` on every registration (the SDK keeps no cache). It is a function of
   the class alone; the offline engine remembers it for this package's own classes, whose typed
@@ -77,7 +78,7 @@ import contextlib
 import pathlib
 import sys
 import weakref
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
@@ -95,7 +96,6 @@ from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 __all__ = [
     "CHECKED_SDK_VERSION",
     "after_program_body",
-    "cheaper_source_positions",
     "default_executor",
     "event_loop",
     "finish_stack",
@@ -108,8 +108,10 @@ __all__ = [
     "remembered_resource_types",
     "restore_default_executor",
     "sdk_supports_program_end",
+    "sending_stack_traces",
     "stack_config_values",
     "sync_await",
+    "trace_of",
     "transform_callback",
     "without_source_positions",
 ]
@@ -231,8 +233,6 @@ def without_source_positions() -> Iterator[None]:
         setattr(pulumi_resource, _STACK_TRACE, original)
 
 
-_INIT = "__init__"
-_CONSTRUCTORS_SKIPPED = 3
 # One entry per (file, line) a registration was ever made below: bounded by the code, not the data.
 _FRAMES: dict[tuple[str, int | None], source_pb2.StackFrame] = {}
 
@@ -252,45 +252,43 @@ def _stack_frame(filename: str, line: int | None) -> source_pb2.StackFrame:
     return found
 
 
-def stack_trace() -> source_pb2.StackTrace:
-    """The SDK's `_get_stack_trace`, same result: the frames below the third `__init__` frame
-    up from here (the resource class's own constructor), innermost first; none when there is no
-    such frame or nothing below it. The SDK builds this with `traceback.extract_stack`, which
-    reads the source line of every frame on the stack and makes a URI of every file each time."""
-    frame = sys._getframe(1)
-    seen = 0
-    while frame is not None:
-        if frame.f_code.co_name == _INIT:
-            seen += 1
-            if seen == _CONSTRUCTORS_SKIPPED:
-                break
-        frame = frame.f_back  # type: ignore[assignment]
-    if frame is None or frame.f_back is None:
-        return source_pb2.StackTrace()
-    frames = []
-    outer = frame.f_back
-    while outer is not None:
-        frames.append(_stack_frame(outer.f_code.co_filename, outer.f_lineno))
-        outer = outer.f_back  # type: ignore[assignment]
-    return source_pb2.StackTrace(frames=frames)
+def trace_of(frames: Sequence[tuple[str, int | None]]) -> source_pb2.StackTrace:
+    """A registration's stack trace made of `frames` ((file, line), innermost first), each entry
+    as the SDK writes it; the first is the resource's source position."""
+    return source_pb2.StackTrace(frames=[_stack_frame(filename, line) for filename, line in frames])
+
+
+# What the package's registrations send, innermost choice last (`sending_stack_traces`).
+_TRACES: list[Callable[[], source_pb2.StackTrace | None]] = []
+
+
+def _package_stack_trace() -> source_pb2.StackTrace:
+    """The innermost choice that has a trace to send; none: an empty trace (no source position)."""
+    for choice in reversed(_TRACES):
+        found = choice()
+        if found is not None:
+            return found
+    return source_pb2.StackTrace()
 
 
 @contextlib.contextmanager
-def cheaper_source_positions() -> Iterator[None]:
-    """Registrations made inside carry the trace the SDK would send, computed by `stack_trace`.
+def sending_stack_traces(trace: Callable[[], source_pb2.StackTrace | None]) -> Iterator[None]:
+    """Registrations made inside carry `trace()` instead of the SDK's trace of the whole stack.
 
-    Nests (an inner entry changes nothing) and leaves `without_source_positions` in force when
-    entered inside it. The SDK's function is swapped module-wide: a registration another thread
-    makes meanwhile gets the same trace either way.
+    Nests: the innermost `trace` that returns a trace wins, one that returns None defers to the one
+    around it. Leaves `without_source_positions` in force when entered inside it. The SDK's
+    function is swapped module-wide: a registration another thread makes meanwhile gets the same.
     """
     original = getattr(pulumi_resource, _STACK_TRACE)
-    if original is _no_stack_trace or original is stack_trace:
+    if original is _no_stack_trace:
         yield
         return
-    setattr(pulumi_resource, _STACK_TRACE, stack_trace)
+    _TRACES.append(trace)
+    setattr(pulumi_resource, _STACK_TRACE, _package_stack_trace)
     try:
         yield
     finally:
+        _TRACES.pop()
         setattr(pulumi_resource, _STACK_TRACE, original)
 
 

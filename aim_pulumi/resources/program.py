@@ -571,7 +571,10 @@ def register_children(
 
     The collector's window ends once the engine has answered every registration made here.
     """
-    bindings = [service.bind() for service in services]
+    bindings = []
+    for service in services:
+        with levers.declared_at(service.site):
+            bindings.append(service.bind())
     if all(b is None for b in bindings):
         try:
             _finish_all(services, [None] * len(services), before_children, plain_objects)
@@ -635,7 +638,10 @@ def _finish_round(
         register()
     for service in services:
         service.record_caches()
-    statuses = [service.register() for service in services]
+    statuses = []
+    for service in services:
+        with levers.declared_at(service.site):
+            statuses.append(service.register())
     declare_prewarmed_caches()
     if not in_component_provider():
         guard_namespaces()

@@ -19,6 +19,7 @@ import pulumi
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.types import CachePlan
+from aim_pulumi.resources import levers
 from aim_pulumi.resources.children import inherited_dependencies, register_child
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
@@ -172,5 +173,6 @@ def declare_prewarmed_caches() -> None:
     for member, plans in prewarmed:
         note_namespaces(member.depends_on, [f"{plan.namespace}/{plan.pvc_name}" for plan in plans])
         opts = pulumi.ResourceOptions(providers=member.providers, depends_on=list(member.depends_on))
-        for plan in plans:
-            AIMSharedCache.declare(plan, opts=opts)
+        with levers.declared_at(member.site):
+            for plan in plans:
+                AIMSharedCache.declare(plan, opts=opts)

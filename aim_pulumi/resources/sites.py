@@ -12,15 +12,16 @@ import functools
 import os
 import sys
 import sysconfig
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import TypeVar
 
 import pulumi
 
 from aim_pulumi.api.errors import AIMError, Site
 
-__all__ = ["DeclarationSite", "declaration_of", "declaration_site", "declare"]
+__all__ = ["DeclarationSite", "declaration_of", "declaration_site", "declare", "users_frames"]
 
 _E = TypeVar("_E", bound=BaseException)
 
@@ -34,6 +35,9 @@ _PACKAGE_ROOTS = tuple(
         *(Path(sysconfig.get_path(key)) for key in ("stdlib", "platstdlib", "purelib", "platlib", "scripts")),
     }
 )
+# The Python language host's own script (`pulumi-language-python-exec`, beside the Pulumi CLI) runs
+# the program: its frames are below every program's, and never the user's.
+_LANGUAGE_HOST = "pulumi-language-"
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,9 @@ class DeclarationSite:
 
     filename: str
     line: int
+    # The user's frames of the declaration, innermost first ((file, line); the first is the site):
+    # the stack trace the component's children are registered with (`levers.declared_at`).
+    frames: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         try:
@@ -54,17 +61,30 @@ class DeclarationSite:
 @functools.lru_cache(maxsize=4096)
 def _is_users_file(filename: str) -> bool:
     """Resolving a path costs a system call per component: a program declares thousands from few files."""
-    return not filename.startswith("<") and not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
+    if filename.startswith("<") or os.path.basename(filename).startswith(_LANGUAGE_HOST):
+        return False
+    return not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
+
+
+def users_frames(frame: FrameType | None) -> tuple[tuple[str, int], ...]:
+    """The user's frames from `frame` outwards, innermost first: from the innermost frame in a file
+    of the user's to the last one before code that is not theirs again (the language host running
+    the program, the SDK calling an Output's callback). None when no user's code is on the stack
+    (the resolution round, the component provider serving another language)."""
+    while frame is not None and not _is_users_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    found = []
+    while frame is not None and _is_users_file(frame.f_code.co_filename):
+        found.append((frame.f_code.co_filename, frame.f_lineno))
+        frame = frame.f_back
+    return tuple(found)
 
 
 def declaration_site() -> DeclarationSite | None:
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = frame.f_code.co_filename
-        if _is_users_file(filename):
-            return DeclarationSite(filename, frame.f_lineno)
-        frame = frame.f_back  # type: ignore[assignment]
-    return None
+    frames = users_frames(sys._getframe(1))
+    if not frames:
+        return None
+    return DeclarationSite(frames[0][0], frames[0][1], frames)
 
 
 # Where errors that are not AIM errors (a bug, an exception from a user's callback) were declared: an
