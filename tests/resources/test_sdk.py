@@ -105,53 +105,30 @@ def test_the_stack_trace_of_a_registration() -> None:
     assert sdk_resource._get_stack_trace is original
 
 
-class _Constructs:
-    """Nested `__init__` frames, as a resource class, its base and the SDK's `Resource` make them."""
-
-    def __init__(self, depth: int, traces: list[Any]) -> None:
-        if depth:
-            _Constructs(depth - 1, traces)
-            return
-        from pulumi.runtime import resource as sdk_resource
-
-        traces.append((sdk_resource._get_stack_trace(), _sdk.stack_trace()))
+def test_a_trace_of_frames_is_the_sdks_form_of_them() -> None:
+    trace = _sdk.trace_of([(__file__, 12), ("<string>", 3), ("", None)])
+    assert trace.frames[0].pc.uri == Path(__file__).as_uri() and trace.frames[0].pc.line == 12
+    # Code run from a string (no path) or with no file: no position, as the SDK writes it.
+    assert [f.HasField("pc") for f in trace.frames] == [True, False, False]
+    assert len(_sdk.trace_of([]).frames) == 0
 
 
-def _declared_in(depth: int, traces: list[Any]) -> None:
-    exec(  # a frame whose file is no path (no source position), as for code run from a string
-        "_Constructs(depth, traces)", {"_Constructs": _Constructs, "depth": depth, "traces": traces}
-    )
-
-
-@pytest.mark.parametrize("depth", [0, 1, 2, 3, 6])
-@pytest.mark.parametrize("through_exec", [False, True])
-def test_the_cheaper_stack_trace_is_the_sdks(depth: int, through_exec: bool) -> None:
-    traces: list[Any] = []
-    if through_exec:
-        _declared_in(depth, traces)
-    else:
-        _Constructs(depth, traces)
-    sdk_trace, cheaper = traces[0]
-    assert cheaper == sdk_trace
-    # Fewer than three constructors on the stack: no trace; else the frames below the third.
-    assert (len(sdk_trace.frames) == 0) == (depth < 2)
-    if depth >= 2 and not through_exec:
-        assert sdk_trace.frames[0].pc.uri == Path(__file__).as_uri()
-    if depth == 2 and through_exec:  # the frame below the third constructor is the string's
-        assert not sdk_trace.frames[0].HasField("pc")
-
-
-def test_cheaper_source_positions_is_scoped_and_keeps_the_offline_engines_choice() -> None:
+def test_sending_stack_traces_is_scoped_nests_and_keeps_the_offline_engines_choice() -> None:
     from pulumi.runtime import resource as sdk_resource
 
     original = sdk_resource._get_stack_trace
-    with _sdk.cheaper_source_positions():
-        assert sdk_resource._get_stack_trace is _sdk.stack_trace
-        with _sdk.cheaper_source_positions():
-            assert sdk_resource._get_stack_trace is _sdk.stack_trace
-        assert sdk_resource._get_stack_trace is _sdk.stack_trace
+    outer, inner = _sdk.trace_of([(__file__, 1)]), _sdk.trace_of([(__file__, 2)])
+    with _sdk.sending_stack_traces(lambda: outer):
+        assert sdk_resource._get_stack_trace() == outer
+        with _sdk.sending_stack_traces(lambda: inner):
+            assert sdk_resource._get_stack_trace() == inner
+        with _sdk.sending_stack_traces(lambda: None):  # no answer: the one around it decides
+            assert sdk_resource._get_stack_trace() == outer
+        assert sdk_resource._get_stack_trace() == outer
     assert sdk_resource._get_stack_trace is original
-    with _sdk.without_source_positions(), _sdk.cheaper_source_positions():
+    with _sdk.sending_stack_traces(lambda: None):  # no answer at all: no trace, no position
+        assert len(sdk_resource._get_stack_trace().frames) == 0
+    with _sdk.without_source_positions(), _sdk.sending_stack_traces(lambda: outer):
         assert len(sdk_resource._get_stack_trace().frames) == 0
     assert sdk_resource._get_stack_trace is original
 

@@ -49,7 +49,9 @@ register = sdk_mocks.MockMonitor.RegisterResource
 
 def recording(self, request):
     frames = [(f.pc.uri, f.pc.line) if f.HasField("pc") else None for f in request.stackTrace.frames]
-    position = (request.sourcePosition.uri, request.sourcePosition.line) if request.HasField("sourcePosition") else None
+    position = None
+    if request.HasField("sourcePosition"):
+        position = (request.sourcePosition.uri, request.sourcePosition.line)
     sent.append({"type": request.type, "name": request.name, "position": position, "frames": frames})
     return register(self, request)
 
@@ -58,7 +60,6 @@ sdk_trace = sdk_resource._get_stack_trace
 set_mocks(Echo(), preview=True)
 settings.ROOT.set(None)
 thresholds = gc.get_threshold()
-lines = {}
 
 def profile(aim):
     spec = {
@@ -67,7 +68,6 @@ def profile(aim):
         "acceleratorCount": 1, "modelSources": [{"modelId": "a/b", "sourceUri": "hf://a/b", "size": "1Gi"}],
     }
     labels = {"aim.eai.amd.com/source-model": "b"}
-    lines["profile"] = PROFILE_LINE
     aim.AIMProfile("p", {"namespace": "ml", "labels": labels, "spec": spec})  # PROFILE
 
 def main():
@@ -77,11 +77,11 @@ def main():
     body.append(gc.get_threshold()[0] >= RAISED)
     raised.append(body)
     pipeline = {"aim.eai.amd.com/reconciler-pipeline": "profile"}
-    lines["service"] = SERVICE_LINE
-    aim.AIMService("chat", {"namespace": "ml", "annotations": pipeline, "spec": {"model": {"name": "b"}}})  # SERVICE
+    spec = {"model": {"name": "b"}}
+    aim.AIMService("chat", {"namespace": "ml", "annotations": pipeline, "spec": spec})  # SERVICE
 
 _sync_await(run_in_stack(main))
-print(json.dumps({"sent": sent, "lines": lines, "thresholds_kept": gc.get_threshold() == thresholds,
+print(json.dumps({"sent": sent, "thresholds_kept": gc.get_threshold() == thresholds,
                   "raised": raised, "restored": sdk_resource._get_stack_trace is sdk_trace}))
 """
 
@@ -92,7 +92,9 @@ def _program(tmp_path: Path) -> tuple[Path, dict[str, int]]:
         marker: next(i for i, text in enumerate(lines, 1) if text.endswith(f"# {marker}"))
         for marker in ("PROFILE", "SERVICE")
     }
-    source = PROGRAM.replace("PROFILE_LINE", str(found["PROFILE"])).replace("SERVICE_LINE", str(found["SERVICE"]))
+    source = PROGRAM.replace("PROFILE_LINE", str(found["PROFILE"])).replace(
+        "SERVICE_LINE", str(found["SERVICE"])
+    )
     path = tmp_path / "program.py"
     path.write_text(source, encoding="utf-8")
     return path, found
@@ -128,11 +130,62 @@ def test_every_registration_sends_the_users_frames_only(tmp_path: Path) -> None:
     assert "kubernetes:serving.kserve.io/v1beta1:InferenceService" in kinds
     assert "kubernetes:batch/v1:Job" in kinds
     # Every child, the shared cache and its PVC and Job included, points at the service's line.
-    assert all(r["position"] == service_line and r["frames"] == by_name["chat"]["frames"] for r in children), [
-        (r["name"], r["position"], len(r["frames"])) for r in children
-    ]
+    assert all(
+        r["position"] == service_line and r["frames"] == by_name["chat"]["frames"] for r in children
+    ), [(r["name"], r["position"], len(r["frames"])) for r in children]
     assert result["thresholds_kept"] and result["restored"]
     # Raised by the first declaration, not before it; and while the engine answers every registration.
     body, *registrations = result["raised"]
     assert body == [False, True]
     assert len(registrations) >= 6 and all(registrations)
+
+
+SITE_PROGRAM = """
+import json, sys
+from aim_pulumi.resources import levers
+from aim_pulumi.resources.sites import declaration_site
+from pulumi.runtime import resource as sdk_resource
+
+def declare():
+    return declaration_site()  # INNER
+
+site = declare()  # OUTER
+exec_site = eval("declare()")  # a frame of no file between the user's: the run ends there
+with levers.registering():
+    in_round = sdk_resource._get_stack_trace()  # ROUND
+    with levers.declared_at(site):
+        declared = sdk_resource._get_stack_trace()
+        with levers.constructing():  # a component the round constructs: still the declaration's
+            constructed = sdk_resource._get_stack_trace()
+    with levers.declared_at(None):
+        unknown = sdk_resource._get_stack_trace()  # UNKNOWN
+frames = lambda t: [[f.pc.uri, f.pc.line] for f in t.frames]
+print(json.dumps({"site": [site.filename, site.line], "frames": site.frames, "exec": exec_site.frames,
+                  "in_round": frames(in_round), "declared": frames(declared),
+                  "constructed": frames(constructed), "unknown": frames(unknown)}))
+"""
+
+
+def test_a_declaration_site_holds_the_users_frames_and_the_round_sends_them(tmp_path: Path) -> None:
+    program = tmp_path / "site.py"
+    program.write_text(SITE_PROGRAM, encoding="utf-8")
+    lines = SITE_PROGRAM.splitlines()
+    inner, outer, in_round, unknown = (
+        next(i for i, text in enumerate(lines, 1) if text.endswith(f"# {marker}"))
+        for marker in ("INNER", "OUTER", "ROUND", "UNKNOWN")
+    )
+    done = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    path, uri = str(program), program.resolve().as_uri()
+    # The innermost of the user's frames is the site; the package's own frame is not among them.
+    assert result["site"] == [path, inner]
+    assert result["frames"] == [[path, inner], [path, outer]]
+    assert result["exec"] == [[path, inner]]
+    # Where the user's code is on the stack and no declaration is known, its frames are sent.
+    assert result["in_round"] == [[uri, in_round]]
+    assert result["unknown"] == [[uri, unknown]]
+    declared = [[uri, inner], [uri, outer]]
+    assert result["declared"] == declared and result["constructed"] == declared
