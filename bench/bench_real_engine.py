@@ -51,6 +51,7 @@ up is reported too.
     python bench/bench_real_engine.py --sizes 100x200 -r 2 --up --cluster --workdir W   # up applies
     python bench/bench_real_engine.py --sizes 300x2000,1000x200 --workdir W   # chosen sizes
     python bench/bench_real_engine.py --tables --workdir W   # the tables of every size saved in W
+    python bench/bench_real_engine.py --state-breakdown 100x200 --workdir W   # where the state's bytes go
     python bench/bench_real_engine.py --sizes 100x2000 --linear-wait --workdir W2   # see PRELUDE
     python bench/bench_real_engine.py --profile-run 300 --profiles 2000   # cProfile of one aim preview
 """
@@ -840,6 +841,65 @@ def _up_summary(side: Mapping[str, Any]) -> dict[str, Any]:
     return _summary([{**up, "state_bytes": side["state_bytes"]}])
 
 
+_STATE_PARTS = {
+    "stackTrace": "registration trace",
+    "sourcePosition": "source position",
+    "outputs": "outputs",
+    "inputs": "inputs",
+    "dependencies": "dependencies",
+    "propertyDependencies": "property dependencies",
+    "urn": "URN, parent, type, id",
+    "parent": "URN, parent, type, id",
+    "type": "URN, parent, type, id",
+    "id": "URN, parent, type, id",
+    "provider": "provider reference",
+}
+
+
+def state_breakdown(path: Path) -> dict[str, Any]:
+    """Where a state file's bytes go: per part of every resource (its compact JSON, key included),
+    and per resource type; the resources counted."""
+    exported = json.loads(path.read_text(encoding="utf-8"))
+    resources = exported.get("checkpoint", exported).get("latest", {}).get("resources") or []
+    parts: dict[str, int] = {}
+    types: dict[str, list[int]] = {}
+    for r in resources:
+        for key, value in r.items():
+            part = _STATE_PARTS.get(key, "other (created, modified, options)")
+            parts[part] = parts.get(part, 0) + len(json.dumps({key: value}, separators=(",", ":")))
+        entry = types.setdefault(r["type"], [0, 0])
+        entry[0] += 1
+        entry[1] += len(json.dumps(r, separators=(",", ":")))
+    return {"resources": len(resources), "parts": parts, "types": types, "file": path.stat().st_size}
+
+
+def print_state_breakdown(base: Path, services: int) -> None:
+    """`--state-breakdown`: the last up's state of each side in `base` (a size's directory), per service."""
+    sides = {}
+    for side in ("aim", "bare"):
+        files = [p for p in (base / f"up-{side}" / "state" / ".pulumi" / "stacks").rglob(f"{STACK}.json")]
+        if not files:
+            raise SystemExit(f"no state of {side} under {base}: run --up first")
+        sides[side] = state_breakdown(files[0])
+    aim, bare = sides["aim"], sides["bare"]
+    print(
+        f"\nState of the last up in {base}: {aim['resources']} / {bare['resources']} resources, file "
+        f"{aim['file'] / services / 1024:.1f} / {bare['file'] / services / 1024:.1f} KiB per service "
+        f"({aim['file'] / bare['file']:.2f}x); bytes per service of each part (compact JSON):\n"
+    )
+    print("| part | components | bare graph | difference |")
+    print("|---|---:|---:|---:|")
+    for part in sorted(set(aim["parts"]) | set(bare["parts"]), key=lambda p: -aim["parts"].get(p, 0)):
+        a, b = aim["parts"].get(part, 0) / services, bare["parts"].get(part, 0) / services
+        print(f"| {part} | {a:,.0f} B | {b:,.0f} B | {a - b:+,.0f} B |")
+    print("\n| resource type | components: count, bytes each | bare graph: count, bytes each |")
+    print("|---|---:|---:|")
+    for kind in sorted(set(aim["types"]) | set(bare["types"]), key=lambda t: -aim["types"].get(t, [0, 0])[1]):
+        a, b = aim["types"].get(kind, [0, 0]), bare["types"].get(kind, [0, 0])
+        each = [f"{n:,}, {total / n:,.0f} B" if n else "-" for n, total in (a, b)]
+        print(f"| `{kind}` | {each[0]} | {each[1]} |")
+
+
 def profile_run(services: int, profiles: int, bare: bool, workdir: Path, tools: Path, limit: int) -> None:
     """cProfile of one preview's program process (main thread: program body and event loop)."""
     import pstats
@@ -882,6 +942,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="with --up: each `pulumi up` against a fresh test cluster (scripts/test-cluster.sh) instead of "
         "render mode",
     )
+    parser.add_argument(
+        "--state-breakdown",
+        metavar="SERVICESxPROFILES",
+        help="print where the bytes of the last up's state go, per part and type, from WORKDIR",
+    )
     parser.add_argument("--profile-run", type=int, metavar="SERVICES", help="cProfile one preview instead")
     parser.add_argument("--bare", action="store_true", help="with --profile-run: profile the bare program")
     parser.add_argument("--limit", type=int, default=40, help="with --profile-run: rows per listing")
@@ -896,6 +961,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     global LINEAR_WAIT
     LINEAR_WAIT = args.linear_wait
     saved = workdir / "results.jsonl"
+    if args.state_breakdown:
+        services, profiles = (int(n) for n in args.state_breakdown.split("x"))
+        print_state_breakdown(workdir / f"{services}-{profiles}", services)
+        return
     if args.tables:
         lines = saved.read_text(encoding="utf-8").splitlines()
         print_tables([json.loads(line) for line in lines], args.repeats)
