@@ -25,8 +25,9 @@ they are written).
   frames of this package, the SDK and asyncio (and its source position a line of the package);
   the package's registrations send only the user's frames instead: a component's own, the frames
   of the user's code that constructed it; its children's, the frames where the user declared the
-  component (its `DeclarationSite`). At 10 services the state's traces and positions fell from
-  384 KB to 30 KB (the bare graph's: 146 KB), and every source position points at the user's line.
+  component (its `DeclarationSite`). The state's traces and positions per service: 38.5 KB
+  against the bare graph's 14.6 KB before (10 services), 1.9 KB against its 5.0 KB after (100
+  services); every source position points at the user's line.
 - The offline engine's run (`offline_run`): the heap as it stands is frozen and the thresholds
   raised for the whole run; no stack trace is computed (nothing records it offline); the output
   types of the package's own resource classes are remembered rather than read from their
