@@ -1,15 +1,17 @@
 """The README's install commands on a cold machine: a fresh virtualenv, plain pip, no pip cache.
 
 pip's resolver backtracks when its first choice of a package conflicts with a requirement it reads
-later; with boto3, moto and the kubernetes client that once meant trying every botocore wheel
+later; with boto3, an S3 mock and the kubernetes client that once meant trying every botocore wheel
 (about 1,300 of them, 15 GB, 11 minutes). The bounds in pyproject.toml (see the comment at its
 top) keep pip's first choices compatible; this test installs as a newcomer would and fails when
 pip says it is looking at multiple versions of anything, naming the package.
 
 It reaches the package registry, so it is its own lane (`pytest -m install`, run by `.ci/run`),
 and prints what it measured: the time and the bytes pip downloaded. The time is printed, not
-asserted: it moves with the registry and with the machine's load. The bytes are asserted, since
-a backtracking resolver downloads many times what the install needs.
+asserted: it moves with the registry and with the machine's load (pip's resolver reads an index
+page per distribution and then unpacks and compiles each one on one core, so the count of
+distributions and their modules sets it: see the comment in the test extra). The bytes are
+asserted, since a backtracking resolver downloads many times what the install needs.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from fnmatch import fnmatchcase
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aim_pulumi.api.errors import escape
 from aim_pulumi.resolve.errors import AIMResolutionError
@@ -213,4 +213,5 @@ def _s3_client(s3_settings: Mapping[str, Any]) -> S3Client:
         client_kwargs["endpoint_url"] = str(s3_settings["endpoint"])
     if tls.get("insecureSkipVerify") is True:
         client_kwargs["verify"] = False
-    return boto3.client("s3", **client_kwargs)
+    # boto3 is untyped (its stubs are not installed: see pyproject.toml); the S3 client's type is.
+    return cast("S3Client", boto3.client("s3", **client_kwargs))
