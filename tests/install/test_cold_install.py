@@ -16,7 +16,9 @@ asserted, since a backtracking resolver downloads many times what the install ne
 
 from __future__ import annotations
 
+import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -29,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BACKTRACKING = re.compile(r"pip is (?:still )?looking at multiple versions of (\S+)")
 DOWNLOADED = re.compile(r"Downloading \S+ \(([\d.]+) (bytes|kB|MB|GB)\)")
 UNITS = {"bytes": 1, "kB": 10**3, "MB": 10**6, "GB": 10**9}
+COLLECTING = re.compile(r"^Collecting ", re.MULTILINE)
 
 
 def downloaded_bytes(log: str) -> int:
@@ -41,10 +44,17 @@ def backtracked(log: str) -> list[str]:
     return sorted(set(BACKTRACKING.findall(log)))
 
 
-def cold_install(target: str, where: Path) -> tuple[str, float]:
-    """`pip install --no-cache-dir -e TARGET` in a new virtualenv, from the checkout; its log and seconds."""
+def cpu_seconds_of_children() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def cold_install(target: str, where: Path) -> tuple[str, float, float]:
+    """`pip install --no-cache-dir -e TARGET` in a new virtualenv, from the checkout: its log, its
+    seconds, and the CPU seconds it used (what the machine's load does not change)."""
     env_dir = where / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
+    cpu_before = cpu_seconds_of_children()
     started = time.monotonic()
     done = subprocess.run(
         [str(env_dir / "bin" / "pip"), "install", "--no-cache-dir", "--progress-bar", "off", "-e", target],
@@ -55,10 +65,11 @@ def cold_install(target: str, where: Path) -> tuple[str, float]:
         check=False,
     )
     seconds = time.monotonic() - started
+    cpu = cpu_seconds_of_children() - cpu_before
     log = done.stdout + done.stderr
     (where / "pip.log").write_text(log)
     assert done.returncode == 0, log[-3000:]
-    return log, seconds
+    return log, seconds, cpu
 
 
 @pytest.mark.install
@@ -72,11 +83,13 @@ def cold_install(target: str, where: Path) -> tuple[str, float]:
 def test_the_readme_install_resolves_without_backtracking(
     target: str, limit_mb: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    log, seconds = cold_install(target, tmp_path)
+    log, seconds, cpu = cold_install(target, tmp_path)
     size = downloaded_bytes(log)
     with capsys.disabled():
         print(
-            f"\ncold `pip install -e {target}`: {seconds:.0f} s, {size / 10**6:.1f} MB downloaded "
+            f"\ncold `pip install -e {target}`: {seconds:.0f} s ({cpu:.0f} s of CPU, load "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores), {size / 10**6:.1f} MB downloaded, "
+            f"{len(COLLECTING.findall(log))} distributions "
             f"(Python {sys.version_info.major}.{sys.version_info.minor})",
             file=sys.stderr,
         )
@@ -96,3 +109,4 @@ def test_the_log_readers_find_what_pip_prints() -> None:
     )
     assert downloaded_bytes(log) == 16_900_000 + 140_000
     assert backtracked(log) == ["boto3-stubs[s3]", "botocore"]
+    assert len(COLLECTING.findall(log)) == 1  # one distribution collected; the INFO lines are not
