@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from aim_pulumi.offline.documents import SECRET, UNKNOWN, as_mapping
+from aim_pulumi.offline.documents import SECRET, UNKNOWN, as_mapping, redact_secrets
 
 __all__ = [
     "SECRET",
@@ -21,7 +21,6 @@ __all__ = [
     "as_mapping",
     "format_value",
     "is_terminal",
-    "mark_unknowns",
     "palette_for",
     "redact_secrets",
     "table",
@@ -102,39 +101,6 @@ class Palette:
 
 def palette_for(stream: TextIO, *, no_color: bool = False) -> Palette:
     return Palette(use_colour(stream, no_color=no_color))
-
-
-def _is_unknown(value: Any) -> bool:
-    from pulumi.output import Unknown
-    from pulumi.runtime import rpc
-
-    return isinstance(value, Unknown) or (isinstance(value, str) and value == rpc.UNKNOWN)
-
-
-def redact_secrets(value: Any) -> Any:
-    """A recorded value with every Pulumi secret shown as `[secret]` and unknowns as `[unknown]`."""
-    from pulumi.runtime import rpc  # the offline commands load Pulumi only when they run
-
-    if rpc.is_rpc_secret(value):
-        return SECRET
-    if _is_unknown(value):
-        return UNKNOWN
-    if isinstance(value, Mapping):
-        return {str(k): redact_secrets(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact_secrets(v) for v in value]
-    return value
-
-
-def mark_unknowns(value: Any) -> Any:
-    """A plain value with every value unknown before `pulumi up` shown as `[unknown]`."""
-    if _is_unknown(value):
-        return UNKNOWN
-    if isinstance(value, Mapping):
-        return {str(k): mark_unknowns(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [mark_unknowns(v) for v in value]
-    return value
 
 
 def format_value(value: Any, limit: int | None = 80) -> str:

@@ -1,7 +1,7 @@
-"""The recording as a tree: program order at the top, children in the order a reader follows a service.
+"""The recording's tree as text: `tree_lines`, the `pulumi preview`-like tree, and `resource_label`.
 
-`tree_order` is the order of the `--json` plan and `tree_lines` the `pulumi preview`-like text;
-both name resources as `resource_label` does.
+The tree itself (parents, and the order children are listed in) is the offline package's
+(`aim_pulumi/offline/tree.py`), shared with the `--json` plan.
 """
 
 from __future__ import annotations
@@ -12,57 +12,10 @@ from typing import TYPE_CHECKING
 from aim_pulumi.cli.common import one_line
 from aim_pulumi.cli.render import Palette, as_mapping, table
 from aim_pulumi.offline.recording import plain
+from aim_pulumi.offline.tree import KUBERNETES_PREFIX, child_order, parents
 
 if TYPE_CHECKING:
     from aim_pulumi.offline.recording import PlanRecording, RecordedResource
-
-
-KUBERNETES_PREFIX = "kubernetes:"
-
-# Children are listed in the order a reader follows a service: what serves, then what reaches it.
-_KIND_ORDER = (
-    "InferenceService",
-    "Secret",
-    "ConfigMap",
-    "HTTPRoute",
-    "ScaledObject",
-    "PersistentVolumeClaim",
-    "Job",
-)
-
-
-def parents(
-    recording: PlanRecording,
-) -> tuple[dict[str, RecordedResource], dict[str, list[RecordedResource]]]:
-    by_urn = {r.urn: r for r in recording.resources}
-    children: dict[str, list[RecordedResource]] = {}
-    for r in recording.resources:
-        parent = r.parent if r.parent in by_urn else ""
-        children.setdefault(parent, []).append(r)
-    return by_urn, children
-
-
-def _child_order(r: RecordedResource) -> tuple[int, int, str]:
-    kind = r.type.rsplit(":", 1)[-1]
-    if r.type.startswith(KUBERNETES_PREFIX):
-        rank = _KIND_ORDER.index(kind) if kind in _KIND_ORDER else len(_KIND_ORDER)
-        return (1, rank, r.name)
-    return (0, 0, r.name)
-
-
-def tree_order(recording: PlanRecording) -> list[tuple[int, RecordedResource]]:
-    """Every resource depth-first with its depth: top-level in program order, children sorted."""
-    _, children = parents(recording)
-    out: list[tuple[int, RecordedResource]] = []
-
-    def visit(r: RecordedResource, depth: int) -> None:
-        out.append((depth, r))
-        for child in sorted(children.get(r.urn, []), key=_child_order):
-            visit(child, depth + 1)
-
-    for top in children.get("", []):
-        visit(top, 0)
-    return out
 
 
 def kubernetes_identity(r: RecordedResource) -> str | None:
@@ -99,7 +52,7 @@ def tree_lines(
     def visit(r: RecordedResource, lead: str, branch: str) -> None:
         marker = (markers or {}).get(r.urn, "+")
         rows.append((marker, [f"{marker} {lead}{branch}{resource_label(r)}", r.type, r.name]))
-        kids = sorted(children.get(r.urn, []), key=_child_order)
+        kids = sorted(children.get(r.urn, []), key=child_order)
         inner = lead + ("" if not branch else ("   " if branch.startswith("└") else "│  "))
         for position, child in enumerate(kids):
             visit(child, inner, "└─ " if position == len(kids) - 1 else "├─ ")

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from aim_pulumi.cli.__main__ import main
 from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import plan_document
 from aim_pulumi.cli.project import load_program
 from aim_pulumi.offline.plan_diff import ABSENT, FieldChange, diff_plans, field_changes, flatten
+from aim_pulumi.offline.plan_document import plan_document
 
 PROGRAM = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "programs" / "rc-change"
 # The stack-owned Shared cache of the `cached` service (PVC and download Job are its children).

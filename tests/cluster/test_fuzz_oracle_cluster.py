@@ -54,8 +54,8 @@ from kube import CLUSTER_SCOPED, ApiError, object_path
 
 from aim_pulumi.api import common as admission_rules
 from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import kubernetes_manifests, validation_problems
 from aim_pulumi.cli.project import load_program
+from aim_pulumi.offline.plan_document import kubernetes_manifests, validation_problems
 from aim_pulumi.schemas import builtin, manifest_identity, pod_rules, validate_manifest
 from aim_pulumi.schemas.builtin import PREDICTOR_IMPLEMENTATIONS
 from aim_pulumi.schemas.structural import schema_for

@@ -26,7 +26,7 @@ from docblocks import ROOT, Block, blocks, page_blocks, pages
 
 from aim_pulumi.api import parse
 from aim_pulumi.cli.__main__ import main
-from aim_pulumi.cli.plan_files import plan_document
+from aim_pulumi.offline.plan_document import plan_document
 from aim_pulumi.schemas import validate_manifest
 
 # Blocks that cannot run here, by the name their info string gives (`norun=NAME`), with why.

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import kubernetes_manifests, plan_document
 from aim_pulumi.cli.project import load_program
+from aim_pulumi.offline.plan_document import kubernetes_manifests, plan_document
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -199,8 +199,8 @@ def current_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> di
     """The offline plan of the stack's program and current stack config, from `previous` binding state
     (an earlier plan's), as `aim-pulumi plan --json` writes it."""
     from aim_pulumi.cli.execution import execute
-    from aim_pulumi.cli.plan_files import plan_document, previous_state
     from aim_pulumi.cli.project import load_program
+    from aim_pulumi.offline.plan_document import plan_document, previous_state
 
     outcome = execute(
         load_program(str(stack.dir), stack=stack.stack),

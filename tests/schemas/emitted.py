@@ -11,9 +11,9 @@ import yaml
 
 from aim_pulumi.api import parse
 from aim_pulumi.cli.execution import execute
-from aim_pulumi.cli.plan_files import kubernetes_manifests
 from aim_pulumi.cli.project import load_program
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
+from aim_pulumi.offline.plan_document import kubernetes_manifests
 from aim_pulumi.resolve import Catalog, plan_service
 
 ROOT = Path(__file__).resolve().parents[2]

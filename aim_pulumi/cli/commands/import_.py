@@ -201,8 +201,8 @@ def _planner(name: str, debug: bool, err: TextIO) -> Planner:
 
     def plan(files: Mapping[str, str]) -> PlannedStack | None:
         from aim_pulumi.cli.execution import execute
-        from aim_pulumi.cli.plan_files import planned_stack
         from aim_pulumi.cli.project import load_program
+        from aim_pulumi.offline.plan_document import planned_stack
 
         with tempfile.TemporaryDirectory(prefix="aim-pulumi-import-") as scratch:
             # A Python program (`--format python`) is planned from its own directory, YAML from aim/.

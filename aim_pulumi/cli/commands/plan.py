@@ -34,17 +34,7 @@ from aim_pulumi.cli.common import (
 )
 from aim_pulumi.cli.diff import diff_lines
 from aim_pulumi.cli.execution import PlanRun, execute
-from aim_pulumi.cli.plan_files import (
-    check_outputs,
-    load_plan,
-    manifests_yaml,
-    plan_document,
-    previous_state,
-    remove_stale,
-    unvalidated_manifests,
-    validation_problems,
-    write_plan_files,
-)
+from aim_pulumi.cli.plan_files import check_outputs, load_plan, remove_stale, write_plan_files
 from aim_pulumi.cli.progress import Progress
 from aim_pulumi.cli.project import Program, add_program_arguments, load_program
 from aim_pulumi.cli.render import Palette, as_mapping, palette_for
@@ -52,6 +42,13 @@ from aim_pulumi.cli.stdin import from_stdin, program_path
 from aim_pulumi.cli.summary import output_lines, service_summaries, skipped_lines, warning_lines
 from aim_pulumi.cli.tree import tree_lines
 from aim_pulumi.offline.plan_diff import diff_plans, identity_note
+from aim_pulumi.offline.plan_document import (
+    manifests_yaml,
+    plan_document,
+    previous_state,
+    unvalidated_manifests,
+    validation_problems,
+)
 
 if TYPE_CHECKING:
     from aim_pulumi.offline.plan_diff import PlanDiff
