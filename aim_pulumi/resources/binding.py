@@ -132,10 +132,14 @@ def decide_binding(
     for key, value in (news.get("cacheSizes") or {}).items():
         sizes[str(key)] = max(int(value), sizes.get(str(key), 0))
     state = {k: v for k, v in news.items() if k != "__provider"}
+    rebound = bound != previous
     state.update(
         bound=bound,
-        previous=previous if bound != previous else "",
-        reason=reason,
+        # The last rebind stays on record while the binding holds: clearing it in the run after
+        # would be an update of the binding alone, and `pulumi preview --expect-no-changes` after
+        # a rebind would fail on it.
+        previous=previous if rebound else str(olds.get("previous") or ""),
+        reason=reason if rebound else str(olds.get("reason") or ""),
         cacheMode=new_mode or old_mode,
         cacheSizes=dict(sorted(sizes.items())),
     )

@@ -2,7 +2,7 @@
 
 One stack of the `rebind` fixture program (a service bound through a selector) is taken through the
 steps in order: deploy, a newer image on the bound profile, a better profile (the sticky binding holds),
-then force-rebind.
+then force-rebind, applied, after which a preview changes nothing.
 """
 
 from __future__ import annotations
@@ -73,6 +73,15 @@ def test_force_rebind_moves_the_children_to_the_better_profile(
 ) -> None:
     real = _step(stack, deployed_plan, better="true", forceRebind="true")
     assert ("kubernetes:serving.kserve.io/v1beta1:InferenceService", "qwen-isvc") in real
+
+
+def test_after_a_rebind_the_next_preview_changes_nothing(stack: RealStack) -> None:
+    """Finding 7: the run after a rebind updated the binding alone (it cleared the rebind it had
+    recorded), so `pulumi preview --expect-no-changes` after a rebind failed."""
+    stack.config("rebind:better", "true")
+    stack.config("rebind:forceRebind", "true")
+    stack.up()
+    stack.pulumi("preview", "--expect-no-changes")
 
 
 def deployed_image(plan: dict[str, Any]) -> str:

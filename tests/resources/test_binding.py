@@ -102,6 +102,28 @@ def test_the_provider_rule_agrees_with_the_resolver_rule(
     assert state["reason"] == ("no-longer-matches" if reason == "deleted" else reason)
 
 
+@pytest.mark.parametrize(
+    "rebinding", [news(force=True), news(qualifying=[NEW])], ids=["force-rebind", "stopped-qualifying"]
+)
+def test_the_run_after_a_rebind_changes_nothing_and_keeps_the_rebind_on_record(
+    rebinding: dict[str, Any],
+) -> None:
+    """Finding 7: the run after a rebind cleared `previous` and `reason`, an update of the binding
+    alone, so `pulumi preview --expect-no-changes` after a rebind failed."""
+    provider = BindingProvider()
+    deployed = provider.check({}, news(winner=OLD, qualifying=[OLD])).inputs
+    rebound = provider.check(deployed, rebinding).inputs
+    assert (rebound["bound"], rebound["previous"]) == (NEW, OLD)
+    stored = provider.update("id", deployed, rebound).outs
+    # The engine gives `check` the old inputs and `diff` the old outputs.
+    again = provider.check(rebound, rebinding).inputs
+    assert (again["bound"], again["previous"], again["reason"]) == (NEW, OLD, rebound["reason"])
+    assert provider.diff("id", stored, again).changes is False
+    # The next rebind replaces the record.
+    onwards = provider.check(again, news(winner=CLUSTER, qualifying=[CLUSTER])).inputs
+    assert (onwards["bound"], onwards["previous"], onwards["reason"]) == (CLUSTER, NEW, "no-longer-matches")
+
+
 # The provider as every stack deployed since the binding was introduced stores it: a reference to
 # `aim_pulumi.resources.binding.BindingProvider`, nothing of its code. A change of these bytes would
 # be a change of the `__provider` input of every binding on the next preview.
