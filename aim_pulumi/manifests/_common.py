@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +11,37 @@ from aim_pulumi.resolve.objects import PATCH_FORCE as PATCH_FORCE  # one definit
 SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
 TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
+PATCH_FIELD_MANAGER = "pulumi.com/patchFieldManager"
+"""The server-side apply field manager pulumi-kubernetes applies an object under (else a random
+`pulumi-kubernetes-<hex>` per object, which names no stack)."""
+FIELD_MANAGER_PREFIX = "aim-pulumi-"
+FIELD_MANAGER_MAX_LENGTH = 128
+"""The API server refuses a longer `fieldManager` (apimachinery's `ValidateFieldManager`)."""
+
+
+def stack_field_manager(project: str, stack: str) -> str:
+    """`aim-pulumi-<project>-<stack>`: the field manager of a stack's objects that other stacks co-own.
+
+    A retained Shared cache outlives the stack that applied it, and its `managedFields` then list
+    the stack's manager: under this name whoever reads them knows which stack it was (and can
+    release its share, docs/cluster.md). The same project and stack always give the same name; a
+    name past the API server's 128 characters is cut and ends in a hash of the whole, so two long
+    names that differ only at their end stay two managers.
+    """
+    name = f"{FIELD_MANAGER_PREFIX}{project}-{stack}"
+    if len(name) <= FIELD_MANAGER_MAX_LENGTH:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:10]
+    return f"{name[: FIELD_MANAGER_MAX_LENGTH - len(digest) - 1]}-{digest}"
+
+
+def with_field_manager(manifest: Mapping[str, Any], manager: str) -> dict[str, Any]:
+    """A copy of `manifest` that pulumi-kubernetes applies under `manager` (its annotations sorted)."""
+    out = dict(manifest)
+    meta = dict(out.get("metadata") or {})
+    meta["annotations"] = sorted_map({**(meta.get("annotations") or {}), PATCH_FIELD_MANAGER: manager})
+    out["metadata"] = meta
+    return out
 
 
 def plain(value: Any) -> Any:

@@ -6,6 +6,7 @@ give it the Kubernetes shape, so the same plan always yields the same manifests.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.adopt.record import keep_fields
@@ -43,6 +44,57 @@ the API server adds), which the next preview then shows as a replacement. Its na
 a new cache identity is a new Job. The Pulumi layer registers Jobs with these paths in
 `ignoreChanges`; running a download again is an explicit step (docs/cluster.md): delete the Job,
 then `pulumi up --refresh` creates it anew."""
+
+
+PVC_FIXED_AT_CREATION = ("spec.accessModes", "spec.storageClassName")
+"""What a cache PVC keeps from its creation: Kubernetes refuses any change to them.
+
+pulumi-kubernetes would replace the PVC for one (`aim:cacheAccessMode`, a runtime config's storage
+class). A Dedicated cache's replacement is an empty volume its download Job, fixed at creation,
+never fills; a Shared cache's PVC is retained, so its replacement applied the new spec onto the
+old PVC, failed, and failed again at every later `up`. The Pulumi layer registers cache PVCs with
+these paths in `ignoreChanges` and warns with `kept_at_creation` where the live PVC differs from the
+plan; recreating the cache is an explicit step (docs/cluster.md)."""
+
+PVC_FIXED_FIELDS = ("accessModes", "storageClassName")
+
+
+def kept_at_creation(
+    pvc: Mapping[str, Any], job_name: str, live_spec: Mapping[str, Any] | None
+) -> str | None:
+    """The warning for a cache PVC whose live spec keeps what the plan would change, or None.
+
+    `live_spec` is the PVC's spec as Pulumi knows it, its fields under their Kubernetes names; a
+    PVC not created yet, or one whose spec is unknown, warrants nothing.
+    """
+    if not live_spec:
+        return None
+    planned = pvc.get("spec") or {}
+    kept = []
+    for field in PVC_FIXED_FIELDS:
+        live = live_spec.get(field)
+        wanted = planned.get(field)
+        if (
+            live is not None
+            and wanted is not None
+            and list(live if isinstance(live, list) else [live])
+            != list(wanted if isinstance(wanted, list) else [wanted])
+        ):
+            kept.append(f"spec.{field} {_shown(live)} (the program asks for {_shown(wanted)})")
+    if not kept:
+        return None
+    meta = pvc.get("metadata") or {}
+    name, namespace = meta.get("name"), meta.get("namespace")
+    return (
+        f"CacheKeptAtCreation: PersistentVolumeClaim {namespace}/{name} keeps {'; '.join(kept)}: "
+        "Kubernetes fixes them when the claim is created. To recreate the cache with the new values "
+        f"(its weights are downloaded again): kubectl delete -n {namespace} job/{job_name} pvc/{name} "
+        "&& pulumi up --refresh"
+    )
+
+
+def _shown(value: Any) -> str:
+    return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
 
 
 def build_cache_pvc(plan: CachePlan) -> dict[str, Any]:

@@ -15,7 +15,12 @@ from typing import Any
 import pulumi
 import pulumi_kubernetes as k8s
 
-from aim_pulumi.manifests.cache import JOB_FIXED_AT_CREATION
+from aim_pulumi.manifests.cache import (
+    JOB_FIXED_AT_CREATION,
+    PVC_FIXED_AT_CREATION,
+    PVC_FIXED_FIELDS,
+    kept_at_creation,
+)
 from aim_pulumi.resources._sdk import kubernetes_sdk_version
 
 __all__ = ["CUSTOM_KINDS", "ObservedCustomResource", "inherited_dependencies", "read_child", "register_child"]
@@ -111,8 +116,10 @@ def register_child(
             opts=opts,
         )
     if key == ("v1", "PersistentVolumeClaim"):
+        # Every PVC a service has is a cache, whose access modes and class its creation fixed.
+        kept = pulumi.ResourceOptions(ignore_changes=list(PVC_FIXED_AT_CREATION))
         return k8s.core.v1.PersistentVolumeClaim(
-            name, metadata=metadata, spec=manifest.get("spec"), opts=opts
+            name, metadata=metadata, spec=manifest.get("spec"), opts=pulumi.ResourceOptions.merge(opts, kept)
         )
     if key == ("batch/v1", "Job"):
         # Every Job a service has is a download Job, which its creation fixed (all but its name).
@@ -128,6 +135,33 @@ def register_child(
         spec=manifest.get("spec"),
         opts=opts,
     )
+
+
+def _snake(name: str) -> str:
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def warn_if_kept_at_creation(
+    pvc: pulumi.CustomResource, manifest: Mapping[str, Any], job_name: str, resource: pulumi.Resource
+) -> None:
+    """Warn on `resource` when the cache PVC Pulumi knows keeps fields the plan would change.
+
+    Its access modes and class are in `ignoreChanges` (`PVC_FIXED_AT_CREATION`), so such a change
+    would otherwise pass unseen; the PVC's outputs are what the cluster holds (a preview of one not
+    created yet echoes the plan, and warns of nothing).
+    """
+
+    def check(spec: Any) -> None:
+        # The SDK's output type names its fields in Python (`access_modes`); a mock's is a plain dict.
+        live = {
+            field: getattr(spec, _snake(field)) if hasattr(spec, _snake(field)) else (spec or {}).get(field)
+            for field in PVC_FIXED_FIELDS
+        }
+        message = kept_at_creation(manifest, job_name, live if spec else None)
+        if message is not None:
+            pulumi.log.warn(message, resource=resource)
+
+    pvc.spec.apply(check)  # type: ignore[attr-defined]
 
 
 def read_child(

@@ -31,7 +31,12 @@ from aim_pulumi.resolve.selection.select import qualifying_profile_refs
 from aim_pulumi.resolve.settings import Settings
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources.binding import Binding, ProviderBinding, parse_profile_key, profile_key
-from aim_pulumi.resources.children import ObservedCustomResource, read_child, register_child
+from aim_pulumi.resources.children import (
+    ObservedCustomResource,
+    read_child,
+    register_child,
+    warn_if_kept_at_creation,
+)
 from aim_pulumi.resources.namespace_guard import note_namespaces
 from aim_pulumi.resources.outputs import gathered, settled_output
 from aim_pulumi.resources.registry import current_registry, in_component_provider
@@ -575,6 +580,7 @@ class ServiceRecord(Enlisted):
                 restore_outputs(pvc_manifest, masked, secrets=False, owner=self.ref),
                 self._child_options(),
             )
+            warn_if_kept_at_creation(pvc, pvc_manifest, cache.job_name, self.owner)
             job_manifest, job_secret = split_env_secrets(job_manifest, holds_output)
             job_waits: list[pulumi.Resource] = [pvc]
             if job_secret is not None:

@@ -6,8 +6,10 @@ other services mount when that one service is removed, so it is its own componen
 parent, registered once per stack under `<namespace>-<PVC name>` (DESIGN decision 7), and its PVC
 and download Job are `retain_on_delete`: even when the last service goes, the downloaded weights
 (and the Job that says they are complete) stay in the cluster. Several stacks may declare the same
-Shared cache (two teams, one namespace, one model): each applies it without forcing (`cache.py`),
-so they co-own what they agree on, and none deletes it when it is destroyed.
+Shared cache (two teams, one namespace, one model): each applies it forced (`cache.py`), so they
+co-own what they agree on, and none deletes it when it is destroyed. Each stack applies the PVC and
+the Job under a field manager named after it (`stack_field_manager`): the `managedFields` of a cache
+then say which stacks hold a share, a destroyed one included, whose share docs/cluster.md releases.
 """
 
 import dataclasses
@@ -17,10 +19,11 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.manifests._common import stack_field_manager, with_field_manager
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import levers
-from aim_pulumi.resources.children import inherited_dependencies, register_child
+from aim_pulumi.resources.children import inherited_dependencies, register_child, warn_if_kept_at_creation
 from aim_pulumi.resources.registry import current_registry
 from aim_pulumi.resources.secrets import MaskedArgs, holds_output, mask_outputs, restore_outputs
 
@@ -103,14 +106,19 @@ class AIMSharedCache(pulumi.ComponentResource):
         # The Job's env may carry a runtime config's env Outputs: they go into a Secret beside it.
         own = masked if masked is not None else mask_outputs({})
         outputs = current_registry().catalog_outputs.joined(own)
-        job_manifest, job_secret = split_env_secrets(build_download_job(cache), holds_output)
+        manager = stack_field_manager(pulumi.get_project(), pulumi.get_stack())
+        job_manifest, job_secret = split_env_secrets(
+            with_field_manager(build_download_job(cache), manager), holds_output
+        )
         self.key = cache.key
         waits_for = inherited_dependencies(opts)
+        pvc_manifest = with_field_manager(build_cache_pvc(cache), manager)
         self.pvc = register_child(
             f"{name}-pvc",
-            restore_outputs(build_cache_pvc(cache), outputs, secrets=False),
+            restore_outputs(pvc_manifest, outputs, secrets=False),
             pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=waits_for),
         )
+        warn_if_kept_at_creation(self.pvc, pvc_manifest, cache.job_name, self)
         job_waits: list[pulumi.Resource] = [self.pvc]
         if job_secret is not None:
             job_waits.append(

@@ -41,10 +41,14 @@ def service_stack(tmp_path_factory: pytest.TempPathFactory, cluster: TestCluster
     with their namespace at the end of the test."""
     made: list[tuple[RealStack, str]] = []
 
-    def make(namespace: str, **config: str) -> RealStack:
+    def make(namespace: str, *, stack_name: str = "dev", **config: str) -> RealStack:
         cluster.kube.ensure_namespace(namespace)
         stack = RealStack(
-            PROGRAM, tmp_path_factory.mktemp(namespace), toolchain_dir(), kubeconfig=cluster.kubeconfig
+            PROGRAM,
+            tmp_path_factory.mktemp(namespace),
+            toolchain_dir(),
+            stack_name,
+            kubeconfig=cluster.kubeconfig,
         )
         stack.config("cluster-service:namespace", namespace)
         for key, value in config.items():

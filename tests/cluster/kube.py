@@ -140,6 +140,23 @@ class Kube:
         )
         return patched
 
+    def apply(self, manifest: Mapping[str, Any], *, field_manager: str) -> dict[str, Any]:
+        """A server-side apply, as `kubectl apply --server-side --field-manager=...` sends it."""
+        metadata = manifest.get("metadata") or {}
+        applied: dict[str, Any] = self.request(
+            "PATCH",
+            object_path(
+                str(manifest["apiVersion"]),
+                str(manifest["kind"]),
+                metadata.get("namespace"),
+                metadata["name"],
+            ),
+            dict(manifest),
+            content_type="application/apply-patch+yaml",
+            query={"fieldManager": field_manager},
+        )
+        return applied
+
     def json_patch(
         self,
         api_version: str,

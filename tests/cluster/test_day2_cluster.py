@@ -7,6 +7,7 @@ Shared cache a destroyed stack co-owned, an autoscaled service, a predictor that
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -117,11 +118,30 @@ def bind(cluster: TestCluster, namespace: str, name: str) -> None:
     cluster.kube.patch(*PVC, namespace, name, {"status": {"phase": "Bound"}}, subresource="status")
 
 
-def test_a_destroyed_stacks_share_of_a_cache_never_blocks_the_stack_that_stays(
+def managers(obj: dict[str, Any]) -> set[str]:
+    return {m["manager"] for m in obj["metadata"].get("managedFields") or []}
+
+
+def release(cluster: TestCluster, kind: tuple[str, str], obj: dict[str, Any], manager: str) -> None:
+    """docs/cluster.md's release of a destroyed stack's share: an apply of nothing under its manager."""
+    meta = obj["metadata"]
+    cluster.kube.apply(
+        {
+            "apiVersion": kind[0],
+            "kind": kind[1],
+            "metadata": {"name": meta["name"], "namespace": meta["namespace"]},
+        },
+        field_manager=manager,
+    )
+
+
+def test_a_destroyed_stacks_share_of_a_cache_names_the_stack_is_released_and_never_blocks(
     service_stack: StackFactory, cluster: TestCluster
 ) -> None:
-    """Finding 3: a destroyed stack's field manager stays on the retained PVC; a model size change
-    the staying stack then made failed with a conflict naming the destroyed one."""
+    """Finding 3: a destroyed stack's field manager stayed on the retained PVC and Job as a random
+    `pulumi-kubernetes-<hex>` nobody could trace to a stack, and a model size change the staying
+    stack then made failed with a conflict naming it. Each stack now applies a Shared cache under
+    `aim-pulumi-<project>-<stack>`, and docs/cluster.md's command releases a destroyed one's share."""
     if cluster.kube.find("storage.k8s.io/v1", "StorageClass", None, EXPANDABLE) is None:
         cluster.kube.create(
             {
@@ -135,15 +155,32 @@ def test_a_destroyed_stacks_share_of_a_cache_never_blocks_the_stack_that_stays(
     namespace = "shared-after-destroy"
     # A Shared cache takes its class from the runtime config, not from a service.
     shared = {"cacheMode": "Shared", "runtimeStorageClass": EXPANDABLE}
-    first = service_stack(namespace, serviceName="team-a", **shared)
-    second = service_stack(namespace, serviceName="team-b", **shared)
+    first = service_stack(namespace, stack_name="team-a", serviceName="team-a", **shared)
+    second = service_stack(namespace, stack_name="team-b", serviceName="team-b", **shared)
+    staying, leaving = "aim-pulumi-cluster-service-team-a", "aim-pulumi-cluster-service-team-b"
     with StatusWriter(cluster.kube, [namespace]):
         first.up()
         second.up()
         pvc = only(cluster.kube.list(*PVC, namespace))
-        owners = [m for m in pvc["metadata"]["managedFields"] if m["manager"].startswith("pulumi-kubernetes")]
-        assert len(owners) == 2, owners
+        job = only(cluster.kube.list(*JOB, namespace))
+        for obj in (pvc, job):
+            assert {staying, leaving} <= managers(obj), managers(obj)
+            assert not [m for m in managers(obj) if m.startswith("pulumi-kubernetes")], managers(obj)
         second.destroy()
+        kept = [
+            (PVC, cluster.kube.get(*PVC, namespace, pvc["metadata"]["name"])),
+            (JOB, only(cluster.kube.list(*JOB, namespace))),
+        ]
+        for kind, obj in kept:
+            assert leaving in managers(obj), "destroy keeps the share, under the stack's name"
+            release(cluster, kind, obj, leaving)
+        for obj in (
+            cluster.kube.get(*PVC, namespace, pvc["metadata"]["name"]),
+            only(cluster.kube.list(*JOB, namespace)),
+        ):
+            assert leaving not in managers(obj) and staying in managers(obj), managers(obj)
+        released = cluster.kube.get(*PVC, namespace, pvc["metadata"]["name"])
+        assert released["spec"] == pvc["spec"], "the release changes no field the staying stack holds"
         bind(cluster, namespace, pvc["metadata"]["name"])
         first.config("cluster-service:modelSize", "3Gi")
         first.up()
@@ -156,7 +193,7 @@ def test_a_destroyed_stacks_share_of_a_cache_never_blocks_the_stack_that_stays(
     holders = [
         m["manager"] for m in after["metadata"]["managedFields"] if "f:requests" in str(m.get("fieldsV1"))
     ]
-    assert len(holders) == 1, holders
+    assert holders == [staying], holders
     first.pulumi("preview", "--expect-no-changes")
 
 
@@ -247,3 +284,45 @@ def test_a_targeted_up_of_a_service_applies_its_children_with_target_dependents(
     isvc = only(cluster.kube.list(*ISVC, namespace))
     image = isvc["spec"]["predictor"]["containers"][0]["image"]
     assert image.endswith(":0.8.6" if dependents else ":0.8.5"), image
+
+
+def test_a_changed_access_mode_keeps_a_shared_cache_and_warns_with_the_way_to_recreate_it(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """`aim:cacheAccessMode` changes a field Kubernetes fixes when a PVC is created: the retained
+    Shared cache's PVC was replaced, the new spec applied onto the old PVC failed, and so did every
+    later `up`. The PVC now keeps it, the preview warns naming the commands, which recreate it."""
+    namespace = "access-mode-change"
+    stack = service_stack(namespace, cacheMode="Shared")
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        pvc = only(cluster.kube.list(*PVC, namespace))
+        job = only(cluster.kube.list(*JOB, namespace))
+        assert pvc["spec"]["accessModes"] == ["ReadWriteMany"]
+        stack.config("aim:cacheAccessMode", "ReadWriteOnce")
+        preview = stack.preview()
+        assert changed_steps(preview) == {}, "nothing is replaced, nothing wedges"
+        command = f"kubectl delete -n {namespace} job/{job['metadata']['name']} pvc/{pvc['metadata']['name']}"
+        said = json.dumps(preview)
+        assert "CacheKeptAtCreation" in said and command in said, said[-3000:]
+        stack.up()
+        kept = cluster.kube.get(*PVC, namespace, pvc["metadata"]["name"])
+        assert (kept["metadata"]["uid"], kept["spec"]["accessModes"]) == (
+            pvc["metadata"]["uid"],
+            ["ReadWriteMany"],
+        )
+        # The documented step: delete the Job and the PVC, then `pulumi up --refresh`.
+        for kind, obj in ((JOB, job), (PVC, pvc)):
+            cluster.kube.delete(*kind, namespace, obj["metadata"]["name"])
+            # No controller-manager here clears the PVC's protection finalizer once nothing mounts it.
+            gone = cluster.kube.find(*kind, namespace, obj["metadata"]["name"])
+            if gone is not None and gone["metadata"].get("finalizers"):
+                cluster.kube.patch(
+                    *kind, namespace, obj["metadata"]["name"], {"metadata": {"finalizers": None}}
+                )
+        stack.up("--refresh")
+        recreated = only(cluster.kube.list(*PVC, namespace))
+        assert recreated["metadata"]["uid"] != pvc["metadata"]["uid"]
+        assert recreated["spec"]["accessModes"] == ["ReadWriteOnce"]
+        assert only(cluster.kube.list(*JOB, namespace))["metadata"]["uid"] != job["metadata"]["uid"]
+        stack.pulumi("preview", "--expect-no-changes")

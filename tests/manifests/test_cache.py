@@ -8,6 +8,13 @@ from typing import Any
 import pytest
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
+from aim_pulumi.manifests._common import (
+    FIELD_MANAGER_MAX_LENGTH,
+    PATCH_FIELD_MANAGER,
+    stack_field_manager,
+    with_field_manager,
+)
+from aim_pulumi.manifests.cache import kept_at_creation
 from aim_pulumi.resolve.children.caching import CacheConsumer, CacheProfile, CacheSettings, plan_caches
 from aim_pulumi.resolve.children.source_size import declared_size_bytes
 from aim_pulumi.resolve.types import CachePlan
@@ -264,3 +271,55 @@ def test_builders_do_not_alias_the_plan() -> None:
     job["metadata"]["labels"]["x"] = "y"
     assert build_download_job(plan) != job
     assert "x" not in plan.job_labels
+
+
+# ------------------------------------------------------------------ a stack's field manager
+
+
+def test_a_stacks_field_manager_names_its_project_and_stack_within_the_api_servers_limit() -> None:
+    assert stack_field_manager("llm-serving", "prod") == "aim-pulumi-llm-serving-prod"
+    long_project, long_stack = "p" * 100, "s" * 100
+    cut = stack_field_manager(long_project, long_stack)
+    assert len(cut) == FIELD_MANAGER_MAX_LENGTH and cut.startswith("aim-pulumi-ppp")
+    assert cut == stack_field_manager(long_project, long_stack), "deterministic"
+    assert cut != stack_field_manager(long_project, "s" * 99 + "t"), "a cut name keeps the stacks apart"
+
+
+def test_a_field_manager_is_an_annotation_beside_the_others_and_the_manifest_is_copied() -> None:
+    pvc = build_cache_pvc(planned())
+    managed = with_field_manager(pvc, "aim-pulumi-p-s")
+    assert managed["metadata"]["annotations"][PATCH_FIELD_MANAGER] == "aim-pulumi-p-s"
+    assert list(managed["metadata"]["annotations"]) == sorted(managed["metadata"]["annotations"])
+    assert PATCH_FIELD_MANAGER not in pvc["metadata"]["annotations"], "the built manifest is left as it was"
+    assert {k: v for k, v in managed.items() if k != "metadata"} == {
+        k: v for k, v in pvc.items() if k != "metadata"
+    }
+
+
+# ------------------------------------------------------------------ fixed at creation
+
+
+def test_a_pvc_whose_live_access_mode_or_class_differs_warns_with_the_commands_that_recreate_it() -> None:
+    plan = replace(planned(), access_mode="ReadWriteOnce", storage_class_name="fast")
+    pvc = build_cache_pvc(plan)
+    live = {"accessModes": ["ReadWriteMany"], "storageClassName": "fast"}
+    message = kept_at_creation(pvc, plan.job_name, live)
+    assert message is not None
+    assert message.startswith(f"CacheKeptAtCreation: PersistentVolumeClaim {NS}/{plan.pvc_name} keeps ")
+    assert "spec.accessModes ReadWriteMany (the program asks for ReadWriteOnce)" in message
+    assert "storageClassName" not in message, "the class did not change"
+    assert f"kubectl delete -n {NS} job/{plan.job_name} pvc/{plan.pvc_name} && pulumi up --refresh" in message
+    both = kept_at_creation(
+        pvc, plan.job_name, {"accessModes": ["ReadWriteOnce"], "storageClassName": "slow"}
+    )
+    assert both is not None and "spec.storageClassName slow (the program asks for fast)" in both
+
+
+@pytest.mark.parametrize(
+    "live",
+    [None, {}, {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast"}, {"accessModes": None}],
+    ids=["unknown", "empty", "as-planned", "not-reported"],
+)
+def test_a_pvc_as_planned_or_not_known_yet_warrants_nothing(live: dict[str, Any] | None) -> None:
+    plan = replace(planned(), access_mode="ReadWriteOnce", storage_class_name="fast")
+    assert kept_at_creation(build_cache_pvc(plan), plan.job_name, live) is None

@@ -379,12 +379,17 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert names_of(rec, job.dependencies) == {pvc.name}
     assert pvc.manifest["spec"]["resources"]["requests"]["storage"] == "22Gi"
     assert "pulumi.com/replaceUnready" not in job.manifest["metadata"]["annotations"]
+    # Applied under a field manager that names the stack (project `aim`, stack `dev`), not a random one.
     assert pvc.manifest["metadata"]["annotations"] == {
         "pulumi.com/skipAwait": "true",
         "pulumi.com/patchForce": "true",
+        "pulumi.com/patchFieldManager": "aim-pulumi-aim-dev",
     }
+    assert job.manifest["metadata"]["annotations"]["pulumi.com/patchFieldManager"] == "aim-pulumi-aim-dev"
     # The download Job is fixed at creation (a serving-only change leaves it be), all but its name.
     assert job.ignore_changes == ("spec", "metadata.labels", "metadata.annotations")
+    # A PVC's access modes and class are fixed at its creation: a change of them is warned, not applied.
+    assert pvc.ignore_changes == ("spec.accessModes", "spec.storageClassName")
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
@@ -405,6 +410,11 @@ def test_dedicated_caches_are_children_of_their_service(recording: Any) -> None:
     }
     assert rec.of_type(SHARED_CACHE) == []
     assert rec.by_name(f"chat-cache-{suffix}").retain_on_delete is False
+    assert rec.by_name(f"chat-cache-{suffix}").ignore_changes == ("spec.accessModes", "spec.storageClassName")
+    # No stack shares them: they keep pulumi-kubernetes' own field manager (no update on upgrade).
+    for child in (f"chat-cache-{suffix}", f"chat-download-{suffix}"):
+        assert "pulumi.com/patchFieldManager" not in rec.by_name(child).manifest["metadata"]["annotations"]
+    assert "pulumi.com/patchFieldManager" not in isvc_of(rec)["metadata"]["annotations"]
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"chat-cache-{suffix}",
         f"chat-download-{suffix}",
