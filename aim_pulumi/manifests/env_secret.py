@@ -13,20 +13,42 @@ Output looks like.
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from aim_pulumi.manifests._common import PATCH_FORCE
 
-__all__ = ["ENV_SECRET_SUFFIX", "env_secret_name", "split_env_secrets"]
+__all__ = [
+    "ENV_SECRET_DIGEST",
+    "ENV_SECRET_SUFFIX",
+    "env_secret_digest",
+    "env_secret_name",
+    "split_env_secrets",
+]
 
 ENV_SECRET_SUFFIX = "-env"
+ENV_SECRET_DIGEST = "aim.eai.amd.com/env-secret-sha256"
+"""The InferenceService annotation holding `env_secret_digest` of its env Secret.
+
+A container reads a Secret's values into its env when it starts, so a rotated value (a new token in
+the stack's config) reached the model only at its next restart. KServe copies an InferenceService's
+annotations into the predictor's pod template: a digest of the Secret's content there makes a
+rotation roll the predictor, and only a rotation. The digest says whether the content changed, not
+what it is."""
 # Pod templates of the kinds whose env can carry a deploy-time value.
 _POD_SPECS: Mapping[str, tuple[str, ...]] = {
     "InferenceService": ("spec", "predictor"),
     "Job": ("spec", "template", "spec"),
 }
 _CONTAINER_LISTS = ("initContainers", "containers")
+
+
+def env_secret_digest(string_data: Mapping[str, str]) -> str:
+    """SHA-256 of a Secret's `stringData` (keys sorted): the same values always give the same digest."""
+    text = json.dumps({str(k): str(v) for k, v in string_data.items()}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def env_secret_name(workload_name: str) -> str:

@@ -21,7 +21,7 @@ from aim_pulumi.api import io as api_io
 from aim_pulumi.manifests import build_cache_pvc, build_download_job, build_service_manifests
 from aim_pulumi.manifests._common import plain
 from aim_pulumi.manifests.child_admission import check_children
-from aim_pulumi.manifests.env_secret import split_env_secrets
+from aim_pulumi.manifests.env_secret import ENV_SECRET_DIGEST, env_secret_digest, split_env_secrets
 from aim_pulumi.resolve.catalog.extension import served_kinds
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.names import hash_suffix
@@ -230,6 +230,21 @@ def _with_env_secret(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
     """A workload and, when env values are Outputs, the Secret registered beside it."""
     workload, secret = split_env_secrets(manifest, holds_output)
     return [workload] if secret is None else [workload, secret]
+
+
+def _with_env_secret_digest(workload: Mapping[str, Any], secret: Mapping[str, Any]) -> dict[str, Any]:
+    """The InferenceService annotated with the digest of its env Secret's content (`ENV_SECRET_DIGEST`).
+
+    The values are Pulumi secrets; their digest is not one (it says whether they changed, not what
+    they are), so the InferenceService's metadata stays reviewable in a preview.
+    """
+    digest = pulumi.Output.unsecret(
+        pulumi.Output.from_input(secret.get("stringData") or {}).apply(env_secret_digest)
+    )
+    meta = dict(workload.get("metadata") or {})
+    notes = {**(meta.get("annotations") or {}), ENV_SECRET_DIGEST: digest}
+    meta["annotations"] = {key: notes[key] for key in sorted(notes)}
+    return {**workload, "metadata": meta}
 
 
 def _binding_key(ref: Any) -> str:
@@ -629,13 +644,15 @@ class ServiceRecord(Enlisted):
                 manifest, env_secret = split_env_secrets(manifest, holds_output)
                 waits = list(isvc_dependencies)
                 if env_secret is not None:
-                    waits.append(
-                        register_child(
-                            f"{self.name}-{role}-env",
-                            restore_outputs(env_secret, masked),
-                            self._child_options(),
-                        )
+                    secret = restore_outputs(env_secret, masked)
+                    waits.append(register_child(f"{self.name}-{role}-env", secret, self._child_options()))
+                    restored = _with_env_secret_digest(
+                        restore_outputs(manifest, masked, secrets=False, owner=self.ref), secret
                     )
+                    observed[kind] = register_child(
+                        f"{self.name}-{role}", restored, self._child_options(*waits)
+                    )
+                    continue
             observed[kind] = register_child(
                 f"{self.name}-{role}",
                 restore_outputs(manifest, masked, secrets=False, owner=self.ref),

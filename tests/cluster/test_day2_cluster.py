@@ -326,3 +326,36 @@ def test_a_changed_access_mode_keeps_a_shared_cache_and_warns_with_the_way_to_re
         assert recreated["spec"]["accessModes"] == ["ReadWriteOnce"]
         assert only(cluster.kube.list(*JOB, namespace))["metadata"]["uid"] != job["metadata"]["uid"]
         stack.pulumi("preview", "--expect-no-changes")
+
+
+SECRET = ("v1", "Secret")
+SECRET_TYPE = "kubernetes:core/v1:Secret"
+
+
+def test_a_rotated_secret_rolls_the_predictor_and_the_secret_updates_in_place_where_allowed(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 4: a rotated secret value replaced the env Secret (deleted, then created) and reached
+    the model only at its next restart. With `kubernetes:enableSecretMutable` (docs/cluster.md) the
+    Secret is updated in place, and the digest of its content on the InferenceService, which KServe
+    copies into the predictor's pod template, rolls the predictor."""
+    namespace = "secret-rotation"
+    stack = service_stack(namespace, token="hf_first", **{"kubernetes:enableSecretMutable": "true"})
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        isvc = only(cluster.kube.list(*ISVC, namespace))
+        secret = cluster.kube.get(*SECRET, namespace, f"{isvc['metadata']['name']}-env")
+        stack.pulumi("preview", "--expect-no-changes")
+        stack.config("cluster-service:token", "hf_second")
+        steps = changed_steps(stack.preview())
+        assert steps == {(SECRET_TYPE, "chat-isvc-env"): "update", (ISVC_TYPE, "chat-isvc"): "update"}, steps
+        stack.up()
+    rotated = cluster.kube.get(*ISVC, namespace, isvc["metadata"]["name"])
+    after = cluster.kube.get(*SECRET, namespace, secret["metadata"]["name"])
+    assert after["metadata"]["uid"] == secret["metadata"]["uid"], "updated in place"
+    assert after["data"] != secret["data"]
+    key = "aim.eai.amd.com/env-secret-sha256"
+    assert rotated["metadata"]["annotations"][key] != isvc["metadata"]["annotations"][key]
+    assert rotated["spec"]["predictor"] == isvc["spec"]["predictor"], "only the annotation changes"
+    assert "hf_second" not in json.dumps(rotated)
+    stack.pulumi("preview", "--expect-no-changes")

@@ -11,6 +11,7 @@ import pytest
 from pulumi.runtime import rpc
 
 from aim_pulumi.api import AIMValidationError
+from aim_pulumi.manifests.env_secret import ENV_SECRET_DIGEST, env_secret_digest
 from aim_pulumi.offline.recording import DynamicCheckFailed, PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
@@ -1021,6 +1022,34 @@ def test_a_secret_env_value_lives_in_a_secret_the_workloads_reference(recording:
         assert secret.parent == workload.parent
         assert secret.urn in workload.dependencies  # created before the workload that reads it
         assert validate_manifest(secret.manifest) == []
+
+
+def test_a_rotated_env_secret_value_rolls_the_predictor_through_a_digest_annotation(recording: Any) -> None:
+    """Finding 4: a rotated value updated the env Secret and nothing else, so the model read the
+    old value until its next restart. The InferenceService now carries a digest of the Secret's
+    content, which KServe copies into the predictor's pod template."""
+
+    def deployed(token: str) -> dict[str, Any]:
+        spec = by_model(env=[{"name": "HF_TOKEN", "value": pulumi.Output.secret(token)}])
+        rec = run_chat(recording, spec)
+        (isvc,) = rec.of_type(ISVC)
+        assert plaintext_free(isvc, token)
+        return isvc_of(rec)
+
+    first, again, rotated = deployed("hf_first"), deployed("hf_first"), deployed("hf_second")
+    digest = first["metadata"]["annotations"][ENV_SECRET_DIGEST]
+    assert digest == env_secret_digest({"HF_TOKEN": "hf_first"})
+    assert again == first, "the same value changes nothing"
+    assert rotated["metadata"]["annotations"][ENV_SECRET_DIGEST] != digest
+    assert rotated["spec"] == first["spec"], "only the annotation changes"
+    # Without a deploy-time value there is no Secret and no digest.
+    plain = isvc_of(run_chat(recording, by_model(env=[{"name": "HF_TOKEN", "value": "public"}])))
+    assert ENV_SECRET_DIGEST not in plain["metadata"]["annotations"]
+
+
+def plaintext_free(resource: Any, text: str) -> bool:
+    """Neither the value nor a Pulumi secret holding it in the resource's inputs (the digest is no secret)."""
+    return text not in json.dumps(resource.manifest) and not _contains_secret_with(resource.inputs, text)
 
 
 @pytest.mark.parametrize(
