@@ -2,7 +2,8 @@
 
 Each test deploys the `cluster-service` fixture program in a namespace of its own, with the
 controllers it needs played by the status writer: a serving-only change, drift on a Shared cache, a
-Shared cache a destroyed stack co-owned, an autoscaled service, a predictor that starts crashing.
+Shared cache a destroyed stack co-owned (and its share released), an autoscaled service, a predictor
+that starts crashing, a changed cache access mode, a rotated secret.
 """
 
 from __future__ import annotations
