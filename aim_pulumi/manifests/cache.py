@@ -46,17 +46,19 @@ a new cache identity is a new Job. The Pulumi layer registers Jobs with these pa
 then `pulumi up --refresh` creates it anew."""
 
 
-PVC_FIXED_AT_CREATION = ("spec.accessModes", "spec.storageClassName")
-"""What a cache PVC keeps from its creation: Kubernetes refuses any change to them.
+PVC_FIXED_AT_CREATION = ("spec.accessModes",)
+"""What a cache PVC keeps from its creation: its access modes, which Kubernetes refuses to change.
 
-pulumi-kubernetes would replace the PVC for one (`aim:cacheAccessMode`, a runtime config's storage
-class). A Dedicated cache's replacement is an empty volume its download Job, fixed at creation,
-never fills; a Shared cache's PVC is retained, so its replacement applied the new spec onto the
-old PVC, failed, and failed again at every later `up`. The Pulumi layer registers cache PVCs with
-these paths in `ignoreChanges` and warns with `kept_at_creation` where the live PVC differs from the
-plan; recreating the cache is an explicit step (docs/cluster.md)."""
+pulumi-kubernetes would replace the PVC for a change of them (`aim:cacheAccessMode`). A Dedicated
+cache's replacement is an empty volume its download Job, fixed at creation, never fills; a Shared
+cache's PVC is retained, so its replacement applied the new spec onto the old PVC, failed, and
+failed again at every later `up`. The Pulumi layer registers cache PVCs with these paths in
+`ignoreChanges` and warns with `kept_at_creation` where the live PVC differs from the plan;
+recreating the cache is an explicit step (docs/cluster.md). The StorageClass is as immutable, but
+`aim-pulumi import` relies on a class change showing as a replacement (docs/adoption.md), so it is
+not kept here."""
 
-PVC_FIXED_FIELDS = ("accessModes", "storageClassName")
+PVC_FIXED_FIELDS = ("accessModes",)
 
 
 def kept_at_creation(

@@ -116,7 +116,7 @@ def register_child(
             opts=opts,
         )
     if key == ("v1", "PersistentVolumeClaim"):
-        # Every PVC a service has is a cache, whose access modes and class its creation fixed.
+        # Every PVC a service has is a cache, whose access modes its creation fixed.
         kept = pulumi.ResourceOptions(ignore_changes=list(PVC_FIXED_AT_CREATION))
         return k8s.core.v1.PersistentVolumeClaim(
             name, metadata=metadata, spec=manifest.get("spec"), opts=pulumi.ResourceOptions.merge(opts, kept)
@@ -146,7 +146,7 @@ def warn_if_kept_at_creation(
 ) -> None:
     """Warn on `resource` when the cache PVC Pulumi knows keeps fields the plan would change.
 
-    Its access modes and class are in `ignoreChanges` (`PVC_FIXED_AT_CREATION`), so such a change
+    Its access modes are in `ignoreChanges` (`PVC_FIXED_AT_CREATION`), so such a change
     would otherwise pass unseen; the PVC's outputs are what the cluster holds (a preview of one not
     created yet echoes the plan, and warns of nothing).
     """

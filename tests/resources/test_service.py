@@ -389,8 +389,8 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert job.manifest["metadata"]["annotations"]["pulumi.com/patchFieldManager"] == "aim-pulumi-aim-dev"
     # The download Job is fixed at creation (a serving-only change leaves it be), all but its name.
     assert job.ignore_changes == ("spec", "metadata.labels", "metadata.annotations")
-    # A PVC's access modes and class are fixed at its creation: a change of them is warned, not applied.
-    assert pvc.ignore_changes == ("spec.accessModes", "spec.storageClassName")
+    # A PVC's access modes are fixed at its creation: a change of them is warned, not applied.
+    assert pvc.ignore_changes == ("spec.accessModes",)
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
@@ -411,7 +411,7 @@ def test_dedicated_caches_are_children_of_their_service(recording: Any) -> None:
     }
     assert rec.of_type(SHARED_CACHE) == []
     assert rec.by_name(f"chat-cache-{suffix}").retain_on_delete is False
-    assert rec.by_name(f"chat-cache-{suffix}").ignore_changes == ("spec.accessModes", "spec.storageClassName")
+    assert rec.by_name(f"chat-cache-{suffix}").ignore_changes == ("spec.accessModes",)
     # No stack shares them: they keep pulumi-kubernetes' own field manager (no update on upgrade).
     for child in (f"chat-cache-{suffix}", f"chat-download-{suffix}"):
         assert "pulumi.com/patchFieldManager" not in rec.by_name(child).manifest["metadata"]["annotations"]
