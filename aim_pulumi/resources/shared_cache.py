@@ -19,7 +19,7 @@ from typing import Any
 import pulumi
 
 from aim_pulumi.manifests import build_cache_pvc, build_download_job
-from aim_pulumi.manifests._common import stack_field_manager, with_field_manager
+from aim_pulumi.manifests._common import PATCH_FIELD_MANAGER, stack_field_manager, with_field_manager
 from aim_pulumi.manifests.env_secret import split_env_secrets
 from aim_pulumi.resolve.types import CachePlan
 from aim_pulumi.resources import levers
@@ -34,6 +34,15 @@ __all__ = [
     "shared_plan",
     "with_users_labels",
 ]
+
+
+MANAGER_FIXED_AT_CREATION = f'metadata.annotations["{PATCH_FIELD_MANAGER}"]'
+"""A Shared cache PVC keeps the field manager of its creation (its Job keeps all its metadata).
+
+When the manager of an object changes, pulumi-kubernetes applies under the new one and then
+releases the old one's fields; the new one leaves out what `ignoreChanges` keeps (the access
+modes), so the release removed them, which Kubernetes refuses for a PVC, and the `up` failed. A
+PVC created before stacks named their managers (or by a stack since renamed) keeps its first."""
 
 
 def shared_cache_name(cache: CachePlan) -> str:
@@ -116,7 +125,12 @@ class AIMSharedCache(pulumi.ComponentResource):
         self.pvc = register_child(
             f"{name}-pvc",
             restore_outputs(pvc_manifest, outputs, secrets=False),
-            pulumi.ResourceOptions(parent=self, retain_on_delete=True, depends_on=waits_for),
+            pulumi.ResourceOptions(
+                parent=self,
+                retain_on_delete=True,
+                depends_on=waits_for,
+                ignore_changes=[MANAGER_FIXED_AT_CREATION],
+            ),
         )
         warn_if_kept_at_creation(self.pvc, pvc_manifest, cache.job_name, self)
         job_waits: list[pulumi.Resource] = [self.pvc]

@@ -389,8 +389,8 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert job.manifest["metadata"]["annotations"]["pulumi.com/patchFieldManager"] == "aim-pulumi-aim-dev"
     # The download Job is fixed at creation (a serving-only change leaves it be), all but its name.
     assert job.ignore_changes == ("spec", "metadata.labels", "metadata.annotations")
-    # A PVC's access modes are fixed at its creation: a change of them is warned, not applied.
-    assert pvc.ignore_changes == ("spec.accessModes",)
+    # A PVC's access modes and field manager are fixed at its creation: a change of them is not applied.
+    assert pvc.ignore_changes == ('metadata.annotations["pulumi.com/patchFieldManager"]', "spec.accessModes")
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
