@@ -345,6 +345,11 @@ def twin_offline_plan(
     stack's own stack config: what the stack must deploy."""
     copy = workdir / twin.name
     shutil.copytree(twin, copy)
+    # Under the stack's project name, which a Shared cache's field manager names.
+    project = yaml.safe_load((stack.dir / "Pulumi.yaml").read_text())["name"]
+    twin_project = yaml.safe_load((copy / "Pulumi.yaml").read_text())
+    twin_project["name"] = project
+    (copy / "Pulumi.yaml").write_text(yaml.safe_dump(twin_project, sort_keys=False))
     config = f"Pulumi.{stack.stack}.yaml"
     shutil.copy(stack.dir / config, copy / config)
     return offline_plan(copy, stack.stack, workdir)
