@@ -10,7 +10,6 @@ aim_pulumi is off PATH, as it is for a TypeScript or YAML team: only the provide
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,8 +20,8 @@ from harness import (
     REPO,
     RealStack,
     component_provider_program,
-    offline_plan,
     toolchain_dir,
+    twin_offline_plan,
 )
 
 pytestmark = pytest.mark.real_engine
@@ -44,12 +43,7 @@ def python_plan(
     stack: RealStack, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[dict[str, Any], dict[tuple[str, str, str, str], dict[str, Any]]]:
     """The offline plan of the Python quickstart, with the YAML stack's own stack config."""
-    workdir = tmp_path_factory.mktemp("quickstart-offline")
-    twin = workdir / "quickstart"
-    shutil.copytree(PYTHON_TWIN, twin)
-    config = f"Pulumi.{stack.stack}.yaml"
-    shutil.copy(stack.dir / config, twin / config)
-    return offline_plan(twin, stack.stack, workdir)
+    return twin_offline_plan(stack, PYTHON_TWIN, tmp_path_factory.mktemp("quickstart-offline"))
 
 
 # The lifecycle every language shares (quickstart_lifecycle.py), on this language's stack, in order;
