@@ -17,7 +17,8 @@ without force has its field ownership reset (`managedFields` set to `[{}]`, whic
 reads as "strip them all"); an object with no field managers is one pulumi-kubernetes applies
 with force on its first apply, after which its own manager owns what it set, as for an object it
 created. The reset is not made, and the report says why, where it would take fields from another
-Pulumi stack that applies the same object (its `pulumi-kubernetes-*` manager, visible when the
+Pulumi stack that applies the same object (its `pulumi-kubernetes-*` manager, or the
+`aim-pulumi-<project>-<stack>` one of a Shared cache, visible when the
 dump carries `managedFields`, as a `--kubeconfig` read always does): the two stacks co-own it, and
 a disagreement between them must stay a conflict, never a silent win.
 """
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aim_pulumi.adopt.dump import AIM_GROUP, Dump, describe, group_of, object_key
-from aim_pulumi.resolve.objects import PATCH_FORCE
+from aim_pulumi.resolve.objects import PATCH_FORCE, STACK_FIELD_MANAGER_PREFIX
 
 __all__ = [
     "FINALIZERS_CLEARED",
@@ -100,7 +101,8 @@ def _other_stack(obj: Mapping[str, Any]) -> str | None:
     """The field manager of a Pulumi stack that applies the object, if its `managedFields` show one."""
     for entry in (obj.get("metadata") or {}).get("managedFields") or []:
         manager = str((entry or {}).get("manager") or "")
-        if manager.startswith(_PULUMI_MANAGER) and (entry or {}).get("operation") == "Apply":
+        pulumi = manager.startswith((_PULUMI_MANAGER, STACK_FIELD_MANAGER_PREFIX))
+        if pulumi and (entry or {}).get("operation") == "Apply":
             return manager
     return None
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from aim_pulumi.resolve.objects import PATCH_FORCE as PATCH_FORCE  # one definition, read by adoption too
+from aim_pulumi.resolve.objects import STACK_FIELD_MANAGER_PREFIX
 
 SKIP_AWAIT = "pulumi.com/skipAwait"
 WAIT_FOR = "pulumi.com/waitFor"
@@ -14,7 +15,6 @@ TIMEOUT_SECONDS = "pulumi.com/timeoutSeconds"
 PATCH_FIELD_MANAGER = "pulumi.com/patchFieldManager"
 """The server-side apply field manager pulumi-kubernetes applies an object under (else a random
 `pulumi-kubernetes-<hex>` per object, which names no stack)."""
-FIELD_MANAGER_PREFIX = "aim-pulumi-"
 FIELD_MANAGER_MAX_LENGTH = 128
 """The API server refuses a longer `fieldManager` (apimachinery's `ValidateFieldManager`)."""
 
@@ -28,7 +28,7 @@ def stack_field_manager(project: str, stack: str) -> str:
     name past the API server's 128 characters is cut and ends in a hash of the whole, so two long
     names that differ only at their end stay two managers.
     """
-    name = f"{FIELD_MANAGER_PREFIX}{project}-{stack}"
+    name = f"{STACK_FIELD_MANAGER_PREFIX}{project}-{stack}"
     if len(name) <= FIELD_MANAGER_MAX_LENGTH:
         return name
     digest = hashlib.sha256(name.encode()).hexdigest()[:10]

@@ -29,6 +29,10 @@ field someone changed by hand (`kubectl patch`, `kubectl label`) belongs to that
 (`aim_pulumi/manifests/cache.py`): a conflict there would stop the whole stack, not just the cache.
 The builders set it (`aim_pulumi/manifests/_common.py`), adoption reads it (which adopted children
 need their field ownership reset: `aim_pulumi/adopt/removal.py`)."""
+STACK_FIELD_MANAGER_PREFIX = "aim-pulumi-"
+"""How the field manager a stack applies its Shared caches under begins (`aim-pulumi-<project>-<stack>`,
+`aim_pulumi/manifests/_common.py:stack_field_manager`); adoption reads it to recognise another
+stack's share of an object (`aim_pulumi/adopt/removal.py`)."""
 
 # The core's namespaced kinds, for lookups by kind name; an object's own scope is its class's `SCOPE`
 # (a version's folder serves kinds of its own: `aim_pulumi/resolve/catalog/extension.py`).

@@ -317,7 +317,9 @@ def test_lists_are_expanded_as_kubectl_expands_them_and_each_item_keeps_its_plac
 # Field ownership: every adopted child Pulumi applies without force is released
 
 
-def shared_cache_dump(tmp_path: Path, *, pulumi_manager: bool = False) -> list[dict[str, Any]]:
+def shared_cache_dump(
+    tmp_path: Path, *, pulumi_manager: bool = False, manager: str = "pulumi-kubernetes-1a2b3c4d"
+) -> list[dict[str, Any]]:
     """Two services on one Shared cache whose PVC and Job no AIM object owns (made by hand)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from operator_made import operator_deployment
@@ -332,7 +334,7 @@ def shared_cache_dump(tmp_path: Path, *, pulumi_manager: bool = False) -> list[d
             ]
             if pulumi_manager and obj["kind"] == "PersistentVolumeClaim":
                 obj["metadata"]["managedFields"].append(
-                    {"manager": "pulumi-kubernetes-1a2b3c4d", "operation": "Apply", "apiVersion": "v1"}
+                    {"manager": manager, "operation": "Apply", "apiVersion": "v1"}
                 )
     return objects
 
@@ -360,8 +362,10 @@ def test_an_adopted_shared_cache_no_aim_object_owns_is_applied_with_force_and_le
     assert all('"path":"/metadata/managedFields"' in c for c in step)
 
 
-def shared_cache_split(tmp_path: Path, *, pulumi_manager: bool) -> tuple[Dump, dict[str, Any]]:
-    objects = shared_cache_dump(tmp_path, pulumi_manager=pulumi_manager)
+def shared_cache_split(
+    tmp_path: Path, *, pulumi_manager: bool, manager: str = "pulumi-kubernetes-1a2b3c4d"
+) -> tuple[Dump, dict[str, Any]]:
+    objects = shared_cache_dump(tmp_path, pulumi_manager=pulumi_manager, manager=manager)
     dump = split_dump(objects)
     pvc = next(o for o in dump.live if o["kind"] == "PersistentVolumeClaim")
     return dump, pvc
@@ -384,14 +388,16 @@ def test_an_adopted_child_applied_without_force_no_aim_object_owns_has_its_field
     )
 
 
+@pytest.mark.parametrize("manager", ["pulumi-kubernetes-1a2b3c4d", "aim-pulumi-llm-serving-prod"])
 def test_a_child_applied_without_force_another_pulumi_stack_applies_keeps_its_field_managers_and_says_why(
-    tmp_path: Path,
+    tmp_path: Path, manager: str
 ) -> None:
-    dump, pvc = shared_cache_split(tmp_path, pulumi_manager=True)
+    """A stack's Shared cache manager (`aim-pulumi-<project>-<stack>`) is another stack's as well."""
+    dump, pvc = shared_cache_split(tmp_path, pulumi_manager=True, manager=manager)
     release = next(r for r in releases(dump, [pvc]) if object_key(r.obj) == object_key(pvc))
     assert release.kept == (
         "its field managers are kept: another Pulumi stack applies it too (field manager "
-        "pulumi-kubernetes-1a2b3c4d), and resetting them would take its fields from it; a field the two set "
+        f"{manager}), and resetting them would take its fields from it; a field the two set "
         "differently stays a conflict on `pulumi up` until they agree"
     )
     assert release.ops == ()
