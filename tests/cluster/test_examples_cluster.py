@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from cluster import TestCluster
 from harness import (
     REPO,
@@ -78,6 +79,10 @@ def example(
         twin = workdir / "quickstart"
         shutil.copytree(REPO / "examples" / "quickstart", twin)
         shutil.copy(stack.dir / "Pulumi.dev.yaml", twin / "Pulumi.dev.yaml")
+        # Under the stack's project name, which a Shared cache's field manager names.
+        twin_project = yaml.safe_load((twin / "Pulumi.yaml").read_text())
+        twin_project["name"] = yaml.safe_load((stack.dir / "Pulumi.yaml").read_text())["name"]
+        (twin / "Pulumi.yaml").write_text(yaml.safe_dump(twin_project, sort_keys=False))
         plan, by_key = offline_plan(twin, "dev", workdir)
     else:
         plan, by_key = stack.offline_plan(), stack.offline_manifests()

@@ -65,18 +65,19 @@ def test_two_stacks_sharing_a_cache_neither_take_it_over_nor_delete_it(
 ) -> None:
     """Two teams deploy the same model with a Shared cache in one namespace: one cache identity."""
     namespace = "two-teams"
-    first = service_stack(namespace, cacheMode="Shared", serviceName="team-a")
-    second = service_stack(namespace, cacheMode="Shared", serviceName="team-b")
+    first = service_stack(namespace, stack_name="team-a", cacheMode="Shared", serviceName="team-a")
+    second = service_stack(namespace, stack_name="team-b", cacheMode="Shared", serviceName="team-b")
     with StatusWriter(cluster.kube, [namespace]):
         first.up()
         (pvc,) = cluster.kube.list(*PVC, namespace)
         (job,) = cluster.kube.list(*JOB, namespace)
         second.up()
-    # The same objects, not replaced; each stack's field manager co-owns them.
+    # The same objects, not replaced; each stack's field manager, named after the stack, co-owns them.
     assert [p["metadata"]["uid"] for p in cluster.kube.list(*PVC, namespace)] == [pvc["metadata"]["uid"]]
     assert [j["metadata"]["uid"] for j in cluster.kube.list(*JOB, namespace)] == [job["metadata"]["uid"]]
     managers = {m["manager"] for m in cluster.kube.list(*PVC, namespace)[0]["metadata"]["managedFields"]}
-    assert len([m for m in managers if m.startswith("pulumi-kubernetes")]) == 2, managers
+    expected = {"aim-pulumi-cluster-service-team-a", "aim-pulumi-cluster-service-team-b"}
+    assert {m for m in managers if m.startswith("aim-pulumi-")} == expected, managers
     second.destroy()
     # The second team's services are gone, the shared cache and the first team's service are not.
     assert [p["metadata"]["uid"] for p in cluster.kube.list(*PVC, namespace)] == [pvc["metadata"]["uid"]]
