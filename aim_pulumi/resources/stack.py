@@ -23,7 +23,7 @@ between the two changes the graph (the components leave the state, or come back)
 any service deploys.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, Final, Unpack, overload
@@ -377,6 +377,17 @@ def _declare_as_data(
     """
     reject_late_catalog_object(obj.object_ref)
     target.add(obj)  # first: a different object under the same name is a DuplicateObject
+    return _enlist_data(obj, target, stack, lambda warn: partial(kind.status_of, warn=warn)).status.output
+
+
+def _enlist_data(
+    obj: api.AIMObject,
+    target: Catalog,
+    stack: AIMStack,
+    status_rule: Callable[[Callable[[str], None]], Any],
+) -> CatalogRecord:
+    """The round's record of a stack's data object; what its rules warn about is said on the stack,
+    naming the object (`status_rule` makes the object's status rule from that warning)."""
 
     def warn(message: str) -> None:
         warn_or_fail(message, lambda text: pulumi.log.warn(f"{obj.object_ref}: {text}", resource=stack))
@@ -386,11 +397,11 @@ def _declare_as_data(
         target,
         site=declaration_site(),
         namespace=PendingNamespace(),
-        status_of=partial(kind.status_of, warn=warn),
+        status_of=status_rule(warn),
         warn=warn,
     )
     enlist_catalog_object(record)
-    return record.status.output
+    return record
 
 
 def _declare_folder_object(obj: api.AIMObject, target: Catalog, stack: AIMStack) -> None:
@@ -404,19 +415,7 @@ def _declare_folder_object(obj: api.AIMObject, target: Catalog, stack: AIMStack)
     caching = (api.to_manifest(obj).get("spec") or {}).get("caching")
     if obj.scope != "Namespace" or not (isinstance(caching, Mapping) and caching.get("enabled") is True):
         return
-
-    def warn(message: str) -> None:
-        warn_or_fail(message, lambda text: pulumi.log.warn(f"{obj.object_ref}: {text}", resource=stack))
-
-    record = CatalogRecord(
-        obj,
-        target,
-        site=declaration_site(),
-        namespace=PendingNamespace(),
-        status_of=_no_status,
-        warn=warn,
-    )
-    enlist_catalog_object(record)
+    _enlist_data(obj, target, stack, lambda _warn: _no_status)
 
 
 def _no_status(obj: api.AIMObject, catalog: Catalog) -> dict[str, Any]:
