@@ -79,7 +79,7 @@ GPU = {
 
 def test_every_yaml_block_is_admitted() -> None:
     found = _blocks("yaml")
-    assert len(found) == 4
+    assert len(found) == 5
     for block in found:
         for document in yaml.safe_load_all(block):
             parse(document)  # raises the admission error a user would see
@@ -205,7 +205,7 @@ def _children(planned: ServicePlan) -> str:
 def test_the_legacy_inline_model_plans_on_its_base_image_and_migrates_to_the_same_children(
     caching: dict[str, str] | None,
 ) -> None:
-    [legacy] = yaml.safe_load_all(_yaml_block("The legacy inline custom model (v1alpha1)"))
+    [legacy] = yaml.safe_load_all(_blocks("yaml", _section("The legacy inline custom model (v1alpha1)"))[0])
     if caching:
         legacy["spec"]["caching"] = caching
     planned = plan_service(parse(legacy), Catalog())  # type: ignore[arg-type]
@@ -221,3 +221,41 @@ def test_the_legacy_inline_model_plans_on_its_base_image_and_migrates_to_the_sam
         Catalog([parse(extra) for extra in result.added[0]]),  # type: ignore[misc]
     )
     assert _children(migrated) == _children(planned)
+
+
+def test_the_legacy_inline_model_migrates_to_the_page_s_base_derivation() -> None:
+    """`--custom-models derivation` writes exactly the page's documents for its example, and over the
+    base image's general profiles they deploy the weights on the base image with the same GPUs."""
+    legacy_block, derivation_block = _blocks("yaml", _section("The legacy inline custom model (v1alpha1)"))
+    [legacy] = yaml.safe_load_all(legacy_block)
+    result = migrate_objects([legacy], custom_models="derivation")
+    assert result.ok and len(result.notices) == 1
+    assert [result.objects[0], *result.added[0]] == list(yaml.safe_load_all(derivation_block))
+    service, base, model = yaml.safe_load_all(derivation_block)
+    profile = _published(
+        "aim-base-vllm-mi300x-bf16-tp1",
+        {
+            f"{G}/profile-role": "base",
+            f"{G}/profile-origin": "discovered",
+            f"{G}/source-model": base["metadata"]["name"],
+            f"{G}/source-model-scope": "namespace",
+        },
+        {
+            "profileId": "vllm-mi300x-bf16-tp1-latency",
+            "image": "ghcr.io/silogen/aim-base:0.11",
+            "type": "general",
+            "precision": "bf16",
+            "acceleratorCount": 1,
+            **GPU,
+        },
+    )
+    catalog = Catalog([parse(base), parse(model), parse(yaml.safe_load(profile))])
+    after = plan_service(parse(service), catalog)  # type: ignore[arg-type]
+    before = plan_service(parse(legacy), Catalog())  # type: ignore[arg-type]
+    for planned in (after, before):
+        assert planned.container.image == "ghcr.io/silogen/aim-base:0.11"
+        assert [s["sourceUri"] for s in planned.profile_spec["modelSources"]] == ["s3://models/support-model"]
+        assert planned.profile_spec["acceleratorCount"] == 1
+        assert planned.container.resources["limits"]["amd.com/gpu"] == 1
+    assert after.profile_name != before.profile_name
+    assert before.profile_name in result.notices[0].message

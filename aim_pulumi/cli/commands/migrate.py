@@ -1,4 +1,5 @@
-"""`aim-pulumi migrate FILE_OR_DIR [-o DIR] [--in-place]`: v1alpha1 services and templates to v1alpha2.
+"""`aim-pulumi migrate FILE_OR_DIR [-o DIR] [--in-place] [--custom-models FORM]`: v1alpha1 services and
+templates to v1alpha2.
 
 The conversion and the command's help are v1alpha1's (`aim_pulumi/resolve/legacy/`), handed to
 this module with its `Extension` (`aim_pulumi/versions.py`); this module reads and writes the
@@ -9,8 +10,10 @@ where the library can keep them. Converted YAML goes to standard output (one mul
 or to `-o DIR` mirroring the input file names, or back into the input files with `--in-place`; the
 input is never written otherwise. What cannot be converted is written unchanged and reported on
 standard error as `file:doc: Kind/namespace/name: field: reason: message` (`doc` the 1-based
-document of the file, as `aim-pulumi plan` locates a YAML object). Exit 0 everything converted,
-1 something was not convertible, 2 usage error.
+document of the file, as `aim-pulumi plan` locates a YAML object). What a converted document changes
+on the next deployment (an inline custom model written as a base derivation, `--custom-models
+derivation`) is said on standard error as `note: file:doc: Kind/namespace/name: message`. Exit 0
+everything converted, 1 something was not convertible, 2 usage error.
 
 `--in-place` rewrites every changed file or none. A half-migrated tree is worse than either end:
 services converted while the templates they name are not, or the reverse. So every file is read
@@ -83,6 +86,13 @@ def register(subparsers: Any, extension: Extension | None) -> None:
         default="text",
         help="text: converted YAML on stdout, problems on stderr (default); json: one report on stdout",
     )
+    if migration.custom_model_forms:
+        parser.add_argument(
+            "--custom-models",
+            choices=migration.custom_model_forms,
+            default=migration.custom_model_forms[0],
+            help=migration.custom_model_help,
+        )
     parser.add_argument("--debug", action="store_true", help="show the traceback of an unexpected failure")
     parser.set_defaults(func=functools.partial(run, extension=extension))
 
@@ -248,7 +258,13 @@ def run(
     if migration is None:  # `register` adds no command then; a direct caller gets the same answer
         print("aim-pulumi migrate: error: no older API version is installed to migrate from", file=err)
         return EXIT_USAGE
-    result = migration.convert(documents, reading=_as_kubernetes_reads)
+    options = {"custom_models": args.custom_models} if migration.custom_model_forms else {}
+    result = migration.convert(documents, reading=_as_kubernetes_reads, **options)
+    # What a converted document changes on the next deployment: said whatever the output form.
+    for notice in result.notices:
+        file, number = located[notice.index]
+        ref = manifest_ref(documents[notice.index], served_kinds(extension))
+        print(f"note: {escape(f'{file.path}:{number}')}: {escape(ref)}: {escape(notice.message)}", file=err)
     for problem in result.problems:
         file, number = located[problem.index]
         ref = manifest_ref(documents[problem.index], served_kinds(extension))

@@ -74,9 +74,19 @@ class MigrationProblem(Protocol):
     def message(self) -> str: ...
 
 
+class MigrationNotice(Protocol):
+    """What a converted document changes on the next deployment: its 0-based position, and why."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+
+
 class MigrationResult(Protocol):
     """The converted documents in input order, whether each changed, the documents a conversion
-    adds after each (new objects its v1alpha2 form needs), and the problems."""
+    adds after each (new objects its v1alpha2 form needs), the problems, and what converted
+    documents change on the next deployment (`notices`)."""
 
     @property
     def objects(self) -> Sequence[Any]: ...
@@ -86,6 +96,8 @@ class MigrationResult(Protocol):
     def added(self) -> Sequence[Sequence[Any]]: ...
     @property
     def problems(self) -> Sequence[MigrationProblem]: ...
+    @property
+    def notices(self) -> Sequence[MigrationNotice]: ...
 
 
 @dataclass(frozen=True)
@@ -98,8 +110,12 @@ class Migration:
 
     help: str
     description: str
-    #: `convert(documents, reading=...)`: `reading` gives a document's values as Kubernetes reads them.
+    #: `convert(documents, reading=..., custom_models=...)`: `reading` gives a document's values as
+    #: Kubernetes reads them; `custom_models` is one of `custom_model_forms`.
     convert: Callable[..., MigrationResult]
+    #: The forms an inline custom model may take (the first the default), with what each does.
+    custom_model_forms: tuple[str, ...] = ()
+    custom_model_help: str = ""
 
 
 def _prewarms_nothing(obj: AIMKind, catalog: Any) -> AIMKind | None:

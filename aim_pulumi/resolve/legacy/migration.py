@@ -9,6 +9,13 @@ A service the template pipeline would serve by selection (no template name) migr
 with `minimumType: any`: the template pipeline has no tier floor, and the implicit `optimized` floor of
 the profile pipeline would reject converted templates whose discovery recorded no type (see
 `_migrate_service`). Templates convert as `template_profile` describes.
+
+An inline custom model (`spec.model.custom`) has two v1alpha2 forms, chosen by the caller
+(`CUSTOM_MODEL_FORMS`, `keep-names` by default): the plain model and the profile its template
+becomes, under the names the operator gave them, so no child changes; or the idiomatic base
+derivation (`derivation`), whose derived profile has another name, so the InferenceService and the
+caches change on the next deployment. The second form comes with a `MigrationNotice` per service
+saying so.
 """
 
 from __future__ import annotations
@@ -20,8 +27,16 @@ from typing import Any
 
 from aim_pulumi.api import AIM_GROUP, KINDS, AIMModel, AIMServiceObject, AIMValidationError, to_manifest
 from aim_pulumi.api.io import parse
+from aim_pulumi.resolve.children.names import derived_name, model_profile_set_name
 from aim_pulumi.resolve.legacy import yaml_edits as edits
-from aim_pulumi.resolve.legacy.custom_model import compatibility_model, custom_template, matching_model
+from aim_pulumi.resolve.legacy.custom_model import (
+    compatibility_model,
+    custom_input,
+    custom_model_name,
+    custom_template,
+    custom_template_name,
+    matching_model,
+)
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION, choose_pipeline
 from aim_pulumi.resolve.legacy.kinds import V1ALPHA1_KINDS
 from aim_pulumi.resolve.legacy.template_profile import (
@@ -47,6 +62,14 @@ UNSUPPORTED = "Unsupported"
 OVERRIDES_WITHOUT_TEMPLATE_NAME = "OverridesWithoutTemplateName"
 UNMAPPED_FIELD = "UnmappedField"
 
+# The v1alpha2 forms of an inline custom model (the first is the default).
+KEEP_NAMES = "keep-names"
+DERIVATION = "derivation"
+CUSTOM_MODEL_FORMS = (KEEP_NAMES, DERIVATION)
+# The derived profile's own version policy: the base model pins one image, so `latest` derives the
+# base profiles of that image, and follows a new base tag when the base model is moved to it.
+DERIVATION_VERSION_POLICY = "latest"
+
 _Models = dict[tuple[str, str, str], Mapping[str, Any]]
 
 
@@ -69,6 +92,21 @@ class MigrationProblem:
 
 
 @dataclass(frozen=True)
+class MigrationNotice:
+    """What a converted document changes on the next deployment; `index` is its input position."""
+
+    index: int
+    kind: str
+    namespace: str
+    name: str
+    message: str
+
+    @property
+    def object_ref(self) -> str:
+        return f"{self.kind}/{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True)
 class MigrationResult:
     """Converted manifests in input order (unconvertible ones unchanged) and the problems found.
 
@@ -80,6 +118,7 @@ class MigrationResult:
     problems: tuple[MigrationProblem, ...]
     converted: tuple[bool, ...]
     added: tuple[tuple[Any, ...], ...] = ()
+    notices: tuple[MigrationNotice, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -314,6 +353,17 @@ def _admitted(
         return None, NotConvertible(err.field or "", err.reason, f"{what}: {err.message}")
 
 
+def _declared_models(models: _Models, namespace: str) -> list[AIMModel]:
+    """The admitted AIMModels of a namespace, by name."""
+    declared = []
+    for (kind, model_namespace, _), manifest in sorted(models.items()):
+        if kind == "AIMModel" and model_namespace == namespace:
+            model, problem = _admitted(manifest, "a model")
+            if problem is None and isinstance(model, AIMModel):
+                declared.append(model)
+    return declared
+
+
 def _custom_documents(
     service: AIMServiceObject, custom: Mapping[str, Any], models: _Models, templates: set[tuple[str, str]]
 ) -> tuple[str, list[dict[str, Any]]]:
@@ -326,12 +376,7 @@ def _custom_documents(
     of its own keeps them (they convert on their own).
     """
     namespace = service.metadata.namespace or "default"
-    declared = []
-    for (kind, model_namespace, _), manifest in sorted(models.items()):
-        if kind == "AIMModel" and model_namespace == namespace:
-            model, problem = _admitted(manifest, "a model")
-            if problem is None and isinstance(model, AIMModel):
-                declared.append(model)
+    declared = _declared_models(models, namespace)
     service_manifest = to_manifest(service)
     found = matching_model(declared, custom)
     added: list[dict[str, Any]] = []
@@ -356,41 +401,215 @@ def _custom_documents(
     return name, added
 
 
+def base_model_name(base_image: str) -> str:
+    """The AIMModel a base derivation reads the base image's profiles from: the image's repository
+    name hashed with the whole reference, so every service on one base image shares it."""
+    repository = base_image.rsplit("@", 1)[0]
+    last = repository.rsplit("/", 1)[-1]
+    if ":" in last:
+        last = last.split(":", 1)[0]
+    return derived_name([last or "base"], [base_image])
+
+
+def _derivation_selector(custom: Mapping[str, Any]) -> dict[str, Any]:
+    """The base profiles of the custom hardware: its GPU count (and model when named).
+
+    The base image's `general/` profiles are one per GPU count, each with the engine arguments of
+    that count (tensor parallelism), so the count is a selector field, not an override: overriding
+    it would put N GPUs under another count's arguments. What a selector cannot say (a CPU-only
+    model, a VRAM floor, another device resource, CPU requests next to the GPUs) has no derivation
+    equivalent and keeps the names form.
+    """
+    hardware = custom.get("hardware")
+    hardware = hardware if isinstance(hardware, Mapping) else {}
+    gpu = hardware.get("gpu")
+    gpu = gpu if isinstance(gpu, Mapping) else {}
+    count = gpu.get("requests")
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 0:
+        raise NotConvertible(
+            "spec.model.custom.hardware.gpu.requests",
+            UNSUPPORTED,
+            "a base derivation selects the base image's profiles by GPU count; a model without GPUs "
+            f"migrates with --custom-models {KEEP_NAMES}",
+        )
+    for key, value in (("cpu", hardware.get("cpu")), ("gpu.minVram", gpu.get("minVram"))):
+        if value is not None:
+            raise NotConvertible(
+                f"spec.model.custom.hardware.{key}",
+                UNSUPPORTED,
+                f"a base derivation has no {key}; this model migrates with --custom-models {KEEP_NAMES}",
+            )
+    resource = text(gpu.get("resourceName"))
+    if resource and resource != "amd.com/gpu":
+        raise NotConvertible(
+            "spec.model.custom.hardware.gpu.resourceName",
+            UNSUPPORTED,
+            f"a base derivation runs on amd.com/gpu; this model migrates with --custom-models {KEEP_NAMES}",
+        )
+    selector: dict[str, Any] = {"role": "base"}
+    if text(gpu.get("model")):
+        selector["acceleratorModel"] = text(gpu["model"])
+    selector["acceleratorCount"] = count
+    return selector
+
+
+def _derivation_documents(
+    service: AIMServiceObject, custom: Mapping[str, Any], models: _Models
+) -> tuple[str, list[dict[str, Any]]]:
+    """The base derivation an inline custom model migrates to: the model the service names, and the
+    documents it adds (the base model when the namespace declares none, and the derivation model).
+
+    The base model is a plain AIMModel of the base image (reused when the namespace declares one
+    with that image, not itself a custom model's): its discovered `general/` profiles are the
+    base profiles. The derivation model (named as the compatibility model is, so two services of
+    one inline model share it) derives from them (`role: base`, the base model by reference, the
+    GPU count) with the weights as model sources and the first source's model id as `aimId` and
+    `modelId`; a base source keeps its image, the base image, so the weights and the image line
+    are the ones the template deployed.
+    """
+    namespace = service.metadata.namespace or "default"
+    spec = to_manifest(service).get("spec") or {}
+    base_image = text(custom.get("baseImage"))
+    sources = [dict(s) for s in custom.get("modelSources") or () if isinstance(s, Mapping)]
+    if not sources:
+        raise NotConvertible(
+            "spec.model.custom.modelSources", UNSUPPORTED, "a base derivation needs the weights"
+        )
+    selector = _derivation_selector(custom)
+    added: list[dict[str, Any]] = []
+    base = next(
+        (
+            m
+            for m in _declared_models(models, namespace)
+            if text(m.spec.image) == base_image and m.spec.profiles is None and custom_input(m) is None
+        ),
+        None,
+    )
+    if base is not None:
+        base_name = base.metadata.name
+    else:
+        base_name = base_model_name(base_image)
+        base_spec: dict[str, Any] = {"image": base_image}
+        for key in ("imagePullSecrets", "serviceAccountName"):
+            if spec.get(key):
+                base_spec[key] = spec[key]
+        added.append(
+            {
+                "apiVersion": V1ALPHA2,
+                "kind": "AIMModel",
+                "metadata": {"name": base_name, "namespace": namespace},
+                "spec": base_spec,
+            }
+        )
+    selector["modelRef"] = {"name": base_name, "scope": "Namespace"}
+    model_id = text(sources[0].get("modelId"))
+    name = custom_model_name(custom)
+    derivation = {
+        "apiVersion": V1ALPHA2,
+        "kind": "AIMModel",
+        "metadata": {"name": name, "namespace": namespace},
+        "spec": {
+            "profiles": {
+                "derivedFrom": {"selector": dict(sorted(selector.items()))},
+                "versionPolicy": DERIVATION_VERSION_POLICY,
+                "overrides": {"aimId": model_id, "modelId": model_id, "modelSources": sources},
+            }
+        },
+    }
+    existing = models.get(("AIMModel", namespace, name))
+    if existing is not None and edits.sub(existing, "spec") != derivation["spec"]:
+        raise NotConvertible(
+            "spec.model.custom",
+            UNSUPPORTED,
+            f"AIMModel {namespace}/{name} is declared already (the operator's compatibility model?) and is "
+            f"not this derivation; remove it, or migrate with --custom-models {KEEP_NAMES}",
+        )
+    added.append(derivation)
+    return name, added
+
+
+def _derivation_notice(
+    service: AIMServiceObject,
+    custom: Mapping[str, Any],
+    models: _Models,
+    templates: set[tuple[str, str]],
+    migrated: Mapping[str, Any],
+) -> str:
+    """What moving a service from the names form to the derivation changes on the next deployment.
+
+    The names form's profile is the custom template's; the derivation's is named after the model's
+    child set, the base profile's id and the source's identity, known only once the base image is
+    discovered, so it is named by its set here. The InferenceService carries the profile's name
+    (labels, `AIM_PROFILE_ID`, the mounted profile ConfigMap) and, on the template pipeline, the
+    template's default CPU and memory requests and env, which the profile pipeline does not add: it
+    always rolls out. The caches follow
+    `spec.caching` (`children/caching.py`): none without it; a Shared cache is named after the profile
+    (a new PVC and download Job: the weights download again); a Dedicated one keeps its name and takes
+    the new profile label.
+    """
+    kept, _ = _custom_documents(service, custom, models, templates)
+    name = custom_model_name(custom)
+    caching = edits.sub(migrated, "caching") if migrated.get("caching") is not None else None
+    if caching is None:
+        caches = "no cache changes (spec.caching is unset)"
+    elif text(caching.get("mode")) == "Dedicated":
+        caches = (
+            "the Dedicated cache PVC keeps its name and it and the download Job take the new profile label"
+        )
+    else:
+        caches = (
+            "the Shared cache is named after the profile: a new PVC and download Job, "
+            "the weights download again"
+        )
+    return (
+        f"on the next up profile {custom_template_name(kept)} becomes the one AIMModel {name} derives from "
+        f"the base image's general profiles (set {model_profile_set_name(name)}): the profile ConfigMap is "
+        "rewritten and the InferenceService rolls out (its profile labels and AIM_PROFILE_ID change, and "
+        f"the template's default CPU and memory requests and env no longer apply); {caches}"
+    )
+
+
 def _convert(
     doc: Mapping[str, Any],
     models: _Models,
     templates: set[tuple[str, str]],
     reading: Callable[[Any], Any] | None = None,
-) -> tuple[Any, list[NotConvertible], list[dict[str, Any]]]:
-    """One legacy document converted with the documents it adds, or every problem that keeps it
-    unchanged."""
+    custom_models: str = KEEP_NAMES,
+) -> tuple[Any, list[NotConvertible], list[dict[str, Any]], str]:
+    """One legacy document converted with the documents it adds and what it changes on the next
+    deployment ("" nothing), or every problem that keeps it unchanged."""
     parsed, problem = _admitted(doc, "the input is not admitted", reading)
     if problem is not None:
-        return None, [problem], []
+        return None, [problem], [], ""
     added: list[dict[str, Any]] = []
+    notice = ""
     try:
         if isinstance(parsed, AIMServiceObject):
             spec = require_mapping(doc.get("spec"), "spec")
             problems = _service_problems(spec)
             if problems:
-                return None, problems, []
+                return None, problems, [], ""
             custom = (to_manifest(parsed).get("spec") or {}).get("model", {}).get("custom")
             custom_model = None
-            if isinstance(custom, Mapping):
+            if isinstance(custom, Mapping) and custom_models == DERIVATION:
+                custom_model, added = _derivation_documents(parsed, custom, models)
+            elif isinstance(custom, Mapping):
                 custom_model, added = _custom_documents(parsed, custom, models, templates)
             out: Any = copy.deepcopy(doc)
             _migrate_service(
                 out, template_pipeline=choose_pipeline(parsed)[0] == "template", custom_model=custom_model
             )
+            if isinstance(custom, Mapping) and custom_models == DERIVATION:
+                notice = _derivation_notice(parsed, custom, models, templates, edits.sub(out, "spec"))
         else:
             out = template_profile_manifest(doc, template_model(doc, models))
     except NotConvertible as err:
-        return None, [err], []
+        return None, [err], [], ""
     for document in (out, *added):
         _, problem = _admitted(document, "the converted manifest is not admitted", reading)
         if problem is not None:
-            return None, [problem], []
-    return out, [], added
+            return None, [problem], [], ""
+    return out, [], added, notice
 
 
 def migrate_objects(
@@ -398,8 +617,12 @@ def migrate_objects(
     catalog_objects: Iterable[Any] = (),
     *,
     reading: Callable[[Any], Any] | None = None,
+    custom_models: str = KEEP_NAMES,
 ) -> MigrationResult:
     """Convert every v1alpha1 AIMService and service template of `objects`; leave the rest as is.
+
+    `custom_models` is the form of inline custom models (`CUSTOM_MODEL_FORMS`): `keep-names`
+    changes no child; `derivation` writes base derivations and a notice per service it moves.
 
     `catalog_objects` (manifests or typed objects) supply models the templates name when those are
     not among `objects`. Inputs are never modified; converted documents are copies. `reading`
@@ -414,13 +637,17 @@ def migrate_objects(
     problems: list[MigrationProblem] = []
     converted: list[bool] = []
     added: list[tuple[Any, ...]] = []
+    notices: list[MigrationNotice] = []
+    if custom_models not in CUSTOM_MODEL_FORMS:
+        known = ", ".join(CUSTOM_MODEL_FORMS)
+        raise ValueError(f"custom_models must be one of {known}, not {custom_models!r}")
     for index, doc in enumerate(objects):
         if not is_legacy(doc):
             out.append(doc)
             converted.append(False)
             added.append(())
             continue
-        result, found, extra = _convert(doc, models, templates, reading)
+        result, found, extra, notice = _convert(doc, models, templates, reading, custom_models)
         if found:
             kind, namespace, name = _identity(doc)
             problems.extend(
@@ -435,7 +662,9 @@ def migrate_objects(
         new = [d for d in extra if _identity(d) not in present]
         present.update(_identity(d) for d in new)
         added.append(tuple(new))
-    return MigrationResult(tuple(out), tuple(problems), tuple(converted), tuple(added))
+        if notice:
+            notices.append(MigrationNotice(index, *_identity(doc), notice))
+    return MigrationResult(tuple(out), tuple(problems), tuple(converted), tuple(added), tuple(notices))
 
 
 def _templated_models(objects: Iterable[Any]) -> set[tuple[str, str]]:

@@ -16,7 +16,7 @@ from aim_pulumi.api import AIM_GROUP, AIMServiceObject
 from aim_pulumi.resolve.catalog.extension import KindSurface, Migration
 from aim_pulumi.resolve.legacy.dispatch import RECONCILER_PIPELINE_ANNOTATION
 from aim_pulumi.resolve.legacy.kinds import TEMPLATE_KINDS, AIMClusterServiceTemplate, AIMServiceTemplate
-from aim_pulumi.resolve.legacy.migration import migrate_objects
+from aim_pulumi.resolve.legacy.migration import CUSTOM_MODEL_FORMS, migrate_objects
 from aim_pulumi.resolve.legacy.templates import TEMPLATE_NOT_READY, template_readiness_problem
 
 # What the operator's discovery recorded on a template: the sources (when the template declares
@@ -48,6 +48,11 @@ MIGRATION = Migration(
     "to v1alpha2 (AIMService with spec.profile, AIMProfile, AIMClusterProfile). Other documents are "
     "copied unchanged. Exit 0 converted, 1 something was not convertible, 2 usage error.",
     convert=migrate_objects,
+    custom_model_forms=CUSTOM_MODEL_FORMS,
+    custom_model_help="the v1alpha2 form of an inline custom model (spec.model.custom): keep-names (default) "
+    "keeps the model, profile and every child under the names they have; derivation writes the idiomatic "
+    "base derivation (AIMModel spec.profiles, role: base), whose derived profile has another name, so the "
+    "InferenceService rolls out and the weights download again (said on stderr per service)",
 )
 
 

@@ -596,3 +596,79 @@ def test_admission_reads_values_as_kubernetes_does_and_the_file_keeps_its_text(t
     code, out, err = run(str(service))
     assert code == 0, err
     assert "    enabled: yes\n" in out and '  profile:\n    name: "yes"\n' in out
+
+
+# --------------------------------------------------------------------------------------------------
+# Inline custom models: --custom-models
+
+INLINE = """\
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata: {name: support-bot, namespace: ml-team}
+spec:
+  model:
+    custom:
+      baseImage: ghcr.io/silogen/aim-base:0.11
+      modelSources:
+        - {modelId: acme/support-model, sourceUri: "s3://models/support-model", size: 16Gi}
+      hardware: {gpu: {requests: 2}}
+  template: {allowUnoptimized: true}
+  caching: {mode: Shared}
+---
+apiVersion: aim.eai.amd.com/v1alpha1
+kind: AIMService
+metadata: {name: support-bot-eu, namespace: ml-team}
+spec:
+  model:
+    custom:
+      baseImage: ghcr.io/silogen/aim-base:0.11
+      modelSources:
+        - {modelId: acme/support-model, sourceUri: "s3://models/support-model", size: 16Gi}
+      hardware: {gpu: {requests: 2}}
+  template: {allowUnoptimized: true}
+"""
+
+
+def test_custom_models_derivation_writes_base_derivations_and_says_what_changes(tmp_path: Path) -> None:
+    """`--custom-models derivation`: the services name a base-derivation AIMModel (written once, after
+    the first, with the base image's model), and stderr has one note per service naming the profile
+    that changes and what follows from it; the output is byte-identical on a second run."""
+    source = tmp_path / "inline.yaml"
+    source.write_text(INLINE)
+    code, out, err = run(str(source), "--custom-models", "derivation")
+    assert code == 0, err
+    docs = documents(out)
+    assert [d["kind"] for d in docs] == ["AIMService", "AIMModel", "AIMModel", "AIMService"]
+    base, model = docs[1], docs[2]
+    assert base["spec"] == {"image": "ghcr.io/silogen/aim-base:0.11"}
+    profiles = model["spec"]["profiles"]  # type: ignore[index]
+    assert profiles["derivedFrom"]["selector"]["role"] == "base"
+    assert profiles["overrides"]["aimId"] == "acme/support-model"
+    assert docs[0]["spec"]["model"] == docs[3]["spec"]["model"] == {"name": model["metadata"]["name"]}  # type: ignore[index]
+    assert [p for d in docs for p in admission_problems(d)] == []
+    notes = [line for line in err.splitlines() if line.startswith("note: ")]
+    assert [n.split(": ")[1:3] for n in notes] == [
+        [f"{source}:1", "AIMService/ml-team/support-bot"],
+        [f"{source}:2", "AIMService/ml-team/support-bot-eu"],
+    ]
+    assert "the weights download again" in notes[0] and "no cache changes" in notes[1]
+    assert run(str(source), "--custom-models", "derivation") == (code, out, err)
+
+
+def test_custom_models_default_keeps_names_and_notes_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "inline.yaml"
+    source.write_text(INLINE)
+    code, out, err = run(str(source))
+    assert code == 0, err
+    assert "note: " not in err
+    assert [d["kind"] for d in documents(out)] == ["AIMService", "AIMModel", "AIMProfile", "AIMService"]
+    assert run(str(source), "--custom-models", "keep-names") == (code, out, err)
+
+
+def test_custom_models_unknown_form_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        run(str(tmp_path), "--custom-models", "rename")
+    assert info.value.code == 2
+    assert "keep-names" in capsys.readouterr().err
