@@ -260,11 +260,15 @@ def run(
         return EXIT_USAGE
     options = {"custom_models": args.custom_models} if migration.custom_model_forms else {}
     result = migration.convert(documents, reading=_as_kubernetes_reads, **options)
-    # What a converted document changes on the next deployment: said whatever the output form.
+    # What a converted document changes on the next deployment: on stderr whatever the output form
+    # (and in the JSON report).
+    notes: list[str] = []
     for notice in result.notices:
         file, number = located[notice.index]
         ref = manifest_ref(documents[notice.index], served_kinds(extension))
-        print(f"note: {escape(f'{file.path}:{number}')}: {escape(ref)}: {escape(notice.message)}", file=err)
+        notes.append(": ".join(escape(p) for p in (f"{file.path}:{number}", ref, notice.message)))
+    for line in notes:
+        print(f"note: {line}", file=err)
     for problem in result.problems:
         file, number = located[problem.index]
         ref = manifest_ref(documents[problem.index], served_kinds(extension))
@@ -326,6 +330,7 @@ def run(
             "converted": sum(result.converted),
             "documents": total,
             "problems": reports,
+            "notices": notes,
             "files": [_file_json(f, id(f) in changed_files, args, output_dir, written) for f in files],
         }
         out.write(json.dumps(report, indent=2, sort_keys=True) + "\n")

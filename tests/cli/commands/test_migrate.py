@@ -653,6 +653,8 @@ def test_custom_models_derivation_writes_base_derivations_and_says_what_changes(
     ]
     assert "the weights download again" in notes[0] and "no cache changes" in notes[1]
     assert run(str(source), "--custom-models", "derivation") == (code, out, err)
+    code, report, _ = run(str(source), "--custom-models", "derivation", "--output", "json")
+    assert code == 0 and json.loads(report)["notices"] == [n.removeprefix("note: ") for n in notes]
 
 
 def test_custom_models_default_keeps_names_and_notes_nothing(tmp_path: Path) -> None:
