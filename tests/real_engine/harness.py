@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -115,16 +116,16 @@ class RealStack:
             timeout=timeout,
         )
         if check and done.returncode != 0:
-            command = " ".join(args)
-            raise AssertionError(
-                f"{command} exited {done.returncode}\n{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
-            )
+            raise AssertionError(failure_report(args, done))
         return done
 
     def pulumi(
         self, *args: str, check: bool = True, timeout: float = 600
     ) -> subprocess.CompletedProcess[str]:
-        return self.run("pulumi", *args, "--non-interactive", check=check, timeout=timeout)
+        """`pulumi ARGS --non-interactive`; with `--expect-no-changes` also `--diff`, so a failure
+        says which resources changed and how, not only that some did."""
+        diff = ("--diff",) if "--expect-no-changes" in args and "--json" not in args else ()
+        return self.run("pulumi", *args, *diff, "--non-interactive", check=check, timeout=timeout)
 
     def config(self, key: str, value: str) -> None:
         self.pulumi("config", "set", key, value)
@@ -193,6 +194,66 @@ class RealStack:
 
     def offline_manifests(self) -> dict[tuple[str, str, str, str], dict[str, Any]]:
         return self._offline()[1]
+
+
+def failure_report(args: Sequence[str], done: subprocess.CompletedProcess[str]) -> str:
+    """What a failed command said, for an assertion message: its steps before its stack outputs.
+
+    Pulumi prints each resource's step (and, with `--diff`, its changed properties) first, then the
+    stack outputs, then the summary; the outputs of a stack of several services fill any tail kept,
+    and `~ 2 updated` alone does not say which two. So the outputs are left out, and what is too
+    long loses its middle, not its start.
+    """
+    changed = changed_in_output(done.stdout)
+    listed = "".join(f"\n  {name} ({op})" for name, op in changed)
+    return (
+        f"{' '.join(args)} exited {done.returncode}" + (f"\nchanged:{listed}" if changed else "") + "\n"
+        f"{_clipped(_without_stack_outputs(done.stdout), 16000)}\n{_clipped(done.stderr, 4000)}"
+    )
+
+
+_STEP = re.compile(r"^\s*(?:\+-|-\+|[~+-]|<=|=>)\s+\S+: \((?P<op>[a-z-]+)\)$")
+_URN = re.compile(r"^\s*\[urn=(?P<urn>[^\]]+)\]$")
+
+
+def changed_in_output(text: str) -> list[tuple[str, str]]:
+    """(resource name, step) of each step but `same` that `pulumi ... --diff` printed, in order:
+    a `~ TYPE: (update)` line, then the resource's `[urn=...]` a line or two below it."""
+    found: list[tuple[str, str]] = []
+    op: str | None = None
+    for line in text.splitlines():
+        step = _STEP.match(line)
+        if step is not None:
+            op = step["op"]
+            continue
+        urn = _URN.match(line)
+        if urn is not None and op is not None:
+            found.append((urn_name(urn["urn"]), op))
+            op = None
+    return found
+
+
+def _without_stack_outputs(text: str) -> str:
+    """`text` without its `Outputs:` section (from that line to the next unindented one)."""
+    kept: list[str] = []
+    skipping = False
+    for line in text.splitlines():
+        if line.rstrip() == "Outputs:":
+            skipping = True
+            kept.append("Outputs: (left out)")
+            continue
+        if skipping and line and not line[0].isspace():
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _clipped(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters left out ...]\n{text[-half:]}"
 
 
 def current_plan(stack: RealStack, previous: dict[str, Any] | None = None) -> dict[str, Any]:
