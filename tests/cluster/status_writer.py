@@ -167,6 +167,17 @@ class StatusWriter:
 
     `delay` seconds pass between first seeing an object and writing its status, so a test can tell
     that Pulumi waited for it.
+
+    Each sweep answers for the routes and ScaledObjects before the InferenceServices, and
+    `answered_first` (kind, namespace, name of HTTPRoutes and ScaledObjects a test knows will be
+    created) holds every InferenceService of a namespace back from Ready until each of those in
+    that namespace exists and carries its status. That is the order of a real cluster, where a
+    gateway and KEDA answer in seconds and a predictor takes minutes to load its model, and the
+    order the AIMService relies on: it reads its route and ScaledObject back once Pulumi has seen
+    its InferenceService Ready (resources/service_record.py `_read_back`). Without it, an `up`
+    could read them between the write of Ready and the writes that follow, and a refresh right
+    after would find the later writes as changes of those reads: a race of the stand-in, not of a
+    settled cluster.
     """
 
     def __init__(
@@ -179,6 +190,7 @@ class StatusWriter:
         routes: bool = True,
         scaled_objects: bool = True,
         delay: float = 0.0,
+        answered_first: Iterable[tuple[str, str, str]] = (),
         log_to: Any = None,
     ) -> None:
         self.kube = kube
@@ -190,6 +202,8 @@ class StatusWriter:
         self.routes = routes
         self.scaled_objects = scaled_objects
         self.delay = delay
+        answering = {"HTTPRoute": routes, "ScaledObject": scaled_objects}
+        self.answered_first = frozenset(k for k in answered_first if answering.get(k[0]))
         self.written: list[tuple[str, str, str]] = []
         self._seen: dict[tuple[str, str, str], float] = {}
         self._stop = threading.Event()
@@ -237,14 +251,27 @@ class StatusWriter:
         return self._clock - first >= self.delay
 
     def _sweep(self, namespace: str) -> None:
-        if self.inference_services:
-            for obj in self.kube.list(*ISVC, namespace):
-                name = obj["metadata"]["name"]
-                key = ("InferenceService", namespace, name)
-                current = _has_condition(obj, "Ready") and _observed_current(obj)
-                if not current and self._due((*key[:2], f"{name}@{_generation(obj)}")):
-                    mark_inference_service_ready(self.kube, namespace, name, _generation(obj))
+        # Routes and ScaledObjects first: an InferenceService made Ready in this sweep is then
+        # never Ready before what this sweep answers for them (see the class docstring).
+        answered: set[tuple[str, str, str]] = set()
+        if self.routes:
+            for obj in self.kube.list(*ROUTE, namespace):
+                key = ("HTTPRoute", namespace, obj["metadata"]["name"])
+                if (obj.get("status") or {}).get("parents"):
+                    answered.add(key)
+                elif self._due(key):
+                    mark_route_accepted(self.kube, namespace, obj)
                     self.written.append(key)
+                    answered.add(key)
+        if self.scaled_objects:
+            for obj in self.kube.list(*SCALED_OBJECT, namespace):
+                key = ("ScaledObject", namespace, obj["metadata"]["name"])
+                if _has_condition(obj, "Ready"):
+                    answered.add(key)
+                elif self._due(key):
+                    mark_scaled_object_ready(self.kube, namespace, obj["metadata"]["name"])
+                    self.written.append(key)
+                    answered.add(key)
         if self.jobs:
             for obj in self.kube.list(*JOB, namespace):
                 name = obj["metadata"]["name"]
@@ -252,17 +279,14 @@ class StatusWriter:
                 if not _has_condition(obj, "Complete") and self._due(key):
                     mark_job(self.kube, namespace, name)
                     self.written.append(key)
-        if self.routes:
-            for obj in self.kube.list(*ROUTE, namespace):
-                key = ("HTTPRoute", namespace, obj["metadata"]["name"])
-                if not (obj.get("status") or {}).get("parents") and self._due(key):
-                    mark_route_accepted(self.kube, namespace, obj)
-                    self.written.append(key)
-        if self.scaled_objects:
-            for obj in self.kube.list(*SCALED_OBJECT, namespace):
-                key = ("ScaledObject", namespace, obj["metadata"]["name"])
-                if not _has_condition(obj, "Ready") and self._due(key):
-                    mark_scaled_object_ready(self.kube, namespace, obj["metadata"]["name"])
+        held = any(k[1] == namespace and k not in answered for k in self.answered_first)
+        if self.inference_services and not held:
+            for obj in self.kube.list(*ISVC, namespace):
+                name = obj["metadata"]["name"]
+                key = ("InferenceService", namespace, name)
+                current = _has_condition(obj, "Ready") and _observed_current(obj)
+                if not current and self._due((*key[:2], f"{name}@{_generation(obj)}")):
+                    mark_inference_service_ready(self.kube, namespace, name, _generation(obj))
                     self.written.append(key)
         if self.log_to is not None:
             while self._reported < len(self.written):

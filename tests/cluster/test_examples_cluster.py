@@ -89,7 +89,15 @@ def example(
     manifests = list(by_key.values())
     for namespace in sorted(plan_namespaces(manifests)):
         cluster.kube.ensure_namespace(namespace)
-    with StatusWriter(cluster.kube, plan_namespaces(manifests)):
+    # A gateway and KEDA answer before a predictor has loaded its model: the reads of the routes
+    # and ScaledObjects that follow an InferenceService's Ready find their answers, so the refresh
+    # right after `up` is one of a settled cluster.
+    answered_first = [
+        (kind, namespace, name)
+        for _, kind, namespace, name in map(manifest_key, manifests)
+        if kind in ("HTTPRoute", "ScaledObject")
+    ]
+    with StatusWriter(cluster.kube, plan_namespaces(manifests), answered_first=answered_first):
         yield ClusterExample(stack, plan, manifests)
     # Leave the cluster as it was for the next example: destroy, then the PVCs destroy retains.
     stack.pulumi("destroy", "--yes", "--skip-preview", check=False)
