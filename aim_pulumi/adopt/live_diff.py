@@ -34,7 +34,7 @@ __all__ = [
     "same_scalar",
 ]
 
-Effect = Literal["update", "rolls-pods", "replaces", "refused"]
+Effect = Literal["update", "rolls-pods", "replaces", "refused", "kept-at-creation"]
 
 # The replacing fields of pulumi-kubernetes (`forceNewProperties`), by kind, as dotted paths
 # without list selectors; a change at or under one of them replaces the object.

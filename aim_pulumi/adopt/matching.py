@@ -279,9 +279,7 @@ def adopt(dump: Dump, plan: PlannedStack) -> Adoption:
             report(service).missing.append(child)
             continue
         matched.add(identity)
-        child.changes = [
-            c for c in diff_manifest(child.manifest, live) if not _ignored(c.path, resource.ignore_changes)
-        ]
+        child.changes = _first_up_changes(resource, diff_manifest(child.manifest, live))
         report(service).adopted.append(child)
         uid = (live.get("metadata") or {}).get("uid")
         if uid and service not in (SHARED_CACHES, "other"):
@@ -337,6 +335,31 @@ def import_document(plan: PlannedStack, adoption: Adoption) -> dict[str, Any]:
             entry["parent"] = resource.parent
         entries.append(entry)
     return {"nameTable": {}, "resources": entries}
+
+
+KEPT_AT_CREATION_REASON = (
+    "Kubernetes fixes it when the claim is created: the first `up` keeps the live value and warns "
+    "CacheKeptAtCreation with the commands that recreate the cache"
+)
+
+
+def _first_up_changes(resource: PlannedResource, changes: list[Change]) -> list[Change]:
+    """What the first `up` does to an adopted object: no change under its `ignoreChanges` paths.
+
+    A cache PVC's access modes and StorageClass are among them (`PVC_FIXED_AT_CREATION`): a live
+    PVC made under another class than the plan names is kept as it is, not replaced, and the
+    report says so (`kept-at-creation`) rather than leave the difference out, since every `up`
+    then warns about it. Any other ignored difference (a download Job's spec) is no change.
+    """
+    first_up = []
+    for change in changes:
+        if not _ignored(change.path, resource.ignore_changes):
+            first_up.append(change)
+        elif resource.manifest.get("kind") == "PersistentVolumeClaim" and change.effect == "replaces":
+            first_up.append(
+                dataclasses.replace(change, effect="kept-at-creation", reason=KEPT_AT_CREATION_REASON)
+            )
+    return first_up
 
 
 def _ignored(path: str, ignored: tuple[str, ...]) -> bool:

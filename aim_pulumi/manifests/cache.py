@@ -46,19 +46,20 @@ a new cache identity is a new Job. The Pulumi layer registers Jobs with these pa
 then `pulumi up --refresh` creates it anew."""
 
 
-PVC_FIXED_AT_CREATION = ("spec.accessModes",)
-"""What a cache PVC keeps from its creation: its access modes, which Kubernetes refuses to change.
+PVC_FIXED_AT_CREATION = ("spec.accessModes", "spec.storageClassName")
+"""What a cache PVC keeps from its creation: its access modes and StorageClass, which Kubernetes
+refuses to change.
 
-pulumi-kubernetes would replace the PVC for a change of them (`aim:cacheAccessMode`). A Dedicated
-cache's replacement is an empty volume its download Job, fixed at creation, never fills; a Shared
-cache's PVC is retained, so its replacement applied the new spec onto the old PVC, failed, and
-failed again at every later `up`. The Pulumi layer registers cache PVCs with these paths in
-`ignoreChanges` and warns with `kept_at_creation` where the live PVC differs from the plan;
-recreating the cache is an explicit step (docs/cluster.md). The StorageClass is as immutable, but
-`aim-pulumi import` relies on a class change showing as a replacement (docs/adoption.md), so it is
-not kept here."""
+pulumi-kubernetes would replace the PVC for a change of them (`aim:cacheAccessMode`, a runtime
+config's `storage.defaultStorageClassName`, a profile's `storageClassName`). A Dedicated cache's
+replacement is an empty volume its download Job, fixed at creation, never fills; a Shared cache's
+PVC is retained, so its replacement applied the new spec onto the old PVC, failed, and failed again
+at every later `up`. The Pulumi layer registers cache PVCs with these paths in `ignoreChanges` and
+warns with `kept_at_creation` where the live PVC differs from the plan; recreating the cache is an
+explicit step (docs/cluster.md). `aim-pulumi import` reports such a difference on a live PVC as
+kept at creation, as the first `up` leaves it (`aim_pulumi.adopt.matching`)."""
 
-PVC_FIXED_FIELDS = ("accessModes",)
+PVC_FIXED_FIELDS = ("accessModes", "storageClassName")
 
 
 def kept_at_creation(
@@ -76,11 +77,12 @@ def kept_at_creation(
     for field in PVC_FIXED_FIELDS:
         live = live_spec.get(field)
         wanted = planned.get(field)
-        if (
-            live is not None
-            and wanted is not None
-            and list(live if isinstance(live, list) else [live])
-            != list(wanted if isinstance(wanted, list) else [wanted])
+        # A plan that names no class leaves the cluster's default, whatever the live PVC got; a
+        # field the live spec does not report (None) is not known to differ.
+        if wanted is None or live is None:
+            continue
+        if list(live if isinstance(live, list) else [live]) != list(
+            wanted if isinstance(wanted, list) else [wanted]
         ):
             kept.append(f"spec.{field} {_shown(live)} (the program asks for {_shown(wanted)})")
     if not kept:

@@ -204,9 +204,9 @@ def changed_plan(*config: str) -> dict[str, Any]:
         pytest.param(
             "storageClass=fast",
             set(),
-            {f"{CACHE}-pvc"},  # a PVC's storage class is immutable
-            {"spec.storageClassName"},
-            id="cluster-storage-class-replaces-only-the-cache-pvc",
+            set(),  # a PVC's class is fixed at its creation (ignoreChanges): nothing is replaced
+            set(),
+            id="cluster-storage-class-keeps-the-cache-pvc",
         ),
     ],
 )

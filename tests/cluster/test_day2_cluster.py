@@ -345,6 +345,54 @@ def test_a_changed_access_mode_keeps_a_shared_cache_and_warns_with_the_way_to_re
         stack.pulumi("preview", "--expect-no-changes")
 
 
+def test_a_changed_storage_class_keeps_a_shared_cache_and_warns_with_the_way_to_recreate_it(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """A runtime config's storage class changed under a deployed Shared cache. Kubernetes fixes a
+    claim's class, so Pulumi replaced the PVC; the retained Shared cache's replacement applied the
+    new spec onto the old PVC under the stack's field manager, failed, and so did every later
+    `up`. The PVC now keeps its class and uid, `up` succeeds, and the warning names the commands
+    that recreate the cache on purpose, which then make it under the new class."""
+    namespace = "class-change"
+    # A Shared cache takes its class from the cluster runtime config (the service's own is its own).
+    stack = service_stack(namespace, cacheMode="Shared", runtimeStorageClass="immediate")
+    with StatusWriter(cluster.kube, [namespace]):
+        stack.up()
+        pvc = only(cluster.kube.list(*PVC, namespace))
+        job = only(cluster.kube.list(*JOB, namespace))
+        assert pvc["spec"]["storageClassName"] == "immediate"
+        stack.config("cluster-service:runtimeStorageClass", "wait-for-consumer")
+        preview = stack.preview()
+        assert changed_steps(preview) == {}, "nothing is replaced, nothing wedges"
+        name = pvc["metadata"]["name"]
+        command = f"kubectl delete -n {namespace} job/{job['metadata']['name']} pvc/{name}"
+        said = json.dumps(preview)
+        assert "CacheKeptAtCreation" in said and command in said, said[-3000:]
+        assert "keeps spec.storageClassName immediate (the program asks for wait-for-consumer)" in said
+        up = stack.pulumi("up", "--yes", "--skip-preview")
+        assert "CacheKeptAtCreation" in up.stdout + up.stderr and command in up.stdout + up.stderr
+        kept = cluster.kube.get(*PVC, namespace, name)
+        assert (kept["metadata"]["uid"], kept["spec"]["storageClassName"]) == (
+            pvc["metadata"]["uid"],
+            "immediate",
+        )
+        stack.pulumi("preview", "--expect-no-changes")
+        # The documented step: delete the Job and the PVC, then `pulumi up --refresh`.
+        for kind, obj in ((JOB, job), (PVC, pvc)):
+            cluster.kube.delete(*kind, namespace, obj["metadata"]["name"])
+            gone = obj["metadata"]["name"]
+            wait_until(
+                lambda kind=kind, gone=gone: clear_finalizers(cluster, kind, namespace, gone),
+                30,
+                f"{gone} deleted",
+            )
+        stack.up("--refresh")
+        recreated = only(cluster.kube.list(*PVC, namespace))
+        assert recreated["metadata"]["uid"] != pvc["metadata"]["uid"]
+        assert recreated["spec"]["storageClassName"] == "wait-for-consumer"
+        stack.pulumi("preview", "--expect-no-changes")
+
+
 SECRET = ("v1", "Secret")
 SECRET_TYPE = "kubernetes:core/v1:Secret"
 

@@ -308,9 +308,27 @@ def test_a_pvc_whose_live_access_mode_differs_warns_with_the_commands_that_recre
     assert message.startswith(f"CacheKeptAtCreation: PersistentVolumeClaim {NS}/{plan.pvc_name} keeps ")
     assert "spec.accessModes ReadWriteMany (the program asks for ReadWriteOnce)" in message
     assert f"kubectl delete -n {NS} job/{plan.job_name} pvc/{plan.pvc_name} && pulumi up --refresh" in message
-    # The class is not kept (a change of it is a replacement `aim-pulumi import` reports).
+    assert "storageClassName" not in message, "the class is as planned"
+
+
+def test_a_pvc_made_under_another_storage_class_warns_with_the_commands_that_recreate_it() -> None:
+    """A runtime config's storage class changed under a cache: Kubernetes keeps the PVC's class,
+    Pulumi would replace the PVC (a retained Shared cache's replacement wedged the stack), so the
+    PVC keeps it and the warning names the step that recreates it on purpose."""
+    plan = replace(planned(), access_mode="ReadWriteOnce", storage_class_name="fast")
+    pvc = build_cache_pvc(plan)
+    message = kept_at_creation(
+        pvc, plan.job_name, {"accessModes": ["ReadWriteOnce"], "storageClassName": "slow"}
+    )
+    assert message is not None
+    assert message.startswith(f"CacheKeptAtCreation: PersistentVolumeClaim {NS}/{plan.pvc_name} keeps ")
+    assert "spec.storageClassName slow (the program asks for fast)" in message
+    assert "accessModes" not in message, "the access modes are as planned"
+    assert f"kubectl delete -n {NS} job/{plan.job_name} pvc/{plan.pvc_name} && pulumi up --refresh" in message
+    # A plan that names no class leaves the cluster's default class the PVC got: nothing to say.
+    unnamed = build_cache_pvc(replace(plan, storage_class_name=None))
     assert (
-        kept_at_creation(pvc, plan.job_name, {"accessModes": ["ReadWriteOnce"], "storageClassName": "slow"})
+        kept_at_creation(unnamed, plan.job_name, {"accessModes": ["ReadWriteOnce"], "storageClassName": "x"})
         is None
     )
 

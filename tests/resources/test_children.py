@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pulumi
 import pytest
 
-from aim_pulumi.resources.children import register_child
+from aim_pulumi.resources.children import register_child, warn_if_kept_at_creation
 
 from .catalog import CONFIG_MAP, ISVC, JOB, PVC, ROUTE, SCALED_OBJECT
 
@@ -125,3 +126,50 @@ def test_the_registered_inputs_are_the_manifest(
 def test_unknown_kinds_and_fields_are_refused(manifest: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         register_child("child", manifest)
+
+
+PVC_MANIFEST: dict[str, Any] = MANIFESTS[1].values[0]  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize(
+    ("live_spec", "said"),
+    [
+        pytest.param(
+            {**PVC_MANIFEST["spec"], "storageClassName": "slow"},
+            "keeps spec.storageClassName slow (the program asks for fast)",
+            id="class",
+        ),
+        pytest.param(
+            {**PVC_MANIFEST["spec"], "accessModes": ["ReadWriteOnce"]},
+            "keeps spec.accessModes ReadWriteOnce (the program asks for ReadWriteMany)",
+            id="access-modes",
+        ),
+        pytest.param(dict(PVC_MANIFEST["spec"]), None, id="as-planned"),
+    ],
+)
+def test_a_cache_pvc_keeps_its_class_and_access_modes_and_its_owner_warns_with_the_way_to_recreate_it(
+    recording: Any, live_spec: dict[str, Any], said: str | None
+) -> None:
+    """A change of a cache's StorageClass or access modes (Kubernetes fixes both when the claim is
+    created) is not applied: pulumi-kubernetes would replace the PVC, and a retained Shared cache's
+    replacement applied the new spec onto the old PVC at every `up`. The owner of the cache warns
+    instead, naming the commands that recreate it on purpose."""
+
+    def program() -> None:
+        owner = pulumi.ComponentResource("test:index:Owner", "owner")
+        pvc = register_child("cache", PVC_MANIFEST, pulumi.ResourceOptions(parent=owner))
+        # What the cluster holds: the PVC as created, whatever the plan asks now.
+        live = SimpleNamespace(spec=pulumi.Output.from_input(live_spec))
+        warn_if_kept_at_creation(live, PVC_MANIFEST, "download", owner)  # type: ignore[arg-type]
+        assert pvc is not None
+
+    rec = recording(program)
+    assert rec.by_name("cache").ignore_changes == ("spec.accessModes", "spec.storageClassName")
+    warned = rec.messages("warning", urn=rec.by_name("owner").urn)
+    if said is None:
+        assert warned == []
+    else:
+        (message,) = warned
+        assert message.startswith("CacheKeptAtCreation: PersistentVolumeClaim ml-team/obj ")
+        assert said in message
+        assert message.endswith("kubectl delete -n ml-team job/download pvc/obj && pulumi up --refresh")

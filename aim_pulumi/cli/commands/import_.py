@@ -248,6 +248,8 @@ def _child_lines(child: Child) -> list[str]:
         if "refused" in effects
         else "rolls pods"
         if "rolls-pods" in effects
+        else "KEPT AT CREATION: every `pulumi up` warns (CacheKeptAtCreation) until it is recreated"
+        if "kept-at-creation" in effects
         else "updated in place"
         if child.changes
         else "unchanged"

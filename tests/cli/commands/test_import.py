@@ -323,33 +323,34 @@ def test_the_plan_keeps_the_live_predictor_until_the_service_plans_another(
     assert env["metadata"]["annotations"]["pulumi.com/waitFor"] == "condition=Ready"
 
 
-def test_a_pvc_replacement_exits_1_without_import_json_unless_allowed(tmp_path: Path) -> None:
-    code, out, err = run("--from", str(CACHE_DUMP), "-o", str(tmp_path / "blocked"))
-    assert code == 1
-    assert (
-        "error: the first `pulumi up` would replace PersistentVolumeClaim "
-        "research/meta-llama-llama-3-1-8b-instruct-cache-ab40f03b (spec.storageClassName)"
-    ) in err
-    assert not (tmp_path / "blocked" / "import.json").exists()
-    report = json.loads((tmp_path / "blocked" / "report.json").read_text())
-    assert report["importWritten"] is False
-    assert [b["kind"] for b in report["blocking"]] == ["PersistentVolumeClaim"]
+def test_a_pvc_made_under_another_storage_class_is_reported_kept_at_creation(tmp_path: Path) -> None:
+    """The live Shared cache's PVC was made under another StorageClass than the runtime config names
+    now. Kubernetes fixes a claim's class, so the first `up` keeps the PVC as it is (its class is
+    `ignoreChanges`) and warns `CacheKeptAtCreation`; the report says exactly that, with both
+    classes, rather than a replacement that no longer happens or nothing at all."""
+    code, out, err = run("--from", str(CACHE_DUMP), "-o", str(tmp_path / "kept"))
+    assert (code, err) == (0, "")
+    report = json.loads((tmp_path / "kept" / "report.json").read_text())
+    assert report["importWritten"] is True and report["blocking"] == []
+    assert report["summary"]["replaced"] == 0
     shared = service(report, "shared caches")
     pvc = by_kind(shared["adopted"])["PersistentVolumeClaim"]
-    assert [(c["path"], c["effect"]) for c in pvc["changes"] if c["effect"] != "update"] == [
-        ("spec.storageClassName", "replaces")
-    ]
+    assert [
+        (c["path"], c["live"], c["planned"], c["effect"]) for c in pvc["changes"] if c["effect"] != "update"
+    ] == [("spec.storageClassName", "standard", "fast-rwx", "kept-at-creation")]
+    assert pvc["replaced"] is False
     assert [c["kind"] for c in shared["toCreate"]] == ["Job"]  # the finished Job is gone
-    assert "REPLACED" in out
-
-    code, _, err = run("--from", str(CACHE_DUMP), "-o", str(tmp_path / "allowed"), "--allow-replace")
-    assert (code, err) == (0, "")
-    entries = json.loads((tmp_path / "allowed" / "import.json").read_text())["resources"]
+    name = "research/meta-llama-llama-3-1-8b-instruct-cache-ab40f03b"
+    (line,) = [ln for ln in out.splitlines() if f"PersistentVolumeClaim {name}" in ln]
+    assert "KEPT AT CREATION" in line and "CacheKeptAtCreation" in line
+    assert "REPLACED" not in out
+    assert "spec.storageClassName: standard -> fast-rwx  [kept-at-creation: Kubernetes fixes it" in out
+    entries = json.loads((tmp_path / "kept" / "import.json").read_text())["resources"]
     pvc_entry = next(e for e in entries if e["type"] == "kubernetes:core/v1:PersistentVolumeClaim")
     assert pvc_entry == {
         "type": "kubernetes:core/v1:PersistentVolumeClaim",
         "name": "research-meta-llama-llama-3-1-8b-instruct-cache-ab40f03b-pvc",
-        "id": "research/meta-llama-llama-3-1-8b-instruct-cache-ab40f03b",
+        "id": name,
         "parent": "research-meta-llama-llama-3-1-8b-instruct-cache-ab40f03b",
     }
 
