@@ -30,7 +30,7 @@ from pulumi.runtime.proto import provider_pb2, provider_pb2_grpc
 
 from aim_pulumi.api.errors import INTERNAL_ERROR, AIMError, internal_failure
 from aim_pulumi.resources import _sdk
-from aim_pulumi.resources.binding import PROVIDER_BINDING_TYPE, binding_changes, decide_binding
+from aim_pulumi.resources.binding import PROVIDER_BINDING_TYPE, binding_changes, decide_binding, stored
 from aim_pulumi.resources.registry import enter_program_run
 from aim_pulumi.resources.reported import plain_text
 
@@ -132,13 +132,17 @@ class AIMProviderServicer(ProviderServicer):
     async def Create(self, request: provider_pb2.CreateRequest, context: Any) -> Any:
         await self._only_bindings(request.urn, context)
         properties = _plain(request.properties)
+        # A preview's outputs keep the run's rebinding note; stored state never does (`REBINDING_KEY`).
         return provider_pb2.CreateResponse(
-            id=str(properties.get("service") or "binding"), properties=_struct(properties)
+            id=str(properties.get("service") or "binding"),
+            properties=_struct(properties if request.preview else stored(properties)),
         )
 
     async def Update(self, request: provider_pb2.UpdateRequest, context: Any) -> Any:
         await self._only_bindings(request.urn, context)
-        return provider_pb2.UpdateResponse(properties=request.news)
+        if request.preview:
+            return provider_pb2.UpdateResponse(properties=request.news)
+        return provider_pb2.UpdateResponse(properties=_struct(stored(_plain(request.news))))
 
     async def Read(self, request: provider_pb2.ReadRequest, context: Any) -> Any:
         # There is no cluster object behind a binding: what state holds is what there is.

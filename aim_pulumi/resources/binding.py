@@ -41,6 +41,7 @@ from aim_pulumi.resolve.selection.sticky import sticky_decision
 __all__ = [
     "BINDING_KEYS",
     "PROVIDER_BINDING_TYPE",
+    "REBINDING_KEY",
     "Binding",
     "BindingProvider",
     "BindingState",
@@ -50,6 +51,7 @@ __all__ = [
     "decide_binding",
     "parse_profile_key",
     "profile_key",
+    "stored",
 ]
 
 # Keys whose change is an update of the binding (everything `check` writes or reads).
@@ -78,6 +80,7 @@ class BindingState(TypedDict, total=False):
     reason: str
     cacheMode: str
     cacheSizes: dict[str, int]
+    rebinding: bool
 
 
 def profile_key(kind: str, namespace: str, name: str) -> str:
@@ -142,8 +145,28 @@ def decide_binding(
         reason=reason if rebound else str(olds.get("reason") or ""),
         cacheMode=new_mode or old_mode,
         cacheSizes=dict(sorted(sizes.items())),
+        # Whether this run moves the binding off a profile it held (`REBINDING_KEY`).
+        rebinding=rebound and bool(previous),
     )
     return state, failures
+
+
+REBINDING_KEY = "rebinding"
+"""The binding's note that the run it is checked in rebinds; what the ProfileRebound warning waits for.
+
+The last rebind stays on record (`previous`, `reason`) so that the run after it changes nothing, and
+a program sees only a resource's outputs, which an unchanged resource keeps from the run that last
+changed it: nothing in them tells the run that rebinds from the ones after it. `Check` does, since it
+sees the old state; it sets this key, which no diff compares. A preview's outputs of the changed
+binding are what `Check` decided, so the preview of the run that rebinds warns; `Create` and
+`Update` store it cleared, so the state never carries it into a later run (nor does the `up`
+after that preview warn again: a `pulumi up --skip-preview` that rebinds says so only in the
+binding's update, `~ bound previous reason`)."""
+
+
+def stored(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The binding's outputs as `Create` and `Update` store them: without the run's rebinding note."""
+    return {**props, REBINDING_KEY: False}
 
 
 def binding_changes(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str]:
@@ -165,10 +188,10 @@ class BindingProvider(ResourceProvider):
         return DiffResult(changes=changed, replaces=[], stables=[], delete_before_replace=False)
 
     def create(self, props: dict[str, Any]) -> CreateResult:
-        return CreateResult(str(props.get("service") or "binding"), outs=dict(props))
+        return CreateResult(str(props.get("service") or "binding"), outs=stored(props))
 
     def update(self, _id: str, _olds: dict[str, Any], _news: dict[str, Any]) -> UpdateResult:
-        return UpdateResult(outs=dict(_news))
+        return UpdateResult(outs=stored(_news))
 
 
 @functools.cache
@@ -191,6 +214,7 @@ class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
     reason: pulumi.Output[str]
     cache_mode: pulumi.Output[str]
     cache_sizes: pulumi.Output[dict[str, int]]
+    rebinding: pulumi.Output[bool]
 
     def __init__(
         self,
@@ -231,6 +255,7 @@ def binding_inputs(
         "bound": None,
         "previous": None,
         "reason": None,
+        "rebinding": None,
     }
 
 
@@ -246,6 +271,7 @@ class ProviderBinding(pulumi.CustomResource):
     reason: pulumi.Output[str]
     cache_mode: pulumi.Output[str]
     cache_sizes: pulumi.Output[dict[str, int]]
+    rebinding: pulumi.Output[bool]
 
     def __init__(
         self,

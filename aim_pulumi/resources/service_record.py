@@ -146,6 +146,17 @@ class Registered:
 Phase = Declared | Planned | Bound | Decided | Registered
 
 
+async def _noted(rebinding: pulumi.Output[Any]) -> bool:
+    """The binding's rebinding note, False where its outputs have none.
+
+    A binding stored before the note existed, kept by a run that changes nothing, has no such
+    output, and a preview gives a missing output as unknown: waiting for it would hold every child
+    of every service back for ever. Such a run rebinds nothing (its binding is unchanged)."""
+    if not await rebinding.is_known():
+        return False
+    return bool(await rebinding.future())
+
+
 def _with_previous_profile(document: Mapping[str, Any], ref: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(document)
     status = dict(out.get("status") or {})
@@ -470,7 +481,8 @@ class ServiceRecord(Enlisted):
             cache_sizes={c.pvc_name: c.size_gi for c in first.plan.caches},
             opts=pulumi.ResourceOptions(parent=self.owner),
         )
-        return gathered([binding.bound, binding.previous, binding.cache_sizes])
+        rebinding = settled_output(_noted(binding.rebinding))
+        return gathered([binding.bound, binding.previous, binding.cache_sizes, rebinding])
 
     # ------------------------------------------------------------------ Planned or Bound -> Decided
 
@@ -488,8 +500,9 @@ class ServiceRecord(Enlisted):
         """The first plan unless the binding kept another profile or cache size; else planned from it."""
         first = bound.planned.first
         document = bound.planned.masked.value
-        answer, previous = str(state[0] or ""), str(state[1] or "")
-        sizes = {str(k): int(v) for k, v in dict(state[2] or {}).items()}
+        answer, sizes = str(state[0] or ""), {str(k): int(v) for k, v in dict(state[2] or {}).items()}
+        # The last rebind stays on record; it is reported in the run that makes it only (`REBINDING_KEY`).
+        previous = str(state[1] or "") if len(state) > 3 and state[3] else ""
         sizes_unchanged = all(sizes.get(c.pvc_name) == c.size_gi for c in first.plan.caches)
         if answer == bound.winner and not previous and sizes_unchanged:
             return first

@@ -15,6 +15,7 @@ sticky binding records the rebind (the old derived profile is gone) and forgets 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -107,7 +108,9 @@ def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
         for c in diff_plans(before_plan, after_plan).changes
         if c.type.startswith("kubernetes:")
     }
-    real = changed_steps(deployed.preview("--diff"))
+    rebinding = deployed.preview("--diff")
+    real = changed_steps(rebinding)
+    assert "ProfileRebound" in json.dumps(rebinding["diagnostics"]), "the run that rebinds says so"
     kubernetes = {step: op for step, op in real.items() if step[0].startswith("kubernetes:")}
     assert kubernetes == predicted == {ISVC_STEP: "update"}
     assert real[("aim:index:AIMProfile", "qwen3-8b-0-9-1")] == "create"
@@ -120,6 +123,9 @@ def test_a_fine_tuned_model_deploys_and_a_new_base_version_is_one_update(
         != before["metadata"]["labels"]["aim.eai.amd.com/profile"]
     )
     assert cluster.kube.get(*ISVC, NAMESPACE, remix_name)["metadata"]["uid"] == remix["metadata"]["uid"]
-    # Settled: the next run changes nothing (the binding keeps the rebind on record until the next).
-    assert changed_steps(deployed.preview("--diff")) == {}
+    # Settled: the next run changes nothing (the binding keeps the rebind on record until the next),
+    # and says no ProfileRebound again.
+    settled = deployed.preview("--diff")
+    assert changed_steps(settled) == {}
+    assert "ProfileRebound" not in json.dumps(settled)
     deployed.pulumi("preview", "--expect-no-changes")

@@ -124,6 +124,33 @@ def test_the_run_after_a_rebind_changes_nothing_and_keeps_the_rebind_on_record(
     assert (onwards["bound"], onwards["previous"], onwards["reason"]) == (CLUSTER, NEW, "no-longer-matches")
 
 
+@pytest.mark.parametrize(
+    "rebinding", [news(force=True), news(qualifying=[NEW])], ids=["force-rebind", "stopped-qualifying"]
+)
+def test_only_the_check_of_the_run_that_rebinds_notes_it_and_the_state_never_keeps_the_note(
+    rebinding: dict[str, Any],
+) -> None:
+    """The last rebind stays on record, and its ProfileRebound warning was repeated at every run
+    until the next rebind: the program sees outputs only, which an unchanged binding keeps. The
+    check that sees the old binding notes the rebind (what a preview's outputs are), `create` and
+    `update` store it cleared, and no diff compares it."""
+    provider = BindingProvider()
+    deployed = provider.check({}, news(winner=OLD, qualifying=[OLD])).inputs
+    assert deployed["rebinding"] is False, "a first binding rebinds nothing"
+    assert provider.create(deployed).outs["rebinding"] is False
+    rebound = provider.check(deployed, rebinding).inputs
+    assert rebound["rebinding"] is True
+    stored = provider.update("id", deployed, rebound).outs
+    assert stored is not None and stored["rebinding"] is False
+    assert {k: v for k, v in stored.items() if k != "rebinding"} == {
+        k: v for k, v in rebound.items() if k != "rebinding"
+    }
+    again = provider.check(rebound, rebinding).inputs
+    assert again["rebinding"] is False
+    assert provider.diff("id", stored, again).changes is False
+    assert provider.diff("id", {**stored, "rebinding": True}, again).changes is False, "never compared"
+
+
 # The provider as every stack deployed since the binding was introduced stores it: a reference to
 # `aim_pulumi.resources.binding.BindingProvider`, nothing of its code. A change of these bytes would
 # be a change of the `__provider` input of every binding on the next preview.

@@ -96,6 +96,31 @@ def test_the_binding_sticks_across_an_update(session: ProviderSession) -> None:
     assert _plain(updated.properties) == state
 
 
+def test_a_rebind_is_noted_in_a_preview_and_never_stored(session: ProviderSession) -> None:
+    """The run that rebinds is told by its check (what a preview's outputs are); `Create` and
+    `Update` store the note cleared, so the runs after it do not say the rebind again."""
+    first = _check(session, {}, news(winner=OLD, qualifying=[OLD]))
+    assert _plain(first.inputs)["rebinding"] is False
+    created = session.stub.Create(provider_pb2.CreateRequest(urn=URN, properties=first.inputs), timeout=60)
+    rebinding = _check(session, _plain(created.properties), news(force=True))
+    assert _plain(rebinding.inputs)["rebinding"] is True
+
+    def update(preview: bool) -> dict[str, Any]:
+        request = provider_pb2.UpdateRequest(
+            id=created.id, urn=URN, olds=created.properties, news=rebinding.inputs, preview=preview
+        )
+        return _plain(session.stub.Update(request, timeout=60).properties)
+
+    assert update(preview=True)["rebinding"] is True
+    stored = update(preview=False)
+    assert stored["rebinding"] is False
+    assert {k: v for k, v in stored.items() if k != "rebinding"} == {
+        k: v for k, v in _plain(rebinding.inputs).items() if k != "rebinding"
+    }
+    after = _check(session, stored, news(force=True))
+    assert _plain(after.inputs)["rebinding"] is False
+
+
 def test_an_unchanged_binding_has_no_diff(session: ProviderSession) -> None:
     checked = _check(session, {}, news()).inputs
     again = _check(session, _plain(checked), news()).inputs

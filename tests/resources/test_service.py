@@ -389,8 +389,12 @@ def test_shared_cache_is_a_stack_component_the_isvc_depends_on(recording: Any) -
     assert job.manifest["metadata"]["annotations"]["pulumi.com/patchFieldManager"] == "aim-pulumi-aim-dev"
     # The download Job is fixed at creation (a serving-only change leaves it be), all but its name.
     assert job.ignore_changes == ("spec", "metadata.labels", "metadata.annotations")
-    # A PVC's access modes and field manager are fixed at its creation: a change of them is not applied.
-    assert pvc.ignore_changes == ('metadata.annotations["pulumi.com/patchFieldManager"]', "spec.accessModes")
+    # A PVC's access modes, class and field manager are fixed at its creation: a change is not applied.
+    assert pvc.ignore_changes == (
+        'metadata.annotations["pulumi.com/patchFieldManager"]',
+        "spec.accessModes",
+        "spec.storageClassName",
+    )
     assert names_of(rec, rec.by_name("chat-isvc").dependencies) == {
         f"{shared.name}-pvc",
         f"{shared.name}-download",
@@ -411,7 +415,7 @@ def test_dedicated_caches_are_children_of_their_service(recording: Any) -> None:
     }
     assert rec.of_type(SHARED_CACHE) == []
     assert rec.by_name(f"chat-cache-{suffix}").retain_on_delete is False
-    assert rec.by_name(f"chat-cache-{suffix}").ignore_changes == ("spec.accessModes",)
+    assert rec.by_name(f"chat-cache-{suffix}").ignore_changes == ("spec.accessModes", "spec.storageClassName")
     # No stack shares them: they keep pulumi-kubernetes' own field manager (no update on upgrade).
     for child in (f"chat-cache-{suffix}", f"chat-download-{suffix}"):
         assert "pulumi.com/patchFieldManager" not in rec.by_name(child).manifest["metadata"]["annotations"]
@@ -596,6 +600,27 @@ def test_the_binding_keeps_or_replaces_the_previous_profile(
         (message,) = rebinds
         old = previous.rsplit("/", 1)[1]
         assert f'"{old}"' in message and f'"{bound}"' in message and rebind_reason in message
+
+
+@pytest.mark.parametrize("preview", [True, False], ids=["preview", "up"])
+def test_the_rebind_on_record_is_not_reported_again_in_the_runs_after_it(
+    recording: Any, preview: bool
+) -> None:
+    """The binding keeps its last rebind on record (so the run after it changes nothing), and the
+    ProfileRebound warning of a deleted profile was repeated at every run until the next rebind."""
+    deleted = f"AIMProfile/{NS}/deleted"
+    rebinding = run_chat(recording, by_model(), previous={"chat-binding": {"bound": deleted}})
+    (warned,) = [m for m in rebinding.messages("warning") if m.startswith("ProfileRebound")]
+    assert '"deleted"' in warned and f'"{P1}"' in warned
+    after = rebinding.by_name("chat-binding").outputs
+    assert (after["bound"], after["previous"]) == (f"AIMProfile/{NS}/{P1}", deleted)
+
+    stored = {**after, "rebinding": False}  # as the binding's update stored it
+    rec = run_chat(recording, by_model(), previous={"chat-binding": stored}, preview=preview)
+    assert [m for m in rec.messages() if "ProfileRebound" in m] == []
+    assert rec.by_name("chat-binding").outputs["previous"] == deleted, "still on record"
+    assert service_status(rec, "chat")["resolvedProfile"]["name"] == P1
+    assert isvc_of(rec) == isvc_of(rebinding)
 
 
 def test_without_previous_state_the_binding_records_the_winner_and_qualifying_profiles(
