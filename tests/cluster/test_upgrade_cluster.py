@@ -36,7 +36,12 @@ pytestmark = pytest.mark.cluster
 # The release before this checkout's version (CHANGELOG.md's second entry).
 PREVIOUS_TAG = "v0.1.0"
 PREVIOUS_COMMIT = "82905e58643b0f1be5c33c685e433a803bb85342"
-PROGRAMS = {"quickstart": ["ml-team"], "autoscaling": ["inference"]}
+PROGRAMS = {"quickstart": ["ml-team"], "autoscaling": ["inference"], "upgrade-env-secret": ["env-secret"]}
+# Programs of this checkout's own (the previous release's examples have no env Secret): the user's
+# program, which the upgrade leaves as it is, while the package changes under it.
+OWN_PROGRAMS = {"upgrade-env-secret": REPO / "tests" / "fixtures" / "programs" / "upgrade-env-secret"}
+ENV_SECRET_DIGEST = "aim.eai.amd.com/env-secret-sha256"
+ISVC_TYPE = "kubernetes:serving.kserve.io/v1beta1:InferenceService"
 # What the upgrades of this module's programs showed, and which programs were upgraded: read by the
 # last test, which checks that every announced line was seen by at least one of them.
 SEEN: set[tuple[str, str]] = set()
@@ -156,7 +161,7 @@ def test_an_upgrade_from_the_previous_release_changes_what_the_changelog_says(
     # The user's program stays what it was; only the package changes.
     toolchain = toolchain_dir()
     stack = RealStack(
-        source / "examples" / program,
+        OWN_PROGRAMS.get(program, source / "examples" / program),
         tmp_path,
         toolchain,
         kubeconfig=cluster.kubeconfig,
@@ -182,10 +187,32 @@ def test_an_upgrade_from_the_previous_release_changes_what_the_changelog_says(
             )
             SEEN.update(observed)
             UPGRADED.add(program)
+            # Announced in words: only a service with an env Secret sees its InferenceService
+            # updated, and only by the digest annotation, which rolls its predictor once.
+            isvc_updated = ("update", ISVC_TYPE) in observed
+            assert isvc_updated is (program in OWN_PROGRAMS), observed
+            if isvc_updated:
+                isvc = next(s for s in preview["steps"] if urn_type(s["urn"]) == ISVC_TYPE)
+                old_inputs, new_inputs = isvc["oldState"]["inputs"], isvc["newState"]["inputs"]
+                assert {k: v for k, v in new_inputs.items() if k != "metadata"} == {
+                    k: v for k, v in old_inputs.items() if k != "metadata"
+                }, "the predictor's spec is as it was"
+                before, after = old_inputs["metadata"], new_inputs["metadata"]
+                assert ENV_SECRET_DIGEST not in (before.get("annotations") or {})
+                assert {k: v for k, v in after.items() if k != "annotations"} == {
+                    k: v for k, v in before.items() if k != "annotations"
+                }
+                added = {k: v for k, v in after["annotations"].items() if k not in before["annotations"]}
+                assert list(added) == [ENV_SECRET_DIGEST], added
+                assert {k: after["annotations"][k] for k in before["annotations"]} == before["annotations"]
             if newest.says_none:
                 assert not observed
             stack.up()
             stack.pulumi("preview", "--expect-no-changes")
+            for namespace in PROGRAMS[program] if program in OWN_PROGRAMS else ():
+                (live,) = cluster.kube.list("serving.kserve.io/v1beta1", "InferenceService", namespace)
+                digest = live["metadata"]["annotations"][ENV_SECRET_DIGEST]
+                assert len(digest) == 64 and set(digest) <= set("0123456789abcdef"), digest
             kinds = {urn_type(r["urn"]) for r in stack.state_resources()}
             assert "kubernetes:serving.kserve.io/v1beta1:InferenceService" in kinds
         finally:
