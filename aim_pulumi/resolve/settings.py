@@ -68,6 +68,9 @@ class Settings:
     # Whether an S3 source without a size may be sized by listing its bucket with the local AWS
     # credentials (at the endpoint the runtime config names): trusted configuration only.
     list_s3: bool = False
+    # Whether each route and ScaledObject is read back once its InferenceService is ready (one
+    # more resource per child in the state, and a step of every later update): off by default.
+    read_back_status: bool = False
     capacity: str = "warn"
     # A path, or the kubeconfig itself (credentials): never shown in a repr.
     capacity_kubeconfig: str | None = dataclasses.field(default=None, repr=False)
@@ -358,6 +361,7 @@ _FIELDS = (
     _Field("registryAuth", "registry_auth", _parse_registry_auth, optional=True),
     _Field("namespaceDeletion", "namespace_deletion", _choice(NAMESPACE_DELETION)),
     _Field("listS3", "list_s3", _parse_bool),
+    _Field("readBackStatus", "read_back_status", _parse_bool),
     _Field("capacity", "capacity", _choice(CAPACITY_MODES)),
     _Field("capacityKubeconfig", "capacity_kubeconfig", _parse_optional_text, optional=True),
     _Field("capacityTimeoutSeconds", "capacity_timeout_seconds", _parse_positive_int),

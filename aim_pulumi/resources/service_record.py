@@ -676,11 +676,12 @@ class ServiceRecord(Enlisted):
     def _observations(
         self, observed: Mapping[str, pulumi.CustomResource], kind: str, awaited: bool
     ) -> list[pulumi.CustomResource]:
-        """Where the status of child `kind` is read: its read-back first (only after an
-        InferenceService Pulumi awaits: without the wait a read finds what the child's own apply
-        found, and a later refresh would report the controller's answer as a change of the read),
-        then the child itself."""
-        back = self._read_back(observed, kind) if awaited else None
+        """Where the status of child `kind` is read: its read-back first, when the stack asks for it
+        (`aim:readBackStatus`) and only after an InferenceService Pulumi awaits (without the wait a
+        read finds what the child's own apply found, and a later refresh would report the
+        controller's answer as a change of the read), then the child itself."""
+        reads = self.declaration.settings.read_back_status and awaited
+        back = self._read_back(observed, kind) if reads else None
         return [r for r in (back, observed.get(kind)) if r is not None]
 
     def _read_back(
@@ -689,13 +690,20 @@ class ServiceRecord(Enlisted):
         """The child `kind` (HTTPRoute, ScaledObject) read back once the InferenceService is ready.
 
         Pulumi waits for neither (a gateway or KEDA may never answer), and the provider reads their
-        status only when it creates or updates them, a moment before their controller has seen
-        them; by the time the InferenceService has become Ready (minutes: the predictor pulls its
-        image and loads the model), a gateway has long accepted or refused the route and KEDA has
-        long validated the ScaledObject. So a read of each waits for the InferenceService and
-        reports what the controller wrote: the status of a successful `up` says whether they are
-        ready, without a second run. A read is a `read` step (no change) in every preview and
-        update, and `pulumi destroy` only forgets it.
+        status only when it creates, updates or refreshes them, a moment before their controller
+        has seen them at creation; by the time the InferenceService has become Ready (minutes: the
+        predictor pulls its image and loads the model), a gateway has long accepted or refused the
+        route and KEDA has long validated the ScaledObject. So a read of each waits for the
+        InferenceService and reports what the controller wrote: the status of a successful `up`
+        says whether they are ready, without a second run.
+
+        Only with `aim:readBackStatus`: each read is one more resource in the state and a `read`
+        step of every preview and update, run after the last InferenceService is ready, after
+        which the engine writes the whole state; under `pulumi up --refresh` each read's outputs
+        differ from the state's (the provider names a new field manager for every read), so the
+        engine rewrites the state once per read. Without it the status says what the child's own
+        apply and `pulumi up --refresh` read. `pulumi destroy` only forgets a read, and a stack
+        that stops asking for them discards them from its state (nothing in the cluster changes).
         """
         child = observed.get(kind)
         if not isinstance(child, ObservedCustomResource) or _renders_yaml():

@@ -12,6 +12,7 @@ from pulumi.runtime import rpc
 
 from aim_pulumi.api import AIMValidationError
 from aim_pulumi.manifests.env_secret import ENV_SECRET_DIGEST, env_secret_digest
+from aim_pulumi.offline.engine import RecordingMocks
 from aim_pulumi.offline.recording import DynamicCheckFailed, PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
@@ -736,24 +737,78 @@ ACCEPTED = {"parents": [{"conditions": [{"type": "Accepted", "status": "True"}]}
 KEDA_READY = {"conditions": [{"type": "Ready", "status": "True", "reason": "ScaledObjectReady"}]}
 
 
+READ_BACK = {"aim:readBackStatus": "true"}
+READS = ("chat-route-status", "chat-scaledobject-status")
+
+
+@pytest.fixture
+def engine_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """(name, id) of every resource the program asked the engine for, reads included (a read
+    carries the object's id; the recording lists registrations only)."""
+    asked: list[tuple[str, str]] = []
+    answer = RecordingMocks.new_resource
+
+    def spied(self: RecordingMocks, args: Any) -> Any:
+        asked.append((args.name, args.resource_id or ""))
+        return answer(self, args)
+
+    monkeypatch.setattr(RecordingMocks, "new_resource", spied)
+    return asked
+
+
 @pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
-def test_a_route_and_a_scaled_object_are_read_back_after_the_inference_service(
-    recording: Any, preview: bool
+def test_by_default_nothing_is_read_back_and_the_status_is_what_the_children_report(
+    recording: Any, engine_asked: list[tuple[str, str]], preview: bool
 ) -> None:
-    """Pulumi waits for neither; their status is read again (`<service>-route-status`,
-    `<service>-scaledobject-status`) once the InferenceService is ready, and that read is what the
-    status reports: the route and KEDA as their controllers had answered by then."""
+    """No read after the apply (no resource the engine waits on or writes after the last
+    InferenceService is ready): the route's and the ScaledObject's status is what the provider read
+    when it applied them (or `pulumi up --refresh` later), never a readiness it did not see."""
     spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
-    first = run_chat(recording, spec)
+    previous = _reported_ready(run_chat(recording, spec))
+    # What an earlier version's reads recorded is not read: those resources are no longer declared.
+    previous.update({name: {"status": ACCEPTED if "route" in name else KEDA_READY} for name in READS})
+    engine_asked.clear()
+    rec = run_chat(recording, spec, previous=previous, preview=preview)
+    assert {"chat-route", "chat-scaledobject", "chat-isvc"} <= {name for name, _ in engine_asked}
+    assert [(name, id_) for name, id_ in engine_asked if id_ or name in READS] == []
+    waiting = service_status(rec, "chat")
+    assert (condition(waiting, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
+    assert waiting["status"] == "Starting"
+
+    previous.update({"chat-route": {"status": ACCEPTED}, "chat-scaledobject": {"status": KEDA_READY}})
+    status = service_status(run_chat(recording, spec, previous=previous, preview=preview), "chat")
+    assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
+    assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
+    assert status["status"] == "Running"
+
+
+@pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
+def test_with_read_back_a_route_and_a_scaled_object_are_read_after_the_inference_service(
+    recording: Any, engine_asked: list[tuple[str, str]], preview: bool
+) -> None:
+    """`aim:readBackStatus`: Pulumi waits for neither; their status is read again
+    (`<service>-route-status`, `<service>-scaledobject-status`) once the InferenceService is ready,
+    and that read is what the status reports: the route and KEDA as their controllers had answered
+    by then."""
+    spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
+    first = run_chat(recording, spec, config=READ_BACK)
     previous = _reported_ready(first)
-    waiting = service_status(run_chat(recording, spec, previous=previous, preview=preview), "chat")
+    engine_asked.clear()
+    waiting_rec = run_chat(recording, spec, previous=previous, preview=preview, config=READ_BACK)
+    # Each read names the object it reads (its id); it is no registration of a resource to manage.
+    read = {
+        (name, f"{NS}/{waiting_rec.by_name(child).manifest['metadata']['name']}")
+        for name, child in zip(READS, ("chat-route", "chat-scaledobject"), strict=True)
+    }
+    assert sorted((name, id_) for name, id_ in engine_asked if id_) == sorted(read)
+    waiting = service_status(waiting_rec, "chat")
     assert (condition(waiting, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
     assert waiting["status"] == "Starting"
 
     previous.update(
         {"chat-route-status": {"status": ACCEPTED}, "chat-scaledobject-status": {"status": KEDA_READY}}
     )
-    rec = run_chat(recording, spec, previous=previous, preview=preview)
+    rec = run_chat(recording, spec, previous=previous, preview=preview, config=READ_BACK)
     status = service_status(rec, "chat")
     assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
     assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
@@ -766,13 +821,17 @@ def test_a_route_and_a_scaled_object_are_read_back_after_the_inference_service(
     ids=["renders-yaml", "skip-await"],
 )
 def test_nothing_is_read_back_without_a_cluster_or_an_awaited_inference_service(
-    recording: Any, config: dict[str, str]
+    recording: Any, engine_asked: list[tuple[str, str]], config: dict[str, str]
 ) -> None:
-    """Rendering YAML there is no cluster (a read would fail the update); without the wait for the
-    InferenceService a read finds what the route's own apply found."""
+    """Even with `aim:readBackStatus`: rendering YAML there is no cluster (a read would fail the
+    update); without the wait for the InferenceService a read finds what the route's own apply
+    found."""
     spec = by_model(routing=ROUTING)
+    config = {**READ_BACK, **config}
     previous = {**_reported_ready(run_chat(recording, spec)), "chat-route-status": {"status": ACCEPTED}}
+    engine_asked.clear()
     status = service_status(run_chat(recording, spec, previous=previous, config=config), "chat")
+    assert [name for name, id_ in engine_asked if id_] == []
     assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
 
 
