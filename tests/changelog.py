@@ -1,7 +1,7 @@
 """CHANGELOG.md read as its tests need it: each version's entry and the lines of its **On upgrade**.
 
 An upgrade line is `- none` or `- OPERATION TYPE: words`, OPERATION one of update, replace, create,
-delete and TYPE a Pulumi type in backticks (CHANGELOG.md says so at its top). The upgrade test
+delete, discard and TYPE a Pulumi type in backticks (CHANGELOG.md says so at its top). The upgrade test
 compares the (operation, type) pairs of the newest entry with what `pulumi preview` shows.
 """
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHANGELOG = Path(__file__).resolve().parents[1] / "CHANGELOG.md"
-OPERATIONS = ("update", "replace", "create", "delete")
-_LINE = re.compile(r"^- `(update|replace|create|delete) ([\w:./-]+)`")
+OPERATIONS = ("update", "replace", "create", "delete", "discard")
+_LINE = re.compile(r"^- `(update|replace|create|delete|discard) ([\w:./-]+)`")
 
 
 @dataclass(frozen=True)
