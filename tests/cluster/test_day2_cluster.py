@@ -9,6 +9,7 @@ that starts crashing, a changed cache access mode, a rotated secret.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -199,15 +200,29 @@ def test_a_destroyed_stacks_share_of_a_cache_names_the_stack_is_released_and_nev
     first.pulumi("preview", "--expect-no-changes")
 
 
-def test_a_successful_up_reports_routes_and_keda_without_a_second_run(
-    service_stack: StackFactory, cluster: TestCluster
+@pytest.mark.parametrize("read_back", [False, True], ids=["default", "read-back"])
+def test_routes_and_keda_are_reported_after_a_refreshing_up_or_read_back_after_the_first(
+    service_stack: StackFactory, cluster: TestCluster, read_back: bool
 ) -> None:
     """Finding 6: an autoscaled service stayed `Starting` for ever (the ScaledObject's status was
-    never read), and the routes of a fresh `up` were pending until `up --refresh`."""
-    namespace = "day2-status"
-    stack = service_stack(namespace, autoscaling="true", services="3")
-    with StatusWriter(cluster.kube, [namespace]):
+    never read), and the routes of a fresh `up` were pending until `up --refresh`. By default
+    `pulumi up --refresh` reads what KEDA and the gateway wrote, with no resource of its own; with
+    `aim:readBackStatus` the first `up` reads them again once the InferenceService is ready."""
+    namespace = "day2-status" + ("-read-back" if read_back else "")
+    options = {"aim:readBackStatus": "true"} if read_back else {}
+    stack = service_stack(namespace, autoscaling="true", services="3", **options)
+    with StatusWriter(cluster.kube, [namespace]) as writer:
         stack.up()
+        external = sorted(r["urn"].rsplit("::", 1)[-1] for r in stack.state_resources() if r.get("external"))
+        if not read_back:
+            assert external == []
+            while len([w for w in writer.written if w[0] in ("HTTPRoute", "ScaledObject")]) < 6:
+                time.sleep(0.2)
+            stack.up("--refresh")
+        else:
+            assert len(external) == 6 and all(
+                n.endswith(("-route-status", "-scaledobject-status")) for n in external
+            )
     statuses = stack.stack_outputs()["statuses"]
     assert [s["status"] for s in statuses] == ["Running"] * 3
     for status in statuses:
