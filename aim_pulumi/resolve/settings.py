@@ -68,9 +68,11 @@ class Settings:
     # Whether an S3 source without a size may be sized by listing its bucket with the local AWS
     # credentials (at the endpoint the runtime config names): trusted configuration only.
     list_s3: bool = False
-    # Whether each route and ScaledObject is read back once its InferenceService is ready (one
-    # more resource per child in the state, and a step of every later update): off by default.
-    read_back_status: bool = False
+    # Whether each route and ScaledObject is read back once its InferenceService is ready, so the
+    # status of a first `up` says what the gateway and KEDA answered, as the operator's does. On by
+    # default; `false` spares a large stack one resource per child in the state and a step of
+    # every later update (docs/cluster.md#status).
+    read_back_status: bool = True
     capacity: str = "warn"
     # A path, or the kubeconfig itself (credentials): never shown in a repr.
     capacity_kubeconfig: str | None = dataclasses.field(default=None, repr=False)

@@ -676,8 +676,8 @@ class ServiceRecord(Enlisted):
     def _observations(
         self, observed: Mapping[str, pulumi.CustomResource], kind: str, awaited: bool
     ) -> list[pulumi.CustomResource]:
-        """Where the status of child `kind` is read: its read-back first, when the stack asks for it
-        (`aim:readBackStatus`) and only after an InferenceService Pulumi awaits (without the wait a
+        """Where the status of child `kind` is read: its read-back first, unless the stack turns it
+        off (`aim:readBackStatus: false`), and only after an InferenceService Pulumi awaits (without the wait a
         read finds what the child's own apply found, and a later refresh would report the
         controller's answer as a change of the read), then the child itself."""
         reads = self.declaration.settings.read_back_status and awaited
@@ -697,12 +697,12 @@ class ServiceRecord(Enlisted):
         InferenceService and reports what the controller wrote: the status of a successful `up`
         says whether they are ready, without a second run.
 
-        Only with `aim:readBackStatus`: each read is one more resource in the state and a `read`
-        step of every preview and update, run after the last InferenceService is ready, after
-        which the engine writes the whole state; under `pulumi up --refresh` each read's outputs
-        differ from the state's (the provider names a new field manager for every read), so the
-        engine rewrites the state once per read. Without it the status says what the child's own
-        apply and `pulumi up --refresh` read. `pulumi destroy` only forgets a read, and a stack
+        The price, which `aim:readBackStatus: false` spares a large stack: each read is one more
+        resource in the state and a `read` step of every preview and update, run after the last
+        InferenceService is ready, after which the engine writes the whole state; under `pulumi up
+        --refresh` each read's outputs differ from the state's (the provider names a new field
+        manager for every read), so the engine rewrites the state once per read. Without the reads
+        the status says what the child's own apply and `pulumi up --refresh` read. `pulumi destroy` only forgets a read, and a stack
         that stops asking for them discards them from its state (nothing in the cluster changes).
         """
         child = observed.get(kind)

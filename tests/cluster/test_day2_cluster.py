@@ -200,16 +200,16 @@ def test_a_destroyed_stacks_share_of_a_cache_names_the_stack_is_released_and_nev
     first.pulumi("preview", "--expect-no-changes")
 
 
-@pytest.mark.parametrize("read_back", [False, True], ids=["default", "read-back"])
+@pytest.mark.parametrize("read_back", [True, False], ids=["default", "read-back-off"])
 def test_routes_and_keda_are_reported_after_a_refreshing_up_or_read_back_after_the_first(
     service_stack: StackFactory, cluster: TestCluster, read_back: bool
 ) -> None:
     """Finding 6: an autoscaled service stayed `Starting` for ever (the ScaledObject's status was
-    never read), and the routes of a fresh `up` were pending until `up --refresh`. By default
-    `pulumi up --refresh` reads what KEDA and the gateway wrote, with no resource of its own; with
-    `aim:readBackStatus` the first `up` reads them again once the InferenceService is ready."""
-    namespace = "day2-status" + ("-read-back" if read_back else "")
-    options = {"aim:readBackStatus": "true"} if read_back else {}
+    never read), and the routes of a fresh `up` were pending until `up --refresh`. By default the
+    first `up` reads them again once the InferenceService is ready; with `aim:readBackStatus: false`
+    `pulumi up --refresh` reads what KEDA and the gateway wrote, with no resource of its own."""
+    namespace = "day2-status" + ("" if read_back else "-read-back-off")
+    options = {} if read_back else {"aim:readBackStatus": "false"}
     stack = service_stack(namespace, autoscaling="true", services="3", **options)
     with StatusWriter(cluster.kube, [namespace]) as writer:
         stack.up()

@@ -90,7 +90,7 @@ def rollout_inputs(isvc: dict[str, Any]) -> dict[str, Any]:
 
 
 def reads(stack: RealStack) -> list[str]:
-    """The resources the stack reads rather than manages (a route's read-back, `aim:readBackStatus`)."""
+    """The resources the stack reads rather than manages (a route's read-back after the apply)."""
     return sorted(r["urn"].rsplit("::", 1)[-1] for r in stack.state_resources() if r.get("external"))
 
 
@@ -121,8 +121,8 @@ def test_an_upgrade_from_the_previous_release_replaces_nothing_and_rolls_no_pred
         assert not [key for key, op in steps.items() if op in ("replace", "delete", "create")], steps
         stack.up()
     after = live(cluster, namespace)
-    # Nor does this version by default: nothing waits on a read after the apply.
-    assert reads(stack) == []
+    # This version reads the route back once the InferenceService is ready (`aim:readBackStatus`).
+    assert reads(stack) == ["chat-route-status"]
     assert sorted(after) == sorted(before)
     assert {k: o["metadata"]["uid"] for k, o in after.items()} == {
         k: o["metadata"]["uid"] for k, o in before.items()

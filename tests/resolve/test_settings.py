@@ -32,7 +32,7 @@ def test_documented_defaults() -> None:
         capacity_timeout_seconds=20,
         gpu_hour_price=(),
         cost_allocation_labels=(),
-        read_back_status=False,
+        read_back_status=True,
     )
     assert Settings.from_config({}) == Settings()
 
@@ -123,7 +123,7 @@ def test_documented_defaults() -> None:
             ({"model": "MI300X", "devices": 8, "nodes": 4, "name": "mi300x"},),
             id="inventory-with-node-count",
         ),
-        pytest.param({"aim:readBackStatus": "true"}, "read_back_status", True, id="read-back-status"),
+        pytest.param({"aim:readBackStatus": "false"}, "read_back_status", False, id="read-back-status-off"),
         pytest.param({"aim:capacity": "enforce"}, "capacity", "enforce", id="capacity-enforce"),
         pytest.param({"aim:capacity": "off"}, "capacity", "off", id="capacity-off"),
         pytest.param(

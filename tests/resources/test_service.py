@@ -737,7 +737,7 @@ ACCEPTED = {"parents": [{"conditions": [{"type": "Accepted", "status": "True"}]}
 KEDA_READY = {"conditions": [{"type": "Ready", "status": "True", "reason": "ScaledObjectReady"}]}
 
 
-READ_BACK = {"aim:readBackStatus": "true"}
+NO_READ_BACK = {"aim:readBackStatus": "false"}
 READS = ("chat-route-status", "chat-scaledobject-status")
 
 
@@ -757,18 +757,18 @@ def engine_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
-def test_by_default_nothing_is_read_back_and_the_status_is_what_the_children_report(
+def test_without_read_back_nothing_is_read_and_the_status_is_what_the_children_report(
     recording: Any, engine_asked: list[tuple[str, str]], preview: bool
 ) -> None:
-    """No read after the apply (no resource the engine waits on or writes after the last
+    """`aim:readBackStatus: false`: no read after the apply (no resource the engine waits on or writes after the last
     InferenceService is ready): the route's and the ScaledObject's status is what the provider read
     when it applied them (or `pulumi up --refresh` later), never a readiness it did not see."""
     spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
-    previous = _reported_ready(run_chat(recording, spec))
-    # What an earlier version's reads recorded is not read: those resources are no longer declared.
+    previous = _reported_ready(run_chat(recording, spec, config=NO_READ_BACK))
+    # What earlier runs' reads recorded is not read: those resources are no longer declared.
     previous.update({name: {"status": ACCEPTED if "route" in name else KEDA_READY} for name in READS})
     engine_asked.clear()
-    rec = run_chat(recording, spec, previous=previous, preview=preview)
+    rec = run_chat(recording, spec, previous=previous, preview=preview, config=NO_READ_BACK)
     assert {"chat-route", "chat-scaledobject", "chat-isvc"} <= {name for name, _ in engine_asked}
     assert [(name, id_) for name, id_ in engine_asked if id_ or name in READS] == []
     waiting = service_status(rec, "chat")
@@ -776,25 +776,27 @@ def test_by_default_nothing_is_read_back_and_the_status_is_what_the_children_rep
     assert waiting["status"] == "Starting"
 
     previous.update({"chat-route": {"status": ACCEPTED}, "chat-scaledobject": {"status": KEDA_READY}})
-    status = service_status(run_chat(recording, spec, previous=previous, preview=preview), "chat")
+    status = service_status(
+        run_chat(recording, spec, previous=previous, preview=preview, config=NO_READ_BACK), "chat"
+    )
     assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
     assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
     assert status["status"] == "Running"
 
 
 @pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
-def test_with_read_back_a_route_and_a_scaled_object_are_read_after_the_inference_service(
+def test_by_default_a_route_and_a_scaled_object_are_read_back_after_the_inference_service(
     recording: Any, engine_asked: list[tuple[str, str]], preview: bool
 ) -> None:
-    """`aim:readBackStatus`: Pulumi waits for neither; their status is read again
+    """By default (`aim:readBackStatus`): Pulumi waits for neither; their status is read again
     (`<service>-route-status`, `<service>-scaledobject-status`) once the InferenceService is ready,
     and that read is what the status reports: the route and KEDA as their controllers had answered
     by then."""
     spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
-    first = run_chat(recording, spec, config=READ_BACK)
+    first = run_chat(recording, spec)
     previous = _reported_ready(first)
     engine_asked.clear()
-    waiting_rec = run_chat(recording, spec, previous=previous, preview=preview, config=READ_BACK)
+    waiting_rec = run_chat(recording, spec, previous=previous, preview=preview)
     # Each read names the object it reads (its id); it is no registration of a resource to manage.
     read = {
         (name, f"{NS}/{waiting_rec.by_name(child).manifest['metadata']['name']}")
@@ -808,7 +810,7 @@ def test_with_read_back_a_route_and_a_scaled_object_are_read_after_the_inference
     previous.update(
         {"chat-route-status": {"status": ACCEPTED}, "chat-scaledobject-status": {"status": KEDA_READY}}
     )
-    rec = run_chat(recording, spec, previous=previous, preview=preview, config=READ_BACK)
+    rec = run_chat(recording, spec, previous=previous, preview=preview)
     status = service_status(rec, "chat")
     assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
     assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
@@ -823,11 +825,10 @@ def test_with_read_back_a_route_and_a_scaled_object_are_read_after_the_inference
 def test_nothing_is_read_back_without_a_cluster_or_an_awaited_inference_service(
     recording: Any, engine_asked: list[tuple[str, str]], config: dict[str, str]
 ) -> None:
-    """Even with `aim:readBackStatus`: rendering YAML there is no cluster (a read would fail the
+    """Even with the read-backs on (the default): rendering YAML there is no cluster (a read would fail the
     update); without the wait for the InferenceService a read finds what the route's own apply
     found."""
     spec = by_model(routing=ROUTING)
-    config = {**READ_BACK, **config}
     previous = {**_reported_ready(run_chat(recording, spec)), "chat-route-status": {"status": ACCEPTED}}
     engine_asked.clear()
     status = service_status(run_chat(recording, spec, previous=previous, config=config), "chat")
