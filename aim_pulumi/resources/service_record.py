@@ -677,9 +677,9 @@ class ServiceRecord(Enlisted):
         self, observed: Mapping[str, pulumi.CustomResource], kind: str, awaited: bool
     ) -> list[pulumi.CustomResource]:
         """Where the status of child `kind` is read: its read-back first, unless the stack turns it
-        off (`aim:readBackStatus: false`), and only after an InferenceService Pulumi awaits (without the wait a
-        read finds what the child's own apply found, and a later refresh would report the
-        controller's answer as a change of the read), then the child itself."""
+        off (`aim:readBackStatus: false`), and only after an InferenceService Pulumi awaits
+        (without the wait a read finds what the child's own apply found, and a later refresh would
+        report the controller's answer as a change of the read), then the child itself."""
         reads = self.declaration.settings.read_back_status and awaited
         back = self._read_back(observed, kind) if reads else None
         return [r for r in (back, observed.get(kind)) if r is not None]
@@ -702,8 +702,9 @@ class ServiceRecord(Enlisted):
         InferenceService is ready, after which the engine writes the whole state; under `pulumi up
         --refresh` each read's outputs differ from the state's (the provider names a new field
         manager for every read), so the engine rewrites the state once per read. Without the reads
-        the status says what the child's own apply and `pulumi up --refresh` read. `pulumi destroy` only forgets a read, and a stack
-        that stops asking for them discards them from its state (nothing in the cluster changes).
+        the status says what the child's own apply and `pulumi up --refresh` read. `pulumi destroy`
+        only forgets a read, and a stack that stops asking for them discards them from its state
+        (nothing in the cluster changes).
         """
         child = observed.get(kind)
         if not isinstance(child, ObservedCustomResource) or _renders_yaml():

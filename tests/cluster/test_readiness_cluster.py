@@ -35,7 +35,8 @@ def conditions(status: dict[str, Any] | None) -> dict[str, tuple[str, str]]:
 
 
 def reads(stack: RealStack) -> list[str]:
-    """The resources the stack reads rather than manages (the read-backs, unless `aim:readBackStatus: false`)."""
+    """The resources the stack reads rather than manages (the read-backs, unless
+    `aim:readBackStatus: false`)."""
     return sorted(r["urn"].rsplit("::", 1)[-1] for r in stack.state_resources() if r.get("external"))
 
 

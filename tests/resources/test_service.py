@@ -760,9 +760,10 @@ def engine_asked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 def test_without_read_back_nothing_is_read_and_the_status_is_what_the_children_report(
     recording: Any, engine_asked: list[tuple[str, str]], preview: bool
 ) -> None:
-    """`aim:readBackStatus: false`: no read after the apply (no resource the engine waits on or writes after the last
-    InferenceService is ready): the route's and the ScaledObject's status is what the provider read
-    when it applied them (or `pulumi up --refresh` later), never a readiness it did not see."""
+    """`aim:readBackStatus: false`: no read after the apply (no resource the engine waits on or
+    writes after the last InferenceService is ready): the route's and the ScaledObject's status is
+    what the provider read when it applied them (or `pulumi up --refresh` later), never a readiness
+    it did not see."""
     spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
     previous = _reported_ready(run_chat(recording, spec, config=NO_READ_BACK))
     # What earlier runs' reads recorded is not read: those resources are no longer declared.
