@@ -82,6 +82,9 @@ import bench_plan  # noqa: E402
 
 PASSPHRASE = "bench"
 LINEAR_WAIT = False  # --linear-wait
+# --read-back-status: the stack setting `aim:readBackStatus` of every stack (None: the package's
+# default, the reads on). Only the components read it; the bare graph declares no read either way.
+READ_BACK_STATUS: str | None = None
 STACK = "bench"
 STACK_CONFIG = "config: {}\n"  # the stack's config file as each fresh stack starts it
 
@@ -416,6 +419,8 @@ class Stack:
             self.pulumi("config", "set", "kubernetes:renderYamlToDirectory", str(workdir / "rendered"))
         else:
             self.pulumi("config", "set", "kubernetes:kubeconfig", str(kubeconfig))
+        if READ_BACK_STATUS is not None:
+            self.pulumi("config", "set", "aim:readBackStatus", READ_BACK_STATUS)
 
     def pulumi(self, *args: str, env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
@@ -931,6 +936,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="both sides: the SDK's end-of-program wait with one callback per pending Output (experiment)",
     )
     parser.add_argument(
+        "--read-back-status",
+        choices=("true", "false"),
+        help="set the stack setting aim:readBackStatus (default: the package's, the reads on); "
+        "`false` measures the components without the read of each route and ScaledObject after the apply",
+    )
+    parser.add_argument(
         "--catalog-as-data", action="store_true", help="also the program with its catalog as AIMStack data"
     )
     parser.add_argument(
@@ -958,8 +969,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     catalog = [int(n) for n in args.profiles.split(",")]
-    global LINEAR_WAIT
+    global LINEAR_WAIT, READ_BACK_STATUS
     LINEAR_WAIT = args.linear_wait
+    READ_BACK_STATUS = args.read_back_status
     saved = workdir / "results.jsonl"
     if args.state_breakdown:
         services, profiles = (int(n) for n in args.state_breakdown.split("x"))
