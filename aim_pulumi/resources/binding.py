@@ -40,6 +40,7 @@ from aim_pulumi.resolve.selection.sticky import sticky_decision
 
 __all__ = [
     "BINDING_KEYS",
+    "NEW_BINDING_KEY",
     "PROVIDER_BINDING_TYPE",
     "REBINDING_KEY",
     "Binding",
@@ -81,6 +82,7 @@ class BindingState(TypedDict, total=False):
     cacheMode: str
     cacheSizes: dict[str, int]
     rebinding: bool
+    newBinding: bool
 
 
 def profile_key(kind: str, namespace: str, name: str) -> str:
@@ -147,6 +149,8 @@ def decide_binding(
         cacheSizes=dict(sorted(sizes.items())),
         # Whether this run moves the binding off a profile it held (`REBINDING_KEY`).
         rebinding=rebound and bool(previous),
+        # Whether the state holds no binding of the service yet (`NEW_BINDING_KEY`).
+        newBinding=not olds,
     )
     return state, failures
 
@@ -164,9 +168,18 @@ after that preview warn again: a `pulumi up --skip-preview` that rebinds says so
 binding's update, `~ bound previous reason`)."""
 
 
+NEW_BINDING_KEY = "newBinding"
+"""The binding's note that the state holds no record of it: a first deploy, or a record lost.
+
+Like `REBINDING_KEY`, only `check` can tell (it sees no old state), no diff compares it and the
+stored state never keeps it. The program reads the live InferenceService only for a service whose
+binding carries it, so a run over recorded bindings asks the cluster nothing
+(`aim_pulumi/resources/live_services.py`)."""
+
+
 def stored(props: Mapping[str, Any]) -> dict[str, Any]:
-    """The binding's outputs as `Create` and `Update` store them: without the run's rebinding note."""
-    return {**props, REBINDING_KEY: False}
+    """The binding's outputs as `Create` and `Update` store them: without the run's notes."""
+    return {**props, REBINDING_KEY: False, NEW_BINDING_KEY: False}
 
 
 def binding_changes(olds: Mapping[str, Any], news: Mapping[str, Any]) -> list[str]:
@@ -215,6 +228,7 @@ class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
     cache_mode: pulumi.Output[str]
     cache_sizes: pulumi.Output[dict[str, int]]
     rebinding: pulumi.Output[bool]
+    new_binding: pulumi.Output[bool]
 
     def __init__(
         self,
@@ -234,6 +248,7 @@ class Binding(pulumi.dynamic.Resource, module="aim", name="Binding"):
         pulumi.CustomResource.__init__(self, f"pulumi-python:{self._resource_type_name}", name, props, opts)
         self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
         self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]
+        self.new_binding = self.newBinding  # type: ignore[attr-defined]
 
 
 def binding_inputs(
@@ -256,6 +271,7 @@ def binding_inputs(
         "previous": None,
         "reason": None,
         "rebinding": None,
+        "newBinding": None,
     }
 
 
@@ -272,6 +288,7 @@ class ProviderBinding(pulumi.CustomResource):
     cache_mode: pulumi.Output[str]
     cache_sizes: pulumi.Output[dict[str, int]]
     rebinding: pulumi.Output[bool]
+    new_binding: pulumi.Output[bool]
 
     def __init__(
         self,
@@ -289,3 +306,4 @@ class ProviderBinding(pulumi.CustomResource):
         super().__init__(PROVIDER_BINDING_TYPE, name, props, opts)
         self.cache_mode = self.cacheMode  # type: ignore[attr-defined]
         self.cache_sizes = self.cacheSizes  # type: ignore[attr-defined]
+        self.new_binding = self.newBinding  # type: ignore[attr-defined]

@@ -138,6 +138,13 @@ class CapacityCheck:
             )
         return default_access(_kubernetes_config(), os.environ, Path.home())
 
+    def live_access(self, explicit_providers: bool) -> ClusterAccess | NoCluster:
+        """The cluster the program's other reads ask (`live_services.py`): this check's, whatever
+        `aim:capacity` says, and never under the SDK's mocks, not even with `plan --kubeconfig`."""
+        if _under_mocks():
+            return NoCluster("no cluster is read under the SDK's mocks")
+        return self._access(explicit_providers)
+
     def _from_inventory(self) -> ClusterCapacity | None:
         if self.settings.inventory is None:
             return None

@@ -52,6 +52,7 @@ from aim_pulumi.manifests.object_identity import Collision, ObjectKey, collision
 from aim_pulumi.resolve.errors import AIMResolutionError
 from aim_pulumi.resolve.runtime_config.lookup import unused_runtime_configs
 from aim_pulumi.resources import _sdk, levers
+from aim_pulumi.resources.live_services import warn_lost_bindings
 from aim_pulumi.resources.namespace_guard import guard_namespaces
 from aim_pulumi.resources.outputs import gathered
 from aim_pulumi.resources.registry import current_registry, in_component_provider
@@ -603,6 +604,19 @@ def _finish_all(
         return _finish_round(services, states, before_children, plain_objects)
 
 
+def _warn_lost_bindings(services: Sequence[ServiceMember]) -> None:
+    """The services whose binding is new in the state: warned where the cluster runs another profile.
+
+    Asks the cluster only when there is such a service (`live_services.py`)."""
+    new = [anew for anew in (service.bound_anew() for service in services) if anew is not None]
+    if not new:
+        return
+    registry = current_registry()
+    explicit = any(service.own_provider for service in services if service.bound_anew() is not None)
+    access = registry.capacity.live_access(explicit)
+    warn_lost_bindings(new, access, registry.settings.capacity_timeout_seconds)
+
+
 def _finish_round(
     services: Sequence[ServiceMember],
     states: list[Any],
@@ -628,6 +642,7 @@ def _finish_round(
                 service.with_capacity(verdicts.get((view.plan.namespace, view.plan.name), {}))
     if not failures:
         _claim_objects(services, plain_objects)
+        _warn_lost_bindings(services)
     if failures:
         combined = failures[0] if len(failures) == 1 else AIMProgramError(failures)
         current_registry().capacity.fail(combined)

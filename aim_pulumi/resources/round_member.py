@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import pulumi
 
 from aim_pulumi.api import AIMValidationError
+from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.plan.result import ServicePlan
 from aim_pulumi.resources import _sdk
 from aim_pulumi.resources.outputs import is_output_like, settled_output
@@ -247,4 +248,9 @@ class ServiceMember(RoundMember, Protocol):
 
     def with_capacity(self, status: Mapping[str, Any]) -> None:
         """The capacity check's `status.capacity` for the service."""
+        ...
+
+    def bound_anew(self) -> tuple[Judged, Catalog] | None:
+        """Once decided: its plan to deploy and catalog when its binding has no record in the state
+        (a first deploy, or a lost record: `live_services.py` tells them apart); else None."""
         ...

@@ -128,10 +128,14 @@ class Bound:
 
 @dataclasses.dataclass(frozen=True)
 class Decided:
-    """The plan to deploy: the first one, or one rebuilt from the profile the binding kept."""
+    """The plan to deploy: the first one, or one rebuilt from the profile the binding kept.
+
+    `new_binding`: the binding's check found no record of it in the state (`NEW_BINDING_KEY`).
+    """
 
     planned: Planned
     built: Built
+    new_binding: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +151,7 @@ Phase = Declared | Planned | Bound | Decided | Registered
 
 
 async def _noted(rebinding: pulumi.Output[Any]) -> bool:
-    """The binding's rebinding note, False where its outputs have none.
+    """A note of the binding's check (rebinding, new binding), False where its outputs have none.
 
     A binding stored before the note existed, kept by a run that changes nothing, has no such
     output, and a preview gives a missing output as unknown: waiting for it would hold every child
@@ -380,6 +384,13 @@ class ServiceRecord(Enlisted):
     def with_capacity(self, status: Mapping[str, Any]) -> None:
         self.capacity = dict(status)
 
+    def bound_anew(self) -> tuple[Judged, Catalog] | None:
+        """The plan to deploy and the catalog, when the binding's check found no record of it."""
+        phase = self.phase
+        if not isinstance(phase, Decided) or not phase.new_binding:
+            return None
+        return Judged(self.ref, phase.built.plan, self.owner, self.site), self.declaration.catalog
+
     # ------------------------------------------------------------------ Declared -> Planned
 
     def _build(self, document: Any, previous_sizes: Mapping[str, int] | None = None) -> Built:
@@ -482,14 +493,16 @@ class ServiceRecord(Enlisted):
             opts=pulumi.ResourceOptions(parent=self.owner),
         )
         rebinding = settled_output(_noted(binding.rebinding))
-        return gathered([binding.bound, binding.previous, binding.cache_sizes, rebinding])
+        new_binding = settled_output(_noted(binding.new_binding))
+        return gathered([binding.bound, binding.previous, binding.cache_sizes, rebinding, new_binding])
 
     # ------------------------------------------------------------------ Planned or Bound -> Decided
 
     def decide(self, state: list[Any] | None) -> None:
         phase = self.phase
         if state is not None and isinstance(phase, Bound):
-            self.phase = Decided(phase.planned, self._rebuilt(phase, state))
+            new_binding = len(state) > 4 and bool(state[4])
+            self.phase = Decided(phase.planned, self._rebuilt(phase, state), new_binding)
             return
         if not isinstance(phase, Planned | Bound):
             raise self._out_of_order("Planned or Bound")

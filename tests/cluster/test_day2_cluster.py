@@ -9,6 +9,7 @@ that starts crashing, a changed cache access mode, a rotated secret.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -444,3 +445,43 @@ def test_a_rotated_secret_rolls_the_predictor_and_the_secret_updates_in_place_wh
     assert rotated["spec"]["predictor"] == isvc["spec"]["predictor"], "only the annotation changes"
     assert "hf_second" not in json.dumps(rotated)
     stack.pulumi("preview", "--expect-no-changes")
+
+
+def lost_binding_warnings(preview: dict[str, Any]) -> list[str]:
+    return [
+        str(d.get("message"))
+        for d in preview.get("diagnostics") or []
+        if "ProfileBindingLost" in str(d.get("message")) and d.get("severity") == "warning"
+    ]
+
+
+def test_a_binding_deleted_from_the_state_is_warned_about_naming_both_profiles(
+    service_stack: StackFactory, cluster: TestCluster
+) -> None:
+    """Finding 7: `pulumi state delete` of a binding silently dropped the sticky profile: the next
+    run bound the fresh winner as for a new service, and the predictor rolled to another image with
+    a new cache, with no word. The program now reads the live InferenceService of a service whose
+    binding is new and warns when it runs another profile; a first deploy (404) says nothing."""
+    namespace = "lost-binding"
+    stack = service_stack(namespace)
+    with StatusWriter(cluster.kube, [namespace]):
+        first = stack.preview()
+        assert lost_binding_warnings(first) == []
+        # The live read ran and found nothing (it did not skip: no cluster, no credentials).
+        assert "was not checked" not in json.dumps(first["diagnostics"])
+        stack.up()
+        binding = next(r["urn"] for r in stack.state_resources() if r["urn"].endswith("::chat-binding"))
+        stack.pulumi("state", "delete", binding, "--yes")
+        # The same profile wins again: nothing changes, nothing to say.
+        same = stack.preview()
+        assert lost_binding_warnings(same) == []
+        assert (ISVC_TYPE, "chat-isvc") not in changed_steps(same)
+        # A profile that outranks the running one: the new binding takes it, and the preview says so.
+        stack.config("cluster-service:optimizedProfile", "true")
+        other = stack.preview()
+        assert changed_steps(other)[(ISVC_TYPE, "chat-isvc")] == "update"
+        [warning] = lost_binding_warnings(other)
+        assert '"qwen3-0-6b-general"' in warning and '"qwen3-0-6b-optimized"' in warning, warning
+        assert re.search(r"image \S+:0\.8\.5 -> \S+:0\.8\.6", warning), warning
+        assert "spec.profile.name: qwen3-0-6b-general" in warning, warning
+        assert f"AIMService {namespace}/chat" in warning, warning

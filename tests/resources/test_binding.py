@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from aim_pulumi.resolve.selection.sticky import sticky_decision
 from aim_pulumi.resources.binding import (
+    BINDING_KEYS,
     BindingProvider,
     decide_binding,
     parse_profile_key,
@@ -244,6 +245,14 @@ def test_diff_reports_a_change_whenever_the_state_differs(
     assert BindingProvider().diff("id", olds, new_state).changes is changed
 
 
+def test_only_a_binding_with_no_old_state_is_noted_new() -> None:
+    provider = BindingProvider()
+    assert provider.check({}, news()).inputs["newBinding"] is True
+    recorded = provider.create(provider.check({}, news()).inputs).outs
+    assert provider.check(recorded, news()).inputs["newBinding"] is False
+    assert "newBinding" not in BINDING_KEYS, "a note no diff compares"
+
+
 def test_provider_create_and_update_store_the_checked_state() -> None:
     provider = BindingProvider()
     checked = provider.check({}, news()).inputs
@@ -252,7 +261,10 @@ def test_provider_create_and_update_store_the_checked_state() -> None:
     updated = provider.update(created.id, checked, {**checked, "bound": OLD})
 
     assert created.id == "ml-team/chat"
-    assert created.outs == checked
+    # The check notes that the state held no binding; the stored state never keeps the note.
+    assert checked["newBinding"] is True
+    assert created.outs == {**checked, "newBinding": False}
+    assert updated.outs is not None and updated.outs["newBinding"] is False
     assert updated.outs is not None and updated.outs["bound"] == OLD
 
 

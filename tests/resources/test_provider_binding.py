@@ -121,6 +121,22 @@ def test_a_rebind_is_noted_in_a_preview_and_never_stored(session: ProviderSessio
     assert _plain(after.inputs)["rebinding"] is False
 
 
+def test_a_new_binding_is_noted_in_a_preview_and_never_stored(session: ProviderSession) -> None:
+    """A binding the state has no record of is noted by its check and a preview's Create (what
+    tells the program to look at the live InferenceService); the stored state never keeps it."""
+    first = _check(session, {}, news())
+    assert _plain(first.inputs)["newBinding"] is True
+
+    def create(preview: bool) -> dict[str, Any]:
+        request = provider_pb2.CreateRequest(urn=URN, properties=first.inputs, preview=preview)
+        return _plain(session.stub.Create(request, timeout=60).properties)
+
+    assert create(preview=True)["newBinding"] is True
+    stored = create(preview=False)
+    assert stored["newBinding"] is False
+    assert _plain(_check(session, stored, news()).inputs)["newBinding"] is False
+
+
 def test_an_unchanged_binding_has_no_diff(session: ProviderSession) -> None:
     checked = _check(session, {}, news()).inputs
     again = _check(session, _plain(checked), news()).inputs

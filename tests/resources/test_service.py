@@ -1353,3 +1353,26 @@ def test_a_shared_cache_carries_the_labels_of_every_service_using_it_in_name_ord
         assert carried["aim.eai.amd.com/cost-center"] == "cc-7"
         assert "aim.eai.amd.com/service" not in carried
     assert invalid_manifests(rec.resources) == {}
+
+
+@pytest.mark.parametrize("recorded", [False, True], ids=["no-binding-in-the-state", "binding-recorded"])
+def test_only_a_service_whose_binding_is_new_asks_for_its_live_profile(
+    recording: Any, monkeypatch: pytest.MonkeyPatch, recorded: bool
+) -> None:
+    """The live InferenceService is read only for a binding the state has no record of (a first
+    deploy, or one lost by `pulumi state delete`); under the SDK's mocks no cluster is named."""
+    from aim_pulumi.resources import program
+
+    asked: list[tuple[list[Any], Any]] = []
+    monkeypatch.setattr(
+        program, "warn_lost_bindings", lambda new, access, timeout: asked.append((new, access))
+    )
+    previous = {"chat-binding": {"bound": f"AIMProfile/{NS}/{P1}"}} if recorded else None
+    run_chat(recording, by_model(), previous=previous)
+    if recorded:
+        assert asked == []
+        return
+    [(new, access)] = asked
+    [(judged, _catalog)] = new
+    assert judged.ref == f"AIMService/{NS}/chat" and judged.plan.profile_name == P1
+    assert type(access).__name__ == "NoCluster"
