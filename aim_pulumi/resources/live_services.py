@@ -181,7 +181,10 @@ def warn_lost_bindings(
         pulumi.log.info(f"{what} was not checked: {error}")
         return
     if read.unread:
-        pulumi.log.info(f"{what} was not checked in {', '.join(read.unread)}")
+        pulumi.log.info(
+            f"{what} was not checked in {', '.join(read.unread)} (it needs get and list on "
+            "inferenceservices.serving.kserve.io)"
+        )
     for judged, catalog, planned in chosen:
         found = read.found.get((judged.plan.namespace, planned.isvc_name))
         live = live_of(found) if found is not None else None
