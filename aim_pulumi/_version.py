@@ -7,4 +7,4 @@ metadata once: a checkout that moved to a new version would keep reporting the o
 Semantic versioning; what each version changes for a deployed stack is in CHANGELOG.md.
 """
 
-__version__ = "0.2.1"
+__version__ = "0.2.2"

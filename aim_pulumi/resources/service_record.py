@@ -52,6 +52,7 @@ from aim_pulumi.resources.secrets import (
 from aim_pulumi.resources.service_status import observed_status, plan_sources
 from aim_pulumi.resources.shared_cache import AIMSharedCache
 from aim_pulumi.resources.sites import DeclarationSite
+from aim_pulumi.resources.status_read import ProgramRead, program_status_reader
 
 __all__ = [
     "Bound",
@@ -187,8 +188,9 @@ def _awaited_children(plan: ServicePlan) -> list[str]:
     return lines
 
 
-async def _reported(resource: pulumi.Resource | None) -> Any:
-    """A child's `status` as the engine observed it; None where unknown (a preview's new child)."""
+async def _reported(resource: Any) -> Any:
+    """A child's `status` as the engine (or a `ProgramRead`) observed it; None where unknown (a
+    preview's new child)."""
     output = getattr(resource, "status", None)
     if not isinstance(output, pulumi.Output):
         return None
@@ -201,8 +203,8 @@ async def _observed_status(
     *,
     runtime: pulumi.Resource | None,
     caches: Sequence[pulumi.Resource],
-    route: Sequence[pulumi.Resource],
-    autoscaler: Sequence[pulumi.Resource],
+    route: Sequence[Any],
+    autoscaler: Sequence[Any],
 ) -> dict[str, Any]:
     """The status to export: the plan's, updated with what the children report (`observed_status`).
 
@@ -221,7 +223,7 @@ async def _observed_status(
     )
 
 
-async def _first_reported(resources: Sequence[pulumi.Resource]) -> Any:
+async def _first_reported(resources: Sequence[Any]) -> Any:
     for resource in resources:
         found = await _reported(resource)
         if found is not None:
@@ -688,7 +690,7 @@ class ServiceRecord(Enlisted):
 
     def _observations(
         self, observed: Mapping[str, pulumi.CustomResource], kind: str, awaited: bool
-    ) -> list[pulumi.CustomResource]:
+    ) -> list[Any]:
         """Where the status of child `kind` is read: its read-back first, unless the stack turns it
         off (`aim:readBackStatus: false`), and only after an InferenceService Pulumi awaits
         (without the wait a read finds what the child's own apply found, and a later refresh would
@@ -697,9 +699,7 @@ class ServiceRecord(Enlisted):
         back = self._read_back(observed, kind) if reads else None
         return [r for r in (back, observed.get(kind)) if r is not None]
 
-    def _read_back(
-        self, observed: Mapping[str, pulumi.CustomResource], kind: str
-    ) -> pulumi.CustomResource | None:
+    def _read_back(self, observed: Mapping[str, pulumi.CustomResource], kind: str) -> Any:
         """The child `kind` (HTTPRoute, ScaledObject) read back once the InferenceService is ready.
 
         Pulumi waits for neither (a gateway or KEDA may never answer), and the provider reads their
@@ -710,25 +710,29 @@ class ServiceRecord(Enlisted):
         InferenceService and reports what the controller wrote: the status of a successful `up`
         says whether they are ready, without a second run.
 
-        The price, which `aim:readBackStatus: false` spares a large stack: each read is one more
-        resource in the state and a `read` step of every preview and update, run after the last
-        InferenceService is ready, after which the engine writes the whole state; under `pulumi up
-        --refresh` each read's outputs differ from the state's (the provider names a new field
-        manager for every read), so the engine rewrites the state once per read. Without the reads
-        the status says what the child's own apply and `pulumi up --refresh` read. `pulumi destroy`
-        only forgets a read, and a stack that stops asking for them discards them from its state
-        (nothing in the cluster changes).
+        The program reads it (`status_read.ProgramRead`: one GET, nothing in the state, no step)
+        from the default provider's cluster. Where the program cannot know the cluster (an explicit
+        provider, no kubeconfig) a Pulumi read does (`read_child`), whose price `aim:readBackStatus:
+        false` spares a large stack: one more resource in the state and a `read` step of every
+        update, preview and refresh, for which the engine writes the whole state twice. Without the
+        reads the status says what the child's own apply and `pulumi up --refresh` read. A stack
+        that stops making Pulumi reads discards them from its state (nothing in the cluster changes).
         """
         child = observed.get(kind)
         if not isinstance(child, ObservedCustomResource) or _renders_yaml():
             return None
-        waits: list[pulumi.Resource] = [child]
+        waits: list[pulumi.CustomResource] = [child]
         if "InferenceService" in observed:
             waits.append(observed["InferenceService"])
+        reader = program_status_reader(self.own_provider)
+        if reader is not None:
+            return ProgramRead(
+                reader, child.api_version_of, child.kind_of, child, after=waits, warn_on=self.owner
+            )
         return read_child(
             f"{self.name}-{_ROLES[kind]}-status",
             child,
-            pulumi.ResourceOptions(parent=self.owner, depends_on=waits),
+            pulumi.ResourceOptions(parent=self.owner, depends_on=list(waits)),
         )
 
     def _out_of_order(self, expected: str) -> RuntimeError:

@@ -34,8 +34,8 @@ from status_writer import StatusWriter
 pytestmark = pytest.mark.cluster
 
 # The release before this checkout's version (CHANGELOG.md's second entry).
-PREVIOUS_TAG = "v0.2.0"
-PREVIOUS_COMMIT = "f8159f3bcb5d34dc79a41c13d8f7a697516143ae"
+PREVIOUS_TAG = "v0.2.1"
+PREVIOUS_COMMIT = "f32da8e3c7eddc627fd6ccf9e618b893c741fe0b"
 PROGRAMS = {"quickstart": ["ml-team"], "autoscaling": ["inference"], "upgrade-env-secret": ["env-secret"]}
 # Programs of this checkout's own (the previous release's examples have no env Secret): the user's
 # program, which the upgrade leaves as it is, while the package changes under it.

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pulumi
+import pulumi_kubernetes as k8s
 import pytest
 from pulumi.runtime import rpc
 
@@ -15,7 +16,9 @@ from aim_pulumi.manifests.env_secret import ENV_SECRET_DIGEST, env_secret_digest
 from aim_pulumi.offline.engine import RecordingMocks
 from aim_pulumi.offline.recording import DynamicCheckFailed, PlanRecording
 from aim_pulumi.resolve.errors import AIMResolutionError
-from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService
+from aim_pulumi.resources import AIMClusterProfile, AIMProfile, AIMRuntimeConfig, AIMService, service_record
+from aim_pulumi.resources.capacity_read import ClusterAccess
+from aim_pulumi.resources.status_read import StatusReader, StatusReadError
 from aim_pulumi.schemas import validate_manifest
 
 from .catalog import (
@@ -816,6 +819,99 @@ def test_by_default_a_route_and_a_scaled_object_are_read_back_after_the_inferenc
     assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
     assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
     assert status["status"] == "Running"
+
+
+class _ClusterStatuses(StatusReader):
+    """A reader of a cluster whose route and ScaledObject carry their controllers' answers."""
+
+    def __init__(self, answers: dict[str, Any], fails: bool = False) -> None:
+        super().__init__(ClusterAccess("/kubeconfig", None, "test"))
+        self.answers = answers
+        self.fails = fails
+        self.read: list[tuple[str, str, str, str]] = []
+
+    def status(self, api_version: str, kind: str, namespace: str, name: str) -> Any:
+        self.read.append((api_version, kind, namespace, name))
+        if self.fails:
+            raise StatusReadError("GET /apis/x: HTTP 403 Forbidden")
+        return self.answers.get(kind)
+
+
+@pytest.mark.parametrize("preview", [False, True], ids=["update", "preview"])
+def test_where_the_program_knows_the_cluster_it_reads_the_status_itself_with_no_read_resource(
+    recording: Any, engine_asked: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch, preview: bool
+) -> None:
+    """With the default provider's kubeconfig known, the route and the ScaledObject are read by the
+    program once the InferenceService applied (`status_read.ProgramRead`): the status of the update
+    says what the controllers answered, and no read resource enters the state (a read step makes the
+    engine write the whole state twice, in every later update too). A preview reads nothing."""
+    cluster = _ClusterStatuses({"HTTPRoute": ACCEPTED, "ScaledObject": KEDA_READY})
+    monkeypatch.setattr(service_record, "program_status_reader", lambda explicit: cluster)
+    spec = by_model(routing=ROUTING, minReplicas=1, maxReplicas=3, autoScaling=METRICS)
+    previous = _reported_ready(run_chat(recording, spec))
+    engine_asked.clear()
+    rec = run_chat(recording, spec, previous=previous, preview=preview)
+    assert [name for name, id_ in engine_asked if id_] == []
+    assert not [r for r in rec.resources if r.name.endswith("-status")]
+    status = service_status(rec, "chat")
+    if preview:
+        assert cluster.read == []
+        assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
+        return
+    names = {
+        kind: rec.by_name(f"chat-{role}").manifest["metadata"]["name"]
+        for kind, role in (("HTTPRoute", "route"), ("ScaledObject", "scaledobject"))
+    }
+    assert sorted(cluster.read) == sorted(
+        [
+            ("gateway.networking.k8s.io/v1", "HTTPRoute", NS, names["HTTPRoute"]),
+            ("keda.sh/v1alpha1", "ScaledObject", NS, names["ScaledObject"]),
+        ]
+    )
+    assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRouteAccepted"
+    assert (condition(status, "HPAReady") or {})["reason"] == "HPAOperational"
+    assert status["status"] == "Running"
+
+
+def test_a_status_the_program_cannot_read_is_a_warning_and_the_childrens_own_status_stands(
+    recording: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cluster = _ClusterStatuses({}, fails=True)
+    monkeypatch.setattr(service_record, "program_status_reader", lambda explicit: cluster)
+    spec = by_model(routing=ROUTING)
+    previous = _reported_ready(run_chat(recording, spec))
+    rec = run_chat(recording, spec, previous=previous, preview=False)
+    status = service_status(rec, "chat")
+    assert (condition(status, "HTTPRouteReady") or {})["reason"] == "HTTPRoutePending"
+    warnings = rec.messages("warning", urn=rec.by_name("chat").urn)
+    assert any("its status was not read back (GET /apis/x: HTTP 403 Forbidden)" in m for m in warnings)
+
+
+def test_a_service_with_its_own_provider_is_read_by_pulumi(
+    recording: Any, engine_asked: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The program cannot read an explicit provider's kubeconfig, so that cluster's objects are
+    read by a Pulumi read, as before."""
+    asked: list[bool] = []
+
+    def reader(explicit: bool) -> StatusReader | None:
+        asked.append(explicit)
+        return None if explicit else _ClusterStatuses({})
+
+    monkeypatch.setattr(service_record, "program_status_reader", reader)
+    spec = by_model(routing=ROUTING)
+    previous = _reported_ready(run_chat(recording, spec))
+    engine_asked.clear()
+    asked.clear()
+
+    def program() -> None:
+        declare_catalog()
+        own = k8s.Provider("own")
+        declare_service("chat", spec, opts=pulumi.ResourceOptions(providers=[own]))
+
+    recording(program, previous=previous, preview=False)
+    assert asked == [True]
+    assert [name for name, id_ in engine_asked if id_] == ["chat-route-status"]
 
 
 @pytest.mark.parametrize(
