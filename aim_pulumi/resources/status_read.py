@@ -15,7 +15,7 @@ Which cluster: the default Kubernetes provider's, found as the capacity check fi
 `$KUBECONFIG`, else `~/.kube/config`), with the same client and credentials, read-only. Where the
 program cannot know the cluster (a service deploying through an explicit provider, a provider
 configured in-cluster without a kubeconfig) `status_reader` gives None and the status is read by
-a Pulumi read as before (`children.read_child`). Nothing is read in a preview, under the SDK's
+a Pulumi read as before (`children.read_child`). Nothing is read under the SDK's
 mocks or when the provider renders YAML.
 
 A read that fails (the API server unreachable or too slow, the credentials refused) is a warning
@@ -147,10 +147,7 @@ def status_reader(
 
 
 def program_status_reader(explicit_provider: bool) -> StatusReader | None:
-    """`status_reader` of this run: None under the SDK's mocks (unit tests, `aim-pulumi plan`).
-
-    The same in a preview as in the update that follows, so that both register the same resources
-    (the preview reads nothing: `ProgramRead`)."""
+    """`status_reader` of this run: None under the SDK's mocks (unit tests, `aim-pulumi plan`)."""
     if isinstance(pulumi_settings.get_monitor(), pulumi_mocks.MockMonitor):
         return None
     config = pulumi.Config("kubernetes")
@@ -162,9 +159,10 @@ class ProgramRead:
     """The `status` of `child` read by `reader` once every resource of `after` (the child, its
     InferenceService) applied; the object is the one the child's id names (`namespace/name`).
 
-    Stands where a Pulumi read of the child would (`_reported` takes its `status`): None in a
-    preview (nothing is read; the child's own status stands), and when the read failed (a warning
-    on `warn_on`) or found no status.
+    Stands where a Pulumi read of the child would (`_reported` takes its `status`), and reads when
+    it would: in a preview too, where the ids are known (a child to be created has none, and its
+    own planned status stands). None when the read failed (a warning on `warn_on`) or found no
+    status.
     """
 
     def __init__(
@@ -188,9 +186,5 @@ class ProgramRead:
                 )
                 return None
 
-        self.status: pulumi.Output[Any]
-        if pulumi.runtime.is_dry_run():
-            self.status = pulumi.Output.from_input(None)
-        else:
-            others = [resource.id for resource in after if resource is not child]
-            self.status = pulumi.Output.all(child.id, *others).apply(read)
+        others = [resource.id for resource in after if resource is not child]
+        self.status: pulumi.Output[Any] = pulumi.Output.all(child.id, *others).apply(read)
