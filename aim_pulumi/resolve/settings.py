@@ -70,8 +70,8 @@ class Settings:
     list_s3: bool = False
     # Whether each route and ScaledObject is read back once its InferenceService is ready, so the
     # status of a first `up` says what the gateway and KEDA answered, as the operator's does. On by
-    # default; `false` spares a large stack one resource per child in the state and a step of
-    # every later update (docs/cluster.md#status).
+    # default: one GET by the program (a Pulumi read, a resource of the state, for a service with
+    # an explicit provider); `false` turns them off (docs/cluster.md#status).
     read_back_status: bool = True
     capacity: str = "warn"
     # A path, or the kubeconfig itself (credentials): never shown in a repr.
