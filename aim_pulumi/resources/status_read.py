@@ -81,18 +81,24 @@ class StatusReader:
         self.timeout_seconds = timeout_seconds
         self._lock = threading.Lock()
         self._api: Any = None
+        # A cluster that could not be reached (or a kubeconfig that cannot be used) is not asked
+        # again in the run: a hundred services would otherwise each wait for the timeout.
+        self._unreachable: StatusReadError | None = None
 
     def _client(self) -> Any:
         from kubernetes.config import ConfigException
 
         with self._lock:
+            if self._unreachable is not None:
+                raise self._unreachable
             if self._api is None:
                 try:
                     self._api = capacity_read._client(self.access)
                 except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
-                    raise StatusReadError(
+                    self._unreachable = StatusReadError(
                         f"the kubeconfig ({self.access.describe()}) cannot be used: {exc}"
-                    ) from None
+                    )
+                    raise self._unreachable from None
             return self._api
 
     def status(self, api_version: str, kind: str, namespace: str, name: str) -> Mapping[str, Any] | None:
@@ -109,7 +115,9 @@ class StatusReader:
                 return None
             raise StatusReadError(f"GET {path}: HTTP {exc.status} {exc.reason}") from None
         except HTTPError as exc:  # refused, TLS, timeouts: urllib3 gave up
-            raise StatusReadError(f"GET {path}: {exc}") from None
+            with self._lock:
+                self._unreachable = StatusReadError(f"GET {path}: {exc}")
+            raise self._unreachable from None
         status = found.get("status") if isinstance(found, Mapping) else None
         return status if isinstance(status, Mapping) else None
 

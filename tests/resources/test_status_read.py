@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from urllib3.exceptions import MaxRetryError, NewConnectionError
 
 from aim_pulumi.resources import capacity_read
 from aim_pulumi.resources.capacity_read import ClusterAccess
@@ -41,6 +42,7 @@ class FakeServer:
     def __init__(self, objects: dict[str, Any], refused: frozenset[str] = frozenset()) -> None:
         self.objects = objects
         self.refused = refused
+        self.down = False
         self.requests: list[tuple[str, Any]] = []
         self.configuration = type("Configuration", (), {"host": "https://fake"})()
 
@@ -52,6 +54,8 @@ class FakeServer:
         self, method: str, path: Any, headers: Any, body: Any, post: Any, _request_timeout: Any
     ) -> Any:
         self.requests.append((path, _request_timeout))
+        if self.down:
+            raise MaxRetryError(None, path, reason=NewConnectionError(None, "Connection refused"))
         if path in self.refused:
             return _Response(403, {})
         if path not in self.objects:
@@ -95,6 +99,17 @@ def test_a_refused_read_names_the_object_and_the_answer(monkeypatch: pytest.Monk
     read = reader(monkeypatch, FakeServer({}, refused=frozenset({ROUTE})))
     with pytest.raises(StatusReadError, match=f"GET {ROUTE}: HTTP 403 Forbidden"):
         read.status("gateway.networking.k8s.io/v1", "HTTPRoute", "ml-team", "chat-1")
+
+
+def test_a_cluster_that_cannot_be_reached_is_asked_once_in_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hundred services' reads must not each wait for the timeout of an unreachable API server."""
+    server = FakeServer({})
+    server.down = True
+    read = reader(monkeypatch, server)
+    for _ in range(3):
+        with pytest.raises(StatusReadError, match=f"GET {ROUTE}: .*Connection refused"):
+            read.status("gateway.networking.k8s.io/v1", "HTTPRoute", "ml-team", "chat-1")
+    assert len(server.requests) == 1
 
 
 def test_a_broken_kubeconfig_is_a_read_error(tmp_path: Path) -> None:
