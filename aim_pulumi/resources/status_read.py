@@ -10,13 +10,14 @@ and one more resource of each route in the state. Read here, the status costs on
 nothing in the state and no step. What `pulumi refresh` cannot do either way stays so: a refresh
 runs no program, so the status it leaves is the last `up`'s.
 
-Which cluster: the default Kubernetes provider's, found as the capacity check finds it
-(`capacity_read.default_access`: `kubernetes:kubeconfig` and `kubernetes:context`, else
-`$KUBECONFIG`, else `~/.kube/config`), with the same client and credentials, read-only. Where the
-program cannot know the cluster (a service deploying through an explicit provider, a provider
-configured in-cluster without a kubeconfig) `status_reader` gives None and the status is read by
-a Pulumi read as before (`children.read_child`). Nothing is read under the SDK's
-mocks or when the provider renders YAML.
+Which cluster: the one every read of the program asks (`CapacityCheck.live_access`, also the
+binding's check in `live_services.py`): `aim:capacityKubeconfig`, else the default Kubernetes
+provider's (`kubernetes:kubeconfig` and `kubernetes:context`, else `$KUBECONFIG`, else
+`~/.kube/config`), with the capacity read's client and credentials, read-only. Where the program
+cannot know the cluster (a service deploying through an explicit provider without
+`aim:capacityKubeconfig`, a provider configured in-cluster without a kubeconfig)
+`program_status_reader` gives None and the status is read by a Pulumi read as before
+(`children.read_child`). Nothing is read under the SDK's mocks or when the provider renders YAML.
 
 A read that fails (the API server unreachable or too slow, the credentials refused) is a warning
 on the service, not an error: the update has applied by then, and the status says what the child's
@@ -26,19 +27,16 @@ own apply read, as with `aim:readBackStatus: false`. Each request is bounded by 
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import pulumi
 import yaml
-from pulumi.runtime import mocks as pulumi_mocks
-from pulumi.runtime import settings as pulumi_settings
 
 from aim_pulumi.resources import capacity_read
-from aim_pulumi.resources.capacity_read import ClusterAccess, NoCluster, default_access
+from aim_pulumi.resources.capacity_read import ClusterAccess, NoCluster
+from aim_pulumi.resources.registry import current_registry
 
 __all__ = [
     "PLURALS",
@@ -48,7 +46,7 @@ __all__ = [
     "StatusReader",
     "object_path",
     "program_status_reader",
-    "status_reader",
+    "reader_for",
 ]
 
 # The resource (plural) each kind read back is served at.
@@ -130,24 +128,8 @@ class StatusReader:
 _READERS: dict[ClusterAccess, StatusReader] = {}
 
 
-def status_reader(
-    kubernetes_config: Mapping[str, str | None],
-    *,
-    explicit_provider: bool,
-    environ: Mapping[str, str] | None = None,
-    home: Path | None = None,
-) -> StatusReader | None:
-    """The reader of the default provider's cluster; None where the program cannot know the cluster.
-
-    One reader per cluster for the whole run (its client is made once).
-    """
-    if explicit_provider:
-        return None
-    access = default_access(
-        kubernetes_config, os.environ if environ is None else environ, Path.home() if home is None else home
-    )
-    if isinstance(access, NoCluster):
-        return None
+def reader_for(access: ClusterAccess) -> StatusReader:
+    """The reader of `access`'s cluster: one per cluster for the whole run (its client made once)."""
     reader = _READERS.get(access)
     if reader is None:
         reader = _READERS[access] = StatusReader(access)
@@ -155,12 +137,10 @@ def status_reader(
 
 
 def program_status_reader(explicit_provider: bool) -> StatusReader | None:
-    """`status_reader` of this run: None under the SDK's mocks (unit tests, `aim-pulumi plan`)."""
-    if isinstance(pulumi_settings.get_monitor(), pulumi_mocks.MockMonitor):
-        return None
-    config = pulumi.Config("kubernetes")
-    settings = {key: config.get(key) for key in ("kubeconfig", "context", "renderYamlToDirectory")}
-    return status_reader(settings, explicit_provider=explicit_provider)
+    """The reader of the cluster the program's reads ask (`CapacityCheck.live_access`); None where
+    the program cannot know it, and under the SDK's mocks (unit tests, `aim-pulumi plan`)."""
+    access = current_registry().capacity.live_access(explicit_provider)
+    return None if isinstance(access, NoCluster) else reader_for(access)
 
 
 class ProgramRead:

@@ -21,7 +21,7 @@ from aim_pulumi.resources.status_read import (
     StatusReader,
     StatusReadError,
     object_path,
-    status_reader,
+    reader_for,
 )
 
 ROUTE = "/apis/gateway.networking.k8s.io/v1/namespaces/ml-team/httproutes/chat-1"
@@ -120,18 +120,7 @@ def test_a_broken_kubeconfig_is_a_read_error(tmp_path: Path) -> None:
         read.status("gateway.networking.k8s.io/v1", "HTTPRoute", "ml-team", "chat-1")
 
 
-def test_the_reader_is_the_default_providers_cluster_and_none_where_the_program_cannot_know_it(
-    tmp_path: Path,
-) -> None:
-    config = tmp_path / "kubeconfig"
-    config.write_text("clusters: []\n")
-    settings = {"kubeconfig": str(config), "context": "ctx", "renderYamlToDirectory": None}
-    found = status_reader(settings, explicit_provider=False, environ={}, home=tmp_path)
-    assert found is not None and found.access == ClusterAccess(str(config), "ctx", "kubernetes:kubeconfig")
-    # One reader (one client) per cluster for the whole run.
-    assert status_reader(settings, explicit_provider=False, environ={}, home=tmp_path) is found
-    assert status_reader(settings, explicit_provider=True, environ={}, home=tmp_path) is None
-    nothing = {"kubeconfig": None, "context": None, "renderYamlToDirectory": None}
-    assert status_reader(nothing, explicit_provider=False, environ={}, home=tmp_path) is None
-    rendering = {**settings, "renderYamlToDirectory": "out"}
-    assert status_reader(rendering, explicit_provider=False, environ={}, home=tmp_path) is None
+def test_one_reader_per_cluster_for_the_whole_run() -> None:
+    access = ClusterAccess("/kubeconfig", "ctx", "kubernetes:kubeconfig")
+    assert reader_for(access) is reader_for(ClusterAccess("/kubeconfig", "ctx", "kubernetes:kubeconfig"))
+    assert reader_for(access) is not reader_for(ClusterAccess("/other", "ctx", "kubernetes:kubeconfig"))
