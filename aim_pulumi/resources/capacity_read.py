@@ -37,8 +37,12 @@ from aim_pulumi.resolve.capacity.cluster import ClusterCapacity, capacity_from_o
 __all__ = [
     "CapacityReadError",
     "ClusterAccess",
+    "Deadline",
     "NoCluster",
     "default_access",
+    "get_json",
+    "new_client",
+    "open_client",
     "read_capacity",
 ]
 
@@ -113,7 +117,8 @@ def default_access(
     return ClusterAccess(None, context, "~/.kube/config")
 
 
-def _client(access: ClusterAccess) -> Any:
+def new_client(access: ClusterAccess) -> Any:
+    """A client of the cluster `access` names, read-only (`persist_config=False`)."""
     from kubernetes import config
 
     value = access.kubeconfig
@@ -126,7 +131,20 @@ def _client(access: ClusterAccess) -> Any:
     return load(config_file=path, context=access.context, persist_config=False)
 
 
-class _Deadline:
+def open_client(access: ClusterAccess) -> Any:
+    """`new_client`, or CapacityReadError naming the kubeconfig when it cannot be used: the one
+    message every read of the cluster (capacity, live InferenceServices, status) gives for it."""
+    from kubernetes.config import ConfigException
+
+    try:
+        return new_client(access)
+    except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
+        raise CapacityReadError(f"the kubeconfig ({access.describe()}) cannot be used: {exc}") from None
+
+
+class Deadline:
+    """What is left of a bound on all of a read's requests; CapacityReadError once it is spent."""
+
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.end = time.monotonic() + seconds
@@ -161,7 +179,7 @@ PATHS: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
 }
 
 
-def _get(api: Any, path: str, query: list[tuple[str, Any]], timeout: tuple[float, float]) -> Any:
+def get_json(api: Any, path: str, query: list[tuple[str, Any]], timeout: tuple[float, float]) -> Any:
     """GET `path` through the client's own request path (its auth, TLS and proxies), as JSON.
 
     The typed API classes are not loaded: their modules are most of the client's import time. The
@@ -193,7 +211,7 @@ def _get(api: Any, path: str, query: list[tuple[str, Any]], timeout: tuple[float
     return json.loads(data)
 
 
-def _lister(api: Any, kind: str, deadline: _Deadline) -> Callable[[str | None], Mapping[str, Any]]:
+def _lister(api: Any, kind: str, deadline: Deadline) -> Callable[[str | None], Mapping[str, Any]]:
     path, extra = PATHS[kind]
 
     def fetch(token: str | None) -> Mapping[str, Any]:
@@ -201,7 +219,7 @@ def _lister(api: Any, kind: str, deadline: _Deadline) -> Callable[[str | None], 
         query: list[tuple[str, Any]] = [("limit", PAGE), *extra]
         if token:
             query.append(("continue", token))
-        page = _get(api, path, query, (min(left, 5.0), left))
+        page = get_json(api, path, query, (min(left, 5.0), left))
         return page if isinstance(page, Mapping) else {}
 
     return fetch
@@ -214,15 +232,11 @@ def read_capacity(access: ClusterAccess, timeout_seconds: float) -> ClusterCapac
     or answered too slowly, or nodes cannot be listed; another kind refused is named in `unread`.
     """
     from kubernetes import client
-    from kubernetes.config import ConfigException
     from urllib3.exceptions import HTTPError
 
-    try:
-        api = _client(access)
-    except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
-        raise CapacityReadError(f"the kubeconfig ({access.describe()}) cannot be used: {exc}") from None
+    api = open_client(access)
     # The bound is on the cluster's answers, from the first request on.
-    deadline = _Deadline(timeout_seconds)
+    deadline = Deadline(timeout_seconds)
     server = str(getattr(api.configuration, "host", "") or "the API server")
     listed: dict[str, list[Mapping[str, Any]] | None] = {}
     unread: list[str] = []

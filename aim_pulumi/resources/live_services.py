@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
-import yaml
 
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.children.caching import PROFILE_LABEL
@@ -44,10 +43,6 @@ __all__ = ["WORKERS", "LiveRead", "read_inference_services", "warn_lost_bindings
 WORKERS = 8
 ISVC_PATH = "/apis/serving.kserve.io/v1beta1/namespaces/{namespace}/inferenceservices"
 
-# Replaced by the unit tests' fake API server; the client the capacity read uses.
-_client = capacity_read._client
-_get = capacity_read._get
-
 
 @dataclass
 class LiveRead:
@@ -58,7 +53,7 @@ class LiveRead:
 
 
 def _read_namespace(
-    api: Any, namespace: str, names: Sequence[str], deadline: capacity_read._Deadline
+    api: Any, namespace: str, names: Sequence[str], deadline: capacity_read.Deadline
 ) -> dict[tuple[str, str], Mapping[str, Any] | None]:
     """One GET (one name) or one paged, label-selected list (several) of one namespace."""
     from kubernetes import client
@@ -68,7 +63,7 @@ def _read_namespace(
     if len(names) == 1:
         left = deadline.left()
         try:
-            found = _get(api, f"{base}/{names[0]}", [], (min(left, 5.0), left))
+            found = capacity_read.get_json(api, f"{base}/{names[0]}", [], (min(left, 5.0), left))
         except client.ApiException as exc:
             if exc.status == 404:
                 return out
@@ -83,7 +78,7 @@ def _read_namespace(
         if token:
             query.append(("continue", token))
         try:
-            page = _get(api, base, query, (min(left, 5.0), left))
+            page = capacity_read.get_json(api, base, query, (min(left, 5.0), left))
         except client.ApiException as exc:
             if exc.status == 404:  # no InferenceService kind served (yet): nothing deployed
                 return out
@@ -107,17 +102,13 @@ def read_inference_services(
     or answers too slowly; a namespace the credentials may not read is named in `unread`.
     """
     from kubernetes import client
-    from kubernetes.config import ConfigException
     from urllib3.exceptions import HTTPError
 
     by_namespace: dict[str, list[str]] = {}
     for namespace, name in sorted(set(wanted)):
         by_namespace.setdefault(namespace, []).append(name)
-    try:
-        api = _client(access)
-    except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
-        raise CapacityReadError(f"the kubeconfig ({access.describe()}) cannot be used: {exc}") from None
-    deadline = capacity_read._Deadline(timeout_seconds)
+    api = capacity_read.open_client(access)
+    deadline = capacity_read.Deadline(timeout_seconds)
     server = str(getattr(api.configuration, "host", "") or "the API server")
     result = LiveRead()
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(WORKERS, len(by_namespace) or 1))

@@ -32,10 +32,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import pulumi
-import yaml
 
 from aim_pulumi.resources import capacity_read
-from aim_pulumi.resources.capacity_read import ClusterAccess, NoCluster
+from aim_pulumi.resources.capacity_read import CapacityReadError, ClusterAccess, NoCluster
 from aim_pulumi.resources.registry import current_registry
 
 __all__ = [
@@ -84,18 +83,14 @@ class StatusReader:
         self._unreachable: StatusReadError | None = None
 
     def _client(self) -> Any:
-        from kubernetes.config import ConfigException
-
         with self._lock:
             if self._unreachable is not None:
                 raise self._unreachable
             if self._api is None:
                 try:
-                    self._api = capacity_read._client(self.access)
-                except (ConfigException, OSError, yaml.YAMLError, ValueError, TypeError) as exc:
-                    self._unreachable = StatusReadError(
-                        f"the kubeconfig ({self.access.describe()}) cannot be used: {exc}"
-                    )
+                    self._api = capacity_read.open_client(self.access)
+                except CapacityReadError as exc:
+                    self._unreachable = StatusReadError(str(exc))
                     raise self._unreachable from None
             return self._api
 
@@ -107,7 +102,7 @@ class StatusReader:
         api = self._client()
         path = object_path(api_version, kind, namespace, name)
         try:
-            found = capacity_read._get(api, path, [], (self.timeout_seconds, self.timeout_seconds))
+            found = capacity_read.get_json(api, path, [], (self.timeout_seconds, self.timeout_seconds))
         except client.ApiException as exc:
             if exc.status == 404:
                 return None

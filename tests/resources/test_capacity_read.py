@@ -66,7 +66,7 @@ class FakeServer:
 
 
 def serve(monkeypatch: pytest.MonkeyPatch, server: FakeServer) -> None:
-    monkeypatch.setattr(capacity_read, "_client", lambda access: server)
+    monkeypatch.setattr(capacity_read, "new_client", lambda access: server)
 
 
 def nodes(count: int) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ import pytest
 from urllib3.exceptions import MaxRetryError
 
 from aim_pulumi.resolve.settings import Settings
-from aim_pulumi.resources import capacity, live_services
+from aim_pulumi.resources import capacity, capacity_read, live_services
 from aim_pulumi.resources.capacity_read import CapacityReadError, ClusterAccess, NoCluster
 from aim_pulumi.resources.live_services import ISVC_PATH, read_inference_services, warn_lost_bindings
 from aim_pulumi.resources.round_member import Judged
@@ -99,7 +99,7 @@ class FakeServer:
 
 
 def serve(monkeypatch: pytest.MonkeyPatch, server: FakeServer) -> None:
-    monkeypatch.setattr(live_services, "_client", lambda access: server)
+    monkeypatch.setattr(capacity_read, "new_client", lambda access: server)
 
 
 def test_one_service_of_a_namespace_is_one_get_and_404_is_not_deployed(
@@ -242,7 +242,7 @@ def test_nothing_is_read_without_a_new_binding_or_a_cluster(
     def no_client(access: Any) -> Any:
         raise AssertionError("the cluster was read")
 
-    monkeypatch.setattr(live_services, "_client", no_client)
+    monkeypatch.setattr(capacity_read, "new_client", no_client)
     warn_lost_bindings([], ACCESS, 5)
     warn_lost_bindings([new_service("a", "optimized")], NoCluster("no kubeconfig"), 5)
     assert said == []

@@ -70,7 +70,7 @@ def reader(monkeypatch: pytest.MonkeyPatch, server: FakeServer) -> StatusReader:
         made.append(access)
         return server
 
-    monkeypatch.setattr(capacity_read, "_client", client)
+    monkeypatch.setattr(capacity_read, "new_client", client)
     found = StatusReader(ClusterAccess("/kubeconfig", None, "test"))
     found.made = made  # type: ignore[attr-defined]
     return found
