@@ -43,7 +43,9 @@ start and stop per run. Nothing runs pods there, and the provider waits for each
 sides): the status writer of `tests/cluster/status_writer.py` writes them, in this process
 (outside the CLI's process tree), as the cluster tests do; routes are not waited for and the
 cache PVCs carry the components' own `pulumi.com/skipAwait`. The cluster's own CPU during each
-up is reported too.
+up is reported too. Each cluster has Ready GPU nodes with room for every service (`add_gpu_nodes`),
+so the capacity check finds the services fit, as on a cluster they are deployed to; day two on the
+same stack and cluster follows each up (`up_once`).
 
     python bench/bench_real_engine.py                       # 100, 300 services x 200, 2,000 profiles
     python bench/bench_real_engine.py --services 1000        # larger (slow)
