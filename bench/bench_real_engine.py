@@ -537,26 +537,20 @@ GPUS_PER_NODE = 8
 def add_gpu_nodes(kube: Any, services: int) -> int:
     """Nodes with room for every service, as on a cluster its services fit: `ceil(services / 8) + 1`
     nodes of 8 GPUs of each model in `GPU_MODELS`, Ready, written as a kubelet and the node
-    lifecycle controller would (the test cluster runs neither; `tests/cluster/test_capacity_cluster.py`
-    writes its nodes the same way). Without them the capacity check, on by default, finds no GPU and
-    warns on every service in every run (`CapacityExceeded`), work a cluster the services fit never
-    causes and the bare graph has no counterpart for. The number of nodes written."""
+    lifecycle controller would (`status_writer.add_ready_node`, which the capacity cluster tests use
+    too; the test cluster runs neither). Without them the capacity check, on by default, finds no
+    GPU and warns on every service in every run (`CapacityExceeded`), work a cluster the services
+    fit never causes and the bare graph has no counterpart for. The number of nodes written."""
+    _cluster_tests()
     if str(CAPACITY_OBJECTS) not in sys.path:
         sys.path.insert(0, str(CAPACITY_OBJECTS))
     from k8s_objects import node  # type: ignore[import-not-found]
+    from status_writer import add_ready_node
 
     per_model = -(-services // GPUS_PER_NODE) + 1
-    ready = {"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "ready"}
     for model in GPU_MODELS:
         for index in range(per_model):
-            manifest = node(f"bench-{model.lower()}-{index}", GPUS_PER_NODE, model=model)
-            name = manifest["metadata"]["name"]
-            kube.create({k: v for k, v in manifest.items() if k != "status"})
-            status = {**manifest["status"], "conditions": [ready]}
-            kube.patch(
-                "v1", "Node", None, name, {"status": status}, field_manager="kubelet", subresource="status"
-            )
-            kube.patch("v1", "Node", None, name, {"spec": {"taints": None}}, field_manager="node-controller")
+            add_ready_node(kube, node(f"bench-{model.lower()}-{index}", GPUS_PER_NODE, model=model))
     return per_model * len(GPU_MODELS)
 
 

@@ -136,6 +136,19 @@ def mark_scaled_object_ready(kube: Kube, namespace: str, name: str) -> None:
     )
 
 
+def add_ready_node(kube: Kube, manifest: dict[str, Any]) -> None:
+    """Create a Node as a kubelet registers one: the object, then its `status` (with `Ready`) through
+    the status subresource; then lift the not-ready taint admission puts on a new node, leaving the
+    node's own taints, as the node lifecycle controller does once the node is Ready."""
+    name = manifest["metadata"]["name"]
+    kube.create({k: v for k, v in manifest.items() if k != "status"})
+    ready = {"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "ready"}
+    status = {**manifest["status"], "conditions": [ready]}
+    kube.patch("v1", "Node", None, name, {"status": status}, field_manager="kubelet", subresource="status")
+    taints = (manifest.get("spec") or {}).get("taints") or None
+    kube.patch("v1", "Node", None, name, {"spec": {"taints": taints}}, field_manager="node-controller")
+
+
 def mark_predictor_crashing(kube: Kube, namespace: str, name: str) -> None:
     """What KServe writes once the predictor's container was OOM-killed and loops in CrashLoopBackOff:
     the Deployment unavailable, `Ready` False, and the model `FailedToLoad` with the exit code."""

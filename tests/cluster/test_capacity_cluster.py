@@ -27,6 +27,7 @@ import yaml
 from cluster import TestCluster
 from harness import REPO, RealStack, run_cli, toolchain_dir
 from kube import ApiError, Kube, wait_until
+from status_writer import add_ready_node
 
 sys.path.insert(0, str(REPO / "tests" / "resolve" / "capacity"))
 
@@ -51,22 +52,8 @@ class Scenario:
 
     def add_nodes(self, *manifests: Mapping[str, Any]) -> None:
         for manifest in manifests:
-            body = {k: v for k, v in manifest.items() if k != "status"}
-            self.kube.create(body)
+            add_ready_node(self.kube, dict(manifest))
             self.nodes.append(manifest["metadata"]["name"])
-            name = manifest["metadata"]["name"]
-            # What a kubelet reports: written through the status subresource, as it writes it, Ready.
-            ready = {"type": "Ready", "status": "True", "reason": "KubeletReady", "message": "ready"}
-            status = {**manifest["status"], "conditions": [ready]}
-            self.kube.patch(
-                "v1", "Node", None, name, {"status": status}, field_manager="kubelet", subresource="status"
-            )
-            # Admission taints a new node not-ready; the node lifecycle controller lifts it once the
-            # node is Ready, leaving the node's own taints.
-            taints = (manifest.get("spec") or {}).get("taints") or None
-            self.kube.patch(
-                "v1", "Node", None, name, {"spec": {"taints": taints}}, field_manager="node-controller"
-            )
 
     def add_pods(self, *manifests: Mapping[str, Any]) -> None:
         for ns in sorted({m["metadata"]["namespace"] for m in manifests}):
