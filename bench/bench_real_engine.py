@@ -545,7 +545,7 @@ def add_gpu_nodes(kube: Any, services: int) -> int:
     if str(CAPACITY_OBJECTS) not in sys.path:
         sys.path.insert(0, str(CAPACITY_OBJECTS))
     from k8s_objects import node  # type: ignore[import-not-found]
-    from status_writer import add_ready_node
+    from status_writer import add_ready_node  # type: ignore[import-not-found]
 
     per_model = -(-services // GPUS_PER_NODE) + 1
     for model in GPU_MODELS:
@@ -604,7 +604,7 @@ def up_once(
         stack = Stack(program, workdir, tools)
         return {**stack.timed("up", "--yes", "--skip-preview"), "state_bytes": stack.state_bytes()}
     _cluster_tests()
-    from status_writer import StatusWriter  # type: ignore[import-not-found]
+    from status_writer import StatusWriter
 
     with fresh_cluster(base / f"cluster-{side}", namespaces, services) as cluster:
         stack = Stack(program, workdir, tools, kubeconfig=cluster.kubeconfig)
@@ -615,16 +615,21 @@ def up_once(
             state_bytes = stack.state_bytes()
             first = stack.timed("refresh", "--yes", "--skip-preview", timeout=DAY_TWO_TIMEOUT)
         run["status_writes"] = len(writer.written)
-        run["first_refresh_wall"], run["first_refresh_tree"] = first["wall"], first["tree"]
-        run["first_refresh_changed"] = first["changed"]
+        _record_day_two(run, "first_refresh", first)
         for command, key in ((("up", "--refresh"), "up_refresh"), (("refresh",), "refresh")):
             _settle(cluster.state)
             again = stack.timed(*command, "--yes", "--skip-preview", timeout=DAY_TWO_TIMEOUT)
-            run[f"{key}_wall"], run[f"{key}_tree"] = again["wall"], again["tree"]
-            run[f"{key}_changed"] = again["changed"]
-            if key == "up_refresh":  # the only day-two call that runs the program
-                run["up_refresh_cpu"] = again["cpu"]
+            _record_day_two(run, key, again)
         return {**run, "state_bytes": state_bytes}
+
+
+def _record_day_two(run: dict[str, float], key: str, call: Mapping[str, float]) -> None:
+    """A day-two call's wall, CLI tree and changes into `run` under `key`; the program's CPU too for
+    `up_refresh`, the only day-two call that runs the program."""
+    for figure in ("wall", "tree", "changed"):
+        run[f"{key}_{figure}"] = call[figure]
+    if key == "up_refresh":
+        run["up_refresh_cpu"] = call["cpu"]
 
 
 # ------------------------------------------------------------------------------ measuring
