@@ -581,6 +581,8 @@ def fresh_cluster(state: Path, namespaces: Iterable[str], services: int = 0) -> 
 # A day-two call that waits longer has met a change it should not have (the CLI's summary says
 # which); nothing is left to answer a wait for readiness then.
 DAY_TWO_TIMEOUT = 900.0
+# What every day-two call records: wall, the CLI tree's CPU, the changes the CLI's summary counted.
+DAY_TWO_FIGURES = ("wall", "tree", "changed")
 
 
 def up_once(
@@ -615,21 +617,25 @@ def up_once(
             state_bytes = stack.state_bytes()
             first = stack.timed("refresh", "--yes", "--skip-preview", timeout=DAY_TWO_TIMEOUT)
         run["status_writes"] = len(writer.written)
-        _record_day_two(run, "first_refresh", first)
-        for command, key in ((("up", "--refresh"), "up_refresh"), (("refresh",), "refresh")):
+        _record_day_two(run, "first_refresh", first, DAY_TWO_FIGURES)
+        # `up --refresh` is the one day-two call that runs the program: its CPU is recorded too.
+        calls = (
+            (("up", "--refresh"), "up_refresh", (*DAY_TWO_FIGURES, "cpu")),
+            (("refresh",), "refresh", DAY_TWO_FIGURES),
+        )
+        for command, key, figures in calls:
             _settle(cluster.state)
             again = stack.timed(*command, "--yes", "--skip-preview", timeout=DAY_TWO_TIMEOUT)
-            _record_day_two(run, key, again)
+            _record_day_two(run, key, again, figures)
         return {**run, "state_bytes": state_bytes}
 
 
-def _record_day_two(run: dict[str, float], key: str, call: Mapping[str, float]) -> None:
-    """A day-two call's wall, CLI tree and changes into `run` under `key`; the program's CPU too for
-    `up_refresh`, the only day-two call that runs the program."""
-    for figure in ("wall", "tree", "changed"):
+def _record_day_two(
+    run: dict[str, float], key: str, call: Mapping[str, float], figures: Sequence[str]
+) -> None:
+    """A day-two call's `figures` into `run`, each under `<key>_<figure>`."""
+    for figure in figures:
         run[f"{key}_{figure}"] = call[figure]
-    if key == "up_refresh":
-        run["up_refresh_cpu"] = call["cpu"]
 
 
 # ------------------------------------------------------------------------------ measuring
@@ -671,9 +677,7 @@ def _check_steps(runs: Mapping[str, Sequence[Mapping[str, float]]], side: str, w
 def _summary(runs: Sequence[Mapping[str, float]]) -> dict[str, Any]:
     """One side's runs of one CLI command: min and median of each figure, the largest peak RSS."""
     figures = ("cpu", "body", "wall", "tree", "state_bytes", "cluster_cpu")
-    day_two = tuple(
-        f"{c}_{f}" for c in ("first_refresh", "up_refresh", "refresh") for f in ("wall", "tree", "changed")
-    )
+    day_two = tuple(f"{c}_{f}" for c in ("first_refresh", "up_refresh", "refresh") for f in DAY_TWO_FIGURES)
     keys = [k for k in (*figures, *day_two, "up_refresh_cpu") if k in runs[0]]
     summary: dict[str, Any] = {key: _stats([r[key] for r in runs]) for key in keys}
     summary["rss_mb"] = max(r["rss_mb"] for r in runs)
