@@ -62,6 +62,18 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
   one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
   but not read or restore one (`default_executor`, `restore_default_executor`).
+- `pulumi.runtime.settings.get_monitor`, `handle_grpc_error` and `SETTINGS.rpc_manager.do_rpc`,
+  `pulumi.runtime.rpc.serialize_properties` and `pulumi.runtime._context.wrap_with_context`: a
+  component's output registration sent on an executor of the package's (`register_outputs_on`).
+  The SDK sends every RPC on the loop's default executor, whose threads (4 per engine step the
+  language host allows) each block until the engine answers; a registration of a resource to be
+  created holds its thread for the whole create, so the round's children fill the pool and an
+  RPC sent after them waits, first in, first out, until the last of them has a thread. An
+  AIMService's outputs (its status, observed once its InferenceService is ready) are sent after
+  its children by design, so through the SDK they reached the engine only after every child of
+  every service had, one whole-state write each at the end of the `up`. The request, its
+  serialisation, the wait tracked among the program's RPCs and the error handling are the SDK's
+  own functions; only the executor differs. The engine's answer is the same as to the SDK's call.
 - `pulumi.runtime._grpc_settings._GRPC_CHANNEL_OPTIONS`: the options (message size limits) the
   SDK's own provider server is created with; the component provider's server
   (`aim_pulumi.provider_server`) serves with the same (`grpc_server_options`).
@@ -78,18 +90,21 @@ import contextlib
 import pathlib
 import sys
 import weakref
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
+import grpc  # type: ignore[import-untyped]
 import pulumi
 from pulumi import _types as pulumi_types
 from pulumi import output as pulumi_output
 from pulumi.runtime import config as pulumi_config
 from pulumi.runtime import resource as pulumi_resource
+from pulumi.runtime import rpc as pulumi_rpc
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime._callbacks import _CallbackServicer
-from pulumi.runtime.proto import source_pb2
+from pulumi.runtime._context import wrap_with_context
+from pulumi.runtime.proto import resource_pb2, resource_pb2_grpc, source_pb2
 from pulumi.runtime.stack import Stack
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
@@ -105,6 +120,7 @@ __all__ = [
     "kubernetes_sdk_version",
     "output_data",
     "output_from_data",
+    "register_outputs_on",
     "remembered_resource_types",
     "restore_default_executor",
     "sdk_supports_program_end",
@@ -400,3 +416,47 @@ def awaited_with_the_rpcs(output: pulumi.Output[Any], then: Callable[[], None] |
     held = asyncio.ensure_future(settled())
     _HELD.add(held)
     pulumi_settings.SETTINGS.rpc_manager.rpcs.append(held)
+
+
+def register_outputs_on(
+    resource: pulumi.ComponentResource, outputs: Mapping[str, Any], executor: Executor
+) -> None:
+    """Register a component's outputs as `ComponentResource.register_outputs` does, the RPC sent
+    on `executor` rather than the loop's default one (why: the module's docstring).
+
+    Only where the program talks to the engine over gRPC; under the SDK's mocks and the offline
+    engine (whose one-worker executor keeps the registrations in the program's order) the SDK's
+    own call is made.
+    """
+    monitor = pulumi_settings.get_monitor()
+    if not isinstance(monitor, resource_pb2_grpc.ResourceMonitorStub):
+        resource.register_outputs(dict(outputs))
+        return
+    stub = monitor
+
+    async def send() -> None:
+        urn = await resource.urn.future() or ""
+        serialized = await pulumi_rpc.serialize_properties(dict(outputs), {})
+        request = resource_pb2.RegisterResourceOutputsRequest(urn=urn, outputs=serialized)
+
+        def call() -> Any:
+            try:
+                return stub.RegisterResourceOutputs(request)
+            except grpc.RpcError as exn:
+                pulumi_settings.handle_grpc_error(exn)
+
+        await asyncio.get_running_loop().run_in_executor(
+            executor,
+            wrap_with_context(call),  # type: ignore[no-untyped-call]
+        )
+
+    # The SDK's wrapper tracks the RPC among those the program's end awaits and reports its
+    # failure as the SDK's own call would; the task is kept until it is done.
+    task = asyncio.ensure_future(
+        pulumi_settings.SETTINGS.rpc_manager.do_rpc("register resource outputs", send)()
+    )
+    _SENDING.add(task)
+    task.add_done_callback(_SENDING.discard)
+
+
+_SENDING: set[asyncio.Future[Any]] = set()

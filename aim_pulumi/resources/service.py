@@ -26,6 +26,7 @@ from aim_pulumi import api
 from aim_pulumi.resolve.catalog.store import Catalog
 from aim_pulumi.resolve.objects import FORCE_REBIND_ANNOTATION
 from aim_pulumi.resolve.settings import Settings
+from aim_pulumi.resources import levers
 from aim_pulumi.resources.catalog_component import default_resource_name, object_manifest
 from aim_pulumi.resources.children import inherited_dependencies
 from aim_pulumi.resources.constructors import plain_args, schema_args
@@ -194,14 +195,16 @@ class AIMService(pulumi.ComponentResource):
         )
         self.route_path = self.status.apply(lambda s: ((s or {}).get("routing") or {}).get("path"))
         self.endpoint = self.route_path.apply(lambda path: route_endpoint(record.hostnames, path))
-        self.register_outputs(
+        # Its status waits for the children's apply: sent on the lane (`levers.py`).
+        levers.register_late_outputs(
+            self,
             {
                 "status": self.status,
                 "resolvedProfile": self.resolved_profile,
                 "inferenceServiceName": self.inference_service_name,
                 "routePath": self.route_path,
                 "endpoint": self.endpoint,
-            }
+            },
         )
         enlist_service(record)
 

@@ -33,7 +33,7 @@ from typing import Any
 
 import pulumi
 
-from aim_pulumi.resources import capacity_read
+from aim_pulumi.resources import capacity_read, levers
 from aim_pulumi.resources.capacity_read import CapacityReadError, ClusterAccess, NoCluster
 from aim_pulumi.resources.registry import current_registry
 
@@ -69,8 +69,10 @@ def object_path(api_version: str, kind: str, namespace: str, name: str) -> str:
 class StatusReader:
     """GETs objects of one cluster through one client, made at the first read.
 
-    The reads run in threads (`asyncio.to_thread`), so that a hundred services' reads do not hold
-    the program's event loop; the client's connection pool is shared by them.
+    The reads run in threads, so that a hundred services' reads do not hold the program's event
+    loop; the client's connection pool is shared by them. The threads are the package's lane
+    (`levers.late_lane`), not the SDK's RPC pool: there a read would wait behind every child the
+    round registered, each holding a thread until the engine has created it.
     """
 
     def __init__(self, access: ClusterAccess, timeout_seconds: float = TIMEOUT_SECONDS) -> None:
@@ -117,7 +119,9 @@ class StatusReader:
     async def status_later(
         self, api_version: str, kind: str, namespace: str, name: str
     ) -> Mapping[str, Any] | None:
-        return await asyncio.to_thread(self.status, api_version, kind, namespace, name)
+        return await asyncio.get_running_loop().run_in_executor(
+            levers.late_lane(), self.status, api_version, kind, namespace, name
+        )
 
 
 _READERS: dict[ClusterAccess, StatusReader] = {}

@@ -316,3 +316,74 @@ def test_what_follows_a_held_output_waits_for_the_rpcs_its_callback_made() -> No
     assert failed.index("answered") < failed.index("then")
     assert "failure reported by the SDK" in failed
     _sdk.forget_previous_run()
+
+
+def test_outputs_registered_on_an_executor_of_the_packages() -> None:
+    """Under the engine (a gRPC monitor) the request is the SDK's own, sent on the executor given
+    and awaited among the program's RPCs; under the SDK's mocks the SDK's own call is made."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import pulumi
+    from google.protobuf import empty_pb2, json_format
+    from pulumi.runtime import mocks, rpc
+    from pulumi.runtime.proto import resource_pb2_grpc
+
+    class _NoMocks(mocks.Mocks):
+        def new_resource(self, args: Any) -> Any:
+            raise AssertionError("nothing is registered")
+
+        def call(self, args: Any) -> Any:
+            raise AssertionError("nothing is invoked")
+
+    assert _parameters(rpc.serialize_properties)[:2] == ["inputs", "property_deps"], _changed(
+        "pulumi.runtime.rpc.serialize_properties(inputs, property_deps, ...)"
+    )
+    assert callable(getattr(pulumi_settings, "handle_grpc_error", None)), _changed(
+        "settings.handle_grpc_error"
+    )
+    sent: list[tuple[str, Any]] = []
+
+    class Engine(resource_pb2_grpc.ResourceMonitorStub):
+        def __init__(self) -> None:  # no channel: nothing is dialled
+            pass
+
+        def RegisterResourceOutputs(self, request: Any) -> Any:
+            sent.append((threading.current_thread().name, request))
+            return empty_pb2.Empty()
+
+    class Component:
+        def __init__(self) -> None:
+            self.urn = pulumi.Output.from_input("urn:pulumi:dev::p::aim:index:AIMService::svc")
+            self.registered: list[Any] = []
+
+        def register_outputs(self, outputs: Any) -> None:
+            self.registered.append(outputs)
+
+    lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lane-under-test")
+    status = pulumi.Output.from_input({"status": "Running"})
+    saved = pulumi_settings.SETTINGS.monitor
+
+    async def run(monitor: Any, component: Component) -> None:
+        _sdk.forget_previous_run()
+        pulumi_settings.SETTINGS.monitor = monitor
+        _sdk.register_outputs_on(component, {"status": status, "port": 8000}, lane)  # type: ignore[arg-type]
+        await asyncio.sleep(0)
+        await stack.wait_for_rpcs(await_all_outstanding_tasks=False)
+
+    try:
+        engine_side = Component()
+        _sdk.sync_await(run(Engine(), engine_side))
+        assert engine_side.registered == []
+        [(thread, request)] = sent
+        assert thread.startswith("lane-under-test")
+        assert request.urn == "urn:pulumi:dev::p::aim:index:AIMService::svc"
+        assert json_format.MessageToDict(request.outputs) == {"status": {"status": "Running"}, "port": 8000.0}
+
+        mocked = Component()
+        _sdk.sync_await(run(mocks.MockMonitor(_NoMocks()), mocked))
+        assert len(sent) == 1 and [set(outputs) for outputs in mocked.registered] == [{"status", "port"}]
+    finally:
+        pulumi_settings.SETTINGS.monitor = saved
+        _sdk.forget_previous_run()
+        lane.shutdown()
