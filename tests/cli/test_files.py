@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import resource
 import shutil
@@ -9,7 +11,9 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +32,60 @@ def legacy(tmp_path: Path) -> Path:
     root.mkdir()
     shutil.copy(LEGACY / SERVICES, root / SERVICES)
     return root
+
+
+# The user file permissions bind when the tests run as root (root writes anywhere): `nobody`.
+UNPRIVILEGED = 65534
+
+
+@pytest.fixture
+def user_dir() -> Iterator[Path]:
+    """A directory the user `_main_unprivileged` runs as can enter: the test's own temporary
+    directory is private to root when the tests run as root."""
+    made = Path(tempfile.mkdtemp(prefix="aim-pulumi-user-"))
+    made.chmod(0o755)
+    try:
+        yield made
+    finally:
+        for path in [made, *made.rglob("*")]:
+            if path.is_dir() and not path.is_symlink():
+                path.chmod(0o755)
+        shutil.rmtree(made)
+
+
+def _main_unprivileged(argv: list[str]) -> tuple[int, str]:
+    """`main(argv)`'s exit code and stderr as a user whom file permissions bind: the tests' own
+    user, or, when that is root, `nobody` in a forked child (its files: `user_dir`)."""
+    if os.geteuid() != 0:
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(argv)
+        return code, err.getvalue()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop root for good, run, report, and leave without pytest's cleanup
+        code = 70
+        try:
+            os.close(read)
+            os.setgroups([])
+            os.setgid(UNPRIVILEGED)
+            os.setuid(UNPRIVILEGED)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                code = main(argv)
+            os.write(write, err.getvalue().encode())
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        text = pipe.read().decode()
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), text
+
+
+def _owned_by_the_unprivileged_user(path: Path) -> None:
+    if os.geteuid() == 0:
+        os.chown(path, UNPRIVILEGED, UNPRIVILEGED)
 
 
 def _migrate_child(
@@ -200,18 +258,19 @@ def test_output_dir_that_is_a_file_is_a_usage_error(
     assert "exists and is not a directory" in err and "Traceback" not in err
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
-def test_unwritable_output_dir_is_a_clean_error(
-    legacy: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    out = tmp_path / "ro"
+def test_unwritable_output_dir_is_a_clean_error(user_dir: Path) -> None:
+    source = user_dir / "in"
+    source.mkdir()
+    shutil.copy(LEGACY / SERVICES, source / SERVICES)
+    (source / SERVICES).chmod(0o644)
+    out = user_dir / "ro"
     out.mkdir()
+    _owned_by_the_unprivileged_user(out)
     out.chmod(0o500)
-    try:
-        assert main(["migrate", str(legacy), "-o", str(out / "x")]) == 1
-    finally:
-        out.chmod(0o700)
-    assert "cannot write" in capsys.readouterr().err
+    code, err = _main_unprivileged(["migrate", str(source), "-o", str(out / "x")])
+    assert code == 1, err
+    assert "cannot write" in err and "Traceback" not in err
+    assert not (out / "x").exists()
 
 
 def test_unwritable_output_path_is_a_clean_error(
@@ -343,15 +402,17 @@ def test_plan_refuses_a_read_only_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert target.read_text() == "keep"
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
-def test_plan_refuses_a_file_another_user_may_write(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    target = tmp_path / "plan.json"
+def test_plan_refuses_a_file_another_user_may_write(user_dir: Path) -> None:
+    models = user_dir / "models.yaml"
+    shutil.copy(LEGACY / "models.yaml", models)
+    models.chmod(0o644)
+    target = user_dir / "plan.json"
     target.write_text("keep")
+    _owned_by_the_unprivileged_user(target)
     target.chmod(0o420)  # the group may write it, its owner may not
-    assert main(["plan", str(LEGACY / "models.yaml"), "--json", str(target)]) == 2
-    assert "not writable by this user (mode 0420)" in capsys.readouterr().err
+    code, err = _main_unprivileged(["plan", str(models), "--json", str(target)])
+    assert code == 2, err
+    assert "not writable by this user (mode 0420)" in err
     target.chmod(0o600)
     assert target.read_text() == "keep"
 
