@@ -64,16 +64,11 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   but not read or restore one (`default_executor`, `restore_default_executor`).
 - `pulumi.runtime.settings.get_monitor`, `handle_grpc_error` and `SETTINGS.rpc_manager.do_rpc`,
   `pulumi.runtime.rpc.serialize_properties` and `pulumi.runtime._context.wrap_with_context`: a
-  component's output registration sent on an executor of the package's (`register_outputs_on`).
-  The SDK sends every RPC on the loop's default executor, whose threads (4 per engine step the
-  language host allows) each block until the engine answers; a registration of a resource to be
-  created holds its thread for the whole create, so the round's children fill the pool and an
-  RPC sent after them waits, first in, first out, until the last of them has a thread. An
-  AIMService's outputs (its status, observed once its InferenceService is ready) are sent after
-  its children by design, so through the SDK they reached the engine only after every child of
-  every service had, one whole-state write each at the end of the `up`. The request, its
-  serialisation, the wait tracked among the program's RPCs and the error handling are the SDK's
-  own functions; only the executor differs. The engine's answer is the same as to the SDK's call.
+  component's output registration sent on an executor the package chooses (`register_outputs_on`)
+  instead of the loop's default one, where it would wait behind every registration still queued
+  for a thread (why that matters: the lane in `levers.py`). The request, its serialisation, the
+  wait tracked among the program's RPCs and the error handling are the SDK's own functions; only
+  the executor differs, and the engine's answer is the same.
 - `pulumi.runtime._grpc_settings._GRPC_CHANNEL_OPTIONS`: the options (message size limits) the
   SDK's own provider server is created with; the component provider's server
   (`aim_pulumi.provider_server`) serves with the same (`grpc_server_options`).
