@@ -50,6 +50,7 @@ they are written).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -139,15 +140,13 @@ def after_registrations(done: pulumi.Output[Any] | None, then: Callable[[], None
 # Threads of the lane: its calls are one GET of an object or one output registration each, and
 # the engine answers output registrations one at a time.
 LATE_LANE_WORKERS = 4
-_LANE: list[Executor] = []
 
 
+@functools.cache
 def late_lane() -> Executor:
     """The threads for what a service sends once its children applied, apart from the SDK's RPC
     pool (made at the first call, one for the process; idle threads cost nothing)."""
-    if not _LANE:
-        _LANE.append(ThreadPoolExecutor(max_workers=LATE_LANE_WORKERS, thread_name_prefix="aim-late-lane"))
-    return _LANE[0]
+    return ThreadPoolExecutor(max_workers=LATE_LANE_WORKERS, thread_name_prefix="aim-late-lane")
 
 
 def register_late_outputs(component: pulumi.ComponentResource, outputs: Mapping[str, Any]) -> None:
