@@ -34,17 +34,17 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
   round when the engine has answered them, which ends the collector's window (`collector.py`).
 - `pulumi.runtime.config.CONFIG`: the config values set on the running stack, next to the public
   `get_config_env` (`stack_config_values`).
-- `pulumi.runtime.resource._get_stack_trace`: the stack trace each registration carries; its first
-  frame is the resource's source position, and the engine stores both in the state for every
-  resource (`sourcePosition`, `stackTrace`). The SDK sends every frame of the interpreter's stack
-  below the resource's constructor: for a component's child, registered by the resolution round
-  from an Output's callback, that is a dozen frames of this package, the SDK and asyncio, each a
-  long file URI, and the source position points into the package rather than at the user's line.
-  The offline engine records no source position, so it replaces the function with one returning an
-  empty trace while a program runs (`without_source_positions`). Under the real engine the
-  package's own registrations send the trace of the user's code instead (`sending_stack_traces`,
-  `trace_of`; `levers.py` decides which frames): the user's frames of a component's construction,
-  and for the children the round registers, the frames where the user declared their component.
+- `pulumi.runtime.resource._get_stack_trace` and `_get_source_position`: the stack trace each
+  registration carries and its source position (the trace's first frame); the engine stores both
+  in the state for every resource (`sourcePosition`, `stackTrace`). The SDK sends every frame of
+  the interpreter's stack below the resource's constructor: for a component's child, registered by
+  the resolution round from an Output's callback, that is a dozen frames of this package, the SDK
+  and asyncio, each a long file URI, and the source position points into the package rather than
+  at the user's line. The offline engine records no source position, so it replaces the first
+  with one returning an empty trace while a program runs (`without_source_positions`). Under the
+  real engine the package's own registrations send the user's line as their source position and
+  no trace (`sending_source_positions`, `position_of`; `levers.py` decides which line): the SDK
+  takes the position of the trace it was just handed, and gets the user's line for the empty one.
 - `pulumi._types.resource_types`: the output types of a resource class, read from its annotations
   with `typing.get_type_hints` on every registration (the SDK keeps no cache). It is a function of
   the class alone; the offline engine remembers it for this package's own classes, whose typed
@@ -62,13 +62,14 @@ Checked against pulumi 3.272.0 (`CHECKED_SDK_VERSION`). What is used, and why:
 - `asyncio`'s `loop._default_executor`: the offline engine runs registrations on its own
   one-worker executor and puts the loop's own back afterwards; asyncio can set a default executor
   but not read or restore one (`default_executor`, `restore_default_executor`).
-- `pulumi.runtime.settings.get_monitor`, `handle_grpc_error` and `SETTINGS.rpc_manager.do_rpc`,
-  `pulumi.runtime.rpc.serialize_properties` and `pulumi.runtime._context.wrap_with_context`: a
-  component's output registration sent on an executor the package chooses (`register_outputs_on`)
-  instead of the loop's default one, where it would wait behind every registration still queued
-  for a thread (why that matters: the lane in `levers.py`). The request, its serialisation, the
-  wait tracked among the program's RPCs and the error handling are the SDK's own functions; only
-  the executor differs, and the engine's answer is the same.
+- `asyncio`'s `loop._default_executor` again, with `pulumi.runtime.settings.get_monitor`: the RPCs
+  of chosen registrations (a service's binding, its outputs) sent on an executor the package
+  chooses (`rpcs_on`) instead of the loop's default one, where they would wait behind every
+  registration still queued for a thread (why that matters: the lanes in `levers.py`). The SDK
+  sends each RPC from a task it creates at the registration; the loop's default executor is wrapped
+  by one that sends what tasks created inside `rpcs_on` submit to that executor. The request, its
+  serialisation, the wait tracked among the program's RPCs and the error handling are the SDK's
+  own; only the thread differs, and the engine's answer is the same.
 - `pulumi.runtime._grpc_settings._GRPC_CHANNEL_OPTIONS`: the options (message size limits) the
   SDK's own provider server is created with; the component provider's server
   (`aim_pulumi.provider_server`) serves with the same (`grpc_server_options`).
@@ -81,25 +82,25 @@ Not here: the public names the SDK's mock engine and dynamic providers are built
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import contextvars
 import pathlib
 import sys
+import threading
 import weakref
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor
 from typing import Any, TypeVar
 
-import grpc  # type: ignore[import-untyped]
 import pulumi
 from pulumi import _types as pulumi_types
 from pulumi import output as pulumi_output
 from pulumi.runtime import config as pulumi_config
 from pulumi.runtime import resource as pulumi_resource
-from pulumi.runtime import rpc as pulumi_rpc
 from pulumi.runtime import settings as pulumi_settings
 from pulumi.runtime._callbacks import _CallbackServicer
-from pulumi.runtime._context import wrap_with_context
-from pulumi.runtime.proto import resource_pb2, resource_pb2_grpc, source_pb2
+from pulumi.runtime.proto import resource_pb2_grpc, source_pb2
 from pulumi.runtime.stack import Stack
 from pulumi.runtime.sync_await import _ensure_event_loop, _sync_await
 
@@ -115,14 +116,14 @@ __all__ = [
     "kubernetes_sdk_version",
     "output_data",
     "output_from_data",
-    "register_outputs_on",
+    "position_of",
     "remembered_resource_types",
     "restore_default_executor",
+    "rpcs_on",
     "sdk_supports_program_end",
-    "sending_stack_traces",
+    "sending_source_positions",
     "stack_config_values",
     "sync_await",
-    "trace_of",
     "transform_callback",
     "without_source_positions",
 ]
@@ -133,6 +134,7 @@ CHECKED_SDK_VERSION = "3.272.0"
 _FINISH = "_finish"
 _FINISHED_FLAG = "_outputs_registered"
 _STACK_TRACE = "_get_stack_trace"
+_SOURCE_POSITION = "_get_source_position"
 _RESOURCE_TYPES = "resource_types"
 _OWN_MODULES = __name__.split(".", 1)[0] + "."
 _OUTPUT_DATA = "_OutputData"
@@ -245,62 +247,78 @@ def without_source_positions() -> Iterator[None]:
 
 
 # One entry per (file, line) a registration was ever made below: bounded by the code, not the data.
-_FRAMES: dict[tuple[str, int | None], source_pb2.StackFrame] = {}
+_POSITIONS: dict[tuple[str, int | None], source_pb2.SourcePosition | None] = {}
 
 
-def _stack_frame(filename: str, line: int | None) -> source_pb2.StackFrame:
-    """The trace entry of one frame, as the SDK writes it (no position: no file, or not a path)."""
+def position_of(filename: str, line: int | None) -> source_pb2.SourcePosition | None:
+    """A registration's source position at (file, line), as the SDK writes one; None where the
+    SDK writes none (code run from a string, no file, not a path)."""
     key = (filename, line)
-    found = _FRAMES.get(key)
-    if found is None:
+    if key not in _POSITIONS:
         position: source_pb2.SourcePosition | None = None
         if filename != "" and line is not None:
             try:
                 position = source_pb2.SourcePosition(uri=pathlib.Path(filename).as_uri(), line=line)
             except BaseException:
                 position = None
-        found = _FRAMES[key] = source_pb2.StackFrame(pc=position)
-    return found
+        _POSITIONS[key] = position
+    return _POSITIONS[key]
 
 
-def trace_of(frames: Sequence[tuple[str, int | None]]) -> source_pb2.StackTrace:
-    """A registration's stack trace made of `frames` ((file, line), innermost first), each entry
-    as the SDK writes it; the first is the resource's source position."""
-    return source_pb2.StackTrace(frames=[_stack_frame(filename, line) for filename, line in frames])
-
-
-# What the package's registrations send, innermost choice last (`sending_stack_traces`).
-_TRACES: list[Callable[[], source_pb2.StackTrace | None]] = []
+# What the package's registrations send, innermost choice last (`sending_source_positions`).
+_CHOICES: list[Callable[[], source_pb2.SourcePosition | None]] = []
+# The SDK's own position of a trace, for traces the package did not hand out.
+_SDK_SOURCE_POSITION: Callable[[source_pb2.StackTrace], source_pb2.SourcePosition | None] = getattr(
+    pulumi_resource, _SOURCE_POSITION
+)
+# The trace last handed to the SDK and the position that goes with it, per thread: the SDK asks
+# for the position of the very trace it was just given (`_get_source_position(_get_stack_trace())`).
+_HANDED = threading.local()
 
 
 def _package_stack_trace() -> source_pb2.StackTrace:
-    """The innermost choice that has a trace to send; none: an empty trace (no source position)."""
-    for choice in reversed(_TRACES):
-        found = choice()
-        if found is not None:
-            return found
-    return source_pb2.StackTrace()
+    """An empty trace, its position the innermost choice's that has one (none: no position)."""
+    position = None
+    for choice in reversed(_CHOICES):
+        position = choice()
+        if position is not None:
+            break
+    trace = source_pb2.StackTrace()
+    _HANDED.last = (trace, position)
+    return trace
+
+
+def _package_source_position(stack: source_pb2.StackTrace) -> source_pb2.SourcePosition | None:
+    last = getattr(_HANDED, "last", None)
+    if last is not None and last[0] is stack:
+        found: source_pb2.SourcePosition | None = last[1]
+        return found
+    return _SDK_SOURCE_POSITION(stack)
 
 
 @contextlib.contextmanager
-def sending_stack_traces(trace: Callable[[], source_pb2.StackTrace | None]) -> Iterator[None]:
-    """Registrations made inside carry `trace()` instead of the SDK's trace of the whole stack.
+def sending_source_positions(position: Callable[[], source_pb2.SourcePosition | None]) -> Iterator[None]:
+    """Registrations made inside carry `position()` as their source position and no stack trace,
+    instead of the SDK's trace of the whole stack (whose first frame is its position).
 
-    Nests: the innermost `trace` that returns a trace wins, one that returns None defers to the one
+    Nests: the innermost `position` that returns one wins, one that returns None defers to the one
     around it. Leaves `without_source_positions` in force when entered inside it. The SDK's
-    function is swapped module-wide: a registration another thread makes meanwhile gets the same.
+    functions are swapped module-wide: a registration another thread makes meanwhile gets the same.
     """
     original = getattr(pulumi_resource, _STACK_TRACE)
     if original is _no_stack_trace:
         yield
         return
-    _TRACES.append(trace)
+    original_position = getattr(pulumi_resource, _SOURCE_POSITION)
+    _CHOICES.append(position)
     setattr(pulumi_resource, _STACK_TRACE, _package_stack_trace)
+    setattr(pulumi_resource, _SOURCE_POSITION, _package_source_position)
     try:
         yield
     finally:
-        _TRACES.pop()
+        _CHOICES.pop()
         setattr(pulumi_resource, _STACK_TRACE, original)
+        setattr(pulumi_resource, _SOURCE_POSITION, original_position)
 
 
 def is_input_type(value: object) -> bool:
@@ -413,45 +431,52 @@ def awaited_with_the_rpcs(output: pulumi.Output[Any], then: Callable[[], None] |
     pulumi_settings.SETTINGS.rpc_manager.rpcs.append(held)
 
 
-def register_outputs_on(
-    resource: pulumi.ComponentResource, outputs: Mapping[str, Any], executor: Executor
-) -> None:
-    """Register a component's outputs as `ComponentResource.register_outputs` does, the RPC sent
-    on `executor` rather than the loop's default one (why: the module's docstring).
+# The executor the RPCs of the registrations being made go on (`rpcs_on`); None: the loop's own.
+_LANE: contextvars.ContextVar[Executor | None] = contextvars.ContextVar("aim_pulumi_rpc_lane", default=None)
 
-    Only where the program talks to the engine over gRPC; under the SDK's mocks and the offline
-    engine (whose one-worker executor keeps the registrations in the program's order) the SDK's
-    own call is made.
+
+class _Lanes(Executor):
+    """The loop's default executor, wrapped: what a task made inside `rpcs_on` submits goes on that
+    call's executor, everything else on the executor wrapped (made as asyncio makes it if none was set)."""
+
+    def __init__(self, default: Executor | None) -> None:
+        self.default = default
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
+        lane = _LANE.get()
+        if lane is None:
+            if self.default is None:
+                self.default = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="asyncio")
+            lane = self.default
+        return lane.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self.default is not None:
+            self.default.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+@contextlib.contextmanager
+def rpcs_on(executor: Executor) -> Iterator[None]:
+    """Registrations made inside (a resource's, a component's outputs) send their RPC on `executor`
+    instead of the loop's default one, where it would wait, first in first out, behind every
+    registration queued for a thread before it (why that matters: the lanes in `levers.py`).
+
+    The SDK sends each registration's RPC from a task it creates when the registration is made, and
+    a task runs in a copy of the context it was created in: the loop's default executor is wrapped
+    (once) by one that sends what such a task submits to `executor`. The request, its
+    serialisation, its tracking among the program's RPCs and its errors stay the SDK's own. Only
+    where the program talks to the engine over gRPC: under the SDK's mocks and the offline engine
+    (whose one-worker executor keeps the registrations in the program's order) nothing changes.
     """
-    monitor = pulumi_settings.get_monitor()
-    if not isinstance(monitor, resource_pb2_grpc.ResourceMonitorStub):
-        resource.register_outputs(dict(outputs))
+    if not isinstance(pulumi_settings.get_monitor(), resource_pb2_grpc.ResourceMonitorStub):
+        yield
         return
-    stub = monitor
-
-    async def send() -> None:
-        urn = await resource.urn.future() or ""
-        serialized = await pulumi_rpc.serialize_properties(dict(outputs), {})
-        request = resource_pb2.RegisterResourceOutputsRequest(urn=urn, outputs=serialized)
-
-        def call() -> Any:
-            try:
-                return stub.RegisterResourceOutputs(request)
-            except grpc.RpcError as exn:
-                pulumi_settings.handle_grpc_error(exn)
-
-        await asyncio.get_running_loop().run_in_executor(
-            executor,
-            wrap_with_context(call),  # type: ignore[no-untyped-call]
-        )
-
-    # The SDK's wrapper tracks the RPC among those the program's end awaits and reports its
-    # failure as the SDK's own call would; the task is kept until it is done.
-    task = asyncio.ensure_future(
-        pulumi_settings.SETTINGS.rpc_manager.do_rpc("register resource outputs", send)()
-    )
-    _SENDING.add(task)
-    task.add_done_callback(_SENDING.discard)
-
-
-_SENDING: set[asyncio.Future[Any]] = set()
+    loop = event_loop()
+    current = default_executor(loop)
+    if not isinstance(current, _Lanes):
+        restore_default_executor(loop, _Lanes(current))
+    token = _LANE.set(executor)
+    try:
+        yield
+    finally:
+        _LANE.reset(token)

@@ -23,11 +23,14 @@ they are written).
   carries a stack trace, and the engine stores it with the resource in the state, which it writes
   whole after every step of an update. The SDK's trace of a child the round registers is a dozen
   frames of this package, the SDK and asyncio (and its source position a line of the package);
-  the package's registrations send only the user's frames instead: a component's own, the frames
-  of the user's code that constructed it; its children's, the frames where the user declared the
-  component (its `DeclarationSite`). The state's traces and positions per service: 38.5 KB
-  against the bare graph's 14.6 KB before (10 services), 1.9 KB against its 5.0 KB after (100
-  services); every source position points at the user's line.
+  the package's registrations send the user's line as their source position and no trace
+  instead: a component's own, the line of the user's code that constructed it; its children's,
+  the line where the user declared the component (its `DeclarationSite`). The state's traces and
+  positions per service: 38.5 KB against the bare graph's 14.6 KB with the SDK's traces (10
+  services), 1.9 KB against its 5.0 KB with the user's frames (100 services); at 2,000 profiles the
+  user's frames still made each catalog object 164 bytes heavier than the bare graph's shell,
+  whose registration the SDK sends with neither, and every one of the first `up`'s 2,100 writes of
+  the catalog's outputs carried them; the line alone is what users read (in the state, in errors).
 - A lane of the package's own for what a service sends after its children applied
   (`late_lane`, `register_late_outputs`): its outputs (its status, observed once the
   InferenceService is ready) and the read-backs of its route and ScaledObject. The SDK sends every
@@ -41,6 +44,14 @@ they are written).
   (`-v=5` logs, one run each: 151.5 s from the first binding to the last output registration
   through the SDK's pool, 138.6 s on the lane). Only under the engine: the SDK's mocks and the
   offline engine keep the SDK's path and its order.
+- A lane for the round's bindings (`binding`, `binding_lane`): the round registers each service's
+  binding first and every child once all of them have answered (their final plans are checked
+  together). Through the SDK's pool the bindings waited behind the output registrations of every
+  catalog object the program declared (2,000 at 2,000 profiles), then ran alone, each create two
+  writes of a state that by then held the whole catalog, before the first child could go. On
+  their lane they reach the engine as soon as their service is registered, among the catalog's
+  output registrations, while the state is smaller, and the round's children queue right behind
+  the catalog's outputs.
 - The offline engine's run (`offline_run`): the heap as it stands is frozen and the thresholds
   raised for the whole run; no stack trace is computed (nothing records it offline); the output
   types of the package's own resource classes are remembered rather than read from their
@@ -61,10 +72,12 @@ import pulumi
 from pulumi.runtime.proto import source_pb2
 
 from aim_pulumi.resources import _sdk, collector
-from aim_pulumi.resources.sites import DeclarationSite, users_frames
+from aim_pulumi.resources.sites import DeclarationSite, users_frame
 
 __all__ = [
     "after_registrations",
+    "binding",
+    "binding_lane",
     "constructing",
     "declared_at",
     "late_lane",
@@ -83,45 +96,44 @@ def open_round() -> Callable[[], None]:
 @contextlib.contextmanager
 def registering() -> Iterator[None]:
     """The round's planning and registrations: the collector's thresholds raised (also in a round
-    that opened no window), and each registration's stack trace the user's frames (inside
-    `declared_at`: those of the declaration being registered)."""
-    with collector.collecting_less(), _sdk.sending_stack_traces(_users_trace):
+    that opened no window), and each registration's source position the user's line (inside
+    `declared_at`: that of the declaration being registered)."""
+    with collector.collecting_less(), _sdk.sending_source_positions(_users_position):
         yield
 
 
 @contextlib.contextmanager
 def constructing() -> Iterator[None]:
-    """A component's constructor: its registrations' stack traces are the user's frames."""
-    with _sdk.sending_stack_traces(_users_trace):
+    """A component's constructor: its registrations' source position is the user's line."""
+    with _sdk.sending_source_positions(_users_position):
         yield
 
 
 @contextlib.contextmanager
 def declared_at(site: DeclarationSite | None) -> Iterator[None]:
-    """Registrations made inside (a component's children, from the round) carry the trace of the
-    user's declaration of that component, whatever else is on the stack (a test running the
-    program's event loop, a component the round constructs): its source position is the user's
-    line. Without a site, what is around decides."""
-    trace = _sdk.trace_of(site.frames) if site is not None and site.frames else None
-    _DECLARED.append(trace)
+    """Registrations made inside (a component's children, from the round) carry the user's line
+    that declared that component, whatever else is on the stack (a test running the program's
+    event loop, a component the round constructs). Without a site, what is around decides."""
+    position = _sdk.position_of(site.filename, site.line) if site is not None else None
+    _DECLARED.append(position)
     try:
-        with _sdk.sending_stack_traces(lambda: trace):
+        with _sdk.sending_source_positions(lambda: position):
             yield
     finally:
         _DECLARED.pop()
 
 
 # The declarations being registered (`declared_at`), innermost last; None: no site known.
-_DECLARED: list[source_pb2.StackTrace | None] = []
+_DECLARED: list[source_pb2.SourcePosition | None] = []
 
 
-def _users_trace() -> source_pb2.StackTrace | None:
-    """The user's frames on the stack of the registration being made; None without any, or inside
-    `declared_at` (the declaration's frames are the user's answer there)."""
+def _users_position() -> source_pb2.SourcePosition | None:
+    """The innermost of the user's frames on the stack of the registration being made; None
+    without any, or inside `declared_at` (the declaration's line is the user's answer there)."""
     if _DECLARED and _DECLARED[-1] is not None:
         return None
-    frames = users_frames(sys._getframe(1))
-    return _sdk.trace_of(frames) if frames else None
+    frame = users_frame(sys._getframe(1))
+    return _sdk.position_of(*frame) if frame is not None else None
 
 
 def after_registrations(done: pulumi.Output[Any] | None, then: Callable[[], None]) -> None:
@@ -137,9 +149,13 @@ def after_registrations(done: pulumi.Output[Any] | None, then: Callable[[], None
         _sdk.awaited_with_the_rpcs(done, then=then)
 
 
-# Threads of the lane: its calls are one GET of an object or one output registration each, and
-# the engine answers output registrations one at a time.
+# Threads of the late lane: its calls are one GET of an object or one output registration each,
+# and the engine answers output registrations one at a time.
 LATE_LANE_WORKERS = 4
+# Threads of the bindings' lane: each binding's registration holds one for the whole create, and
+# the engine creates them in parallel; 16 in flight put a binding's writes about every other one
+# of the catalog's output registrations.
+BINDING_LANE_WORKERS = 16
 
 
 @functools.cache
@@ -149,9 +165,24 @@ def late_lane() -> Executor:
     return ThreadPoolExecutor(max_workers=LATE_LANE_WORKERS, thread_name_prefix="aim-late-lane")
 
 
+@functools.cache
+def binding_lane() -> Executor:
+    """The threads the round's bindings are registered on, apart from the SDK's RPC pool (made at
+    the first call, one for the process)."""
+    return ThreadPoolExecutor(max_workers=BINDING_LANE_WORKERS, thread_name_prefix="aim-binding-lane")
+
+
 def register_late_outputs(component: pulumi.ComponentResource, outputs: Mapping[str, Any]) -> None:
-    """Register outputs that resolve only once the component's children have applied, on the lane."""
-    _sdk.register_outputs_on(component, outputs, late_lane())
+    """Register outputs that resolve only once the component's children have applied, on the late lane."""
+    with _sdk.rpcs_on(late_lane()):
+        component.register_outputs(dict(outputs))
+
+
+@contextlib.contextmanager
+def binding() -> Iterator[None]:
+    """A service's binding registered inside goes to the engine on the bindings' lane."""
+    with _sdk.rpcs_on(binding_lane()):
+        yield
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 import sysconfig
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import TypeVar
@@ -21,7 +21,7 @@ import pulumi
 
 from aim_pulumi.api.errors import AIMError, Site
 
-__all__ = ["DeclarationSite", "declaration_of", "declaration_site", "declare", "users_frames"]
+__all__ = ["DeclarationSite", "declaration_of", "declaration_site", "declare", "users_frame"]
 
 _E = TypeVar("_E", bound=BaseException)
 
@@ -46,9 +46,6 @@ class DeclarationSite:
 
     filename: str
     line: int
-    # The user's frames of the declaration, innermost first ((file, line); the first is the site):
-    # the stack trace the component's children are registered with (`levers.declared_at`).
-    frames: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         try:
@@ -66,25 +63,19 @@ def _is_users_file(filename: str) -> bool:
     return not os.path.realpath(filename).startswith(_PACKAGE_ROOTS)
 
 
-def users_frames(frame: FrameType | None) -> tuple[tuple[str, int], ...]:
-    """The user's frames from `frame` outwards, innermost first: from the innermost frame in a file
-    of the user's to the last one before code that is not theirs again (the language host running
-    the program, the SDK calling an Output's callback). None when no user's code is on the stack
-    (the resolution round, the component provider serving another language)."""
-    while frame is not None and not _is_users_file(frame.f_code.co_filename):
+def users_frame(frame: FrameType | None) -> tuple[str, int] | None:
+    """(file, line) of the innermost frame of the user's from `frame` outwards; None when no user's
+    code is on the stack (the resolution round, the component provider serving another language)."""
+    while frame is not None:
+        if _is_users_file(frame.f_code.co_filename):
+            return frame.f_code.co_filename, frame.f_lineno
         frame = frame.f_back
-    found = []
-    while frame is not None and _is_users_file(frame.f_code.co_filename):
-        found.append((frame.f_code.co_filename, frame.f_lineno))
-        frame = frame.f_back
-    return tuple(found)
+    return None
 
 
 def declaration_site() -> DeclarationSite | None:
-    frames = users_frames(sys._getframe(1))
-    if not frames:
-        return None
-    return DeclarationSite(frames[0][0], frames[0][1], frames)
+    found = users_frame(sys._getframe(1))
+    return DeclarationSite(*found) if found is not None else None
 
 
 # Where errors that are not AIM errors (a bug, an exception from a user's callback) were declared: an

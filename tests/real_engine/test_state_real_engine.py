@@ -1,11 +1,11 @@
 """What the engine stores of each registration's origin, under the real engine.
 
 The engine keeps every resource's source position and stack trace in the state, which every `up`,
-`refresh` and `stack export` reads and writes whole. The components send the user's frames only
-(`levers.py`): a component's own, where the program constructed it; its children's (bindings,
-InferenceService, route, ConfigMap), where the program declared their component. So every
-position a user sees in the state, in Pulumi Cloud or next to an engine error points at their
-program, and no resource stores the package's, the SDK's or asyncio's frames.
+`refresh` and `stack export` reads and writes whole. The components send the user's line as the
+source position and no trace (`levers.py`): a component's own, where the program constructed it;
+its children's (bindings, InferenceService, route, ConfigMap), where the program declared their
+component. So every position a user sees in the state, in Pulumi Cloud or next to an engine error
+points at their program, and no resource stores a frame of the package, the SDK or asyncio.
 """
 
 from __future__ import annotations
@@ -51,10 +51,9 @@ def test_every_resource_of_the_components_points_at_the_program_and_nothing_else
     service_line = _calls("AIMService")[0]
     profile_line = _calls("AIMProfile")[0]
     for resource in ours:
-        trace = [frame.get("sourcePosition") for frame in resource.get("stackTrace") or []]
-        # One frame: the module-level loop that declared it (the language host runs the module).
-        assert trace == [resource.get("sourcePosition")], resource["urn"]
-        assert trace[0] is not None and trace[0].startswith(f"{MAIN}#"), resource["urn"]
+        # The line that declared it, and no trace.
+        assert "stackTrace" not in resource, resource["urn"]
+        assert str(resource.get("sourcePosition")).startswith(f"{MAIN}#"), resource["urn"]
     for resource in services + children:
         assert resource["sourcePosition"] == f"{MAIN}#{service_line}", resource["urn"]
     for resource in ours:

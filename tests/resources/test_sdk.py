@@ -105,32 +105,56 @@ def test_the_stack_trace_of_a_registration() -> None:
     assert sdk_resource._get_stack_trace is original
 
 
-def test_a_trace_of_frames_is_the_sdks_form_of_them() -> None:
-    trace = _sdk.trace_of([(__file__, 12), ("<string>", 3), ("", None)])
-    assert trace.frames[0].pc.uri == Path(__file__).as_uri() and trace.frames[0].pc.line == 12
-    # Code run from a string (no path) or with no file: no position, as the SDK writes it.
-    assert [f.HasField("pc") for f in trace.frames] == [True, False, False]
-    assert len(_sdk.trace_of([]).frames) == 0
-
-
-def test_sending_stack_traces_is_scoped_nests_and_keeps_the_offline_engines_choice() -> None:
+def test_the_source_position_of_a_registration() -> None:
     from pulumi.runtime import resource as sdk_resource
 
-    original = sdk_resource._get_stack_trace
-    outer, inner = _sdk.trace_of([(__file__, 1)]), _sdk.trace_of([(__file__, 2)])
-    with _sdk.sending_stack_traces(lambda: outer):
-        assert sdk_resource._get_stack_trace() == outer
-        with _sdk.sending_stack_traces(lambda: inner):
-            assert sdk_resource._get_stack_trace() == inner
-        with _sdk.sending_stack_traces(lambda: None):  # no answer: the one around it decides
-            assert sdk_resource._get_stack_trace() == outer
-        assert sdk_resource._get_stack_trace() == outer
-    assert sdk_resource._get_stack_trace is original
-    with _sdk.sending_stack_traces(lambda: None):  # no answer at all: no trace, no position
-        assert len(sdk_resource._get_stack_trace().frames) == 0
-    with _sdk.without_source_positions(), _sdk.sending_stack_traces(lambda: outer):
-        assert len(sdk_resource._get_stack_trace().frames) == 0
-    assert sdk_resource._get_stack_trace is original
+    original = getattr(sdk_resource, "_get_source_position", None)
+    changed = _changed("resource._get_source_position(stack)")
+    assert callable(original) and _parameters(original) == ["stack"], changed
+    trace = sdk_resource._get_stack_trace()
+    # The SDK's position is its trace's first frame: what the package's empty trace must stand in for.
+    assert original(trace) == (trace.frames[0].pc if trace.frames else None)
+
+
+def test_a_position_is_the_sdks_form_of_a_frame() -> None:
+    position = _sdk.position_of(__file__, 12)
+    assert position is not None and position.uri == Path(__file__).as_uri() and position.line == 12
+    # Code run from a string (no path) or with no file: no position, as the SDK writes it.
+    assert _sdk.position_of("", 3) is None and _sdk.position_of(__file__, None) is None
+    assert _sdk.position_of(__file__, 12) is position
+
+
+def _sent() -> tuple[int, object]:
+    """What a registration made here sends: the number of frames of its trace, and its position."""
+    from pulumi.runtime import resource as sdk_resource
+
+    trace = sdk_resource._get_stack_trace()
+    return len(trace.frames), sdk_resource._get_source_position(trace)
+
+
+def test_sending_source_positions_is_scoped_nests_and_keeps_the_offline_engines_choice() -> None:
+    from pulumi.runtime import resource as sdk_resource
+    from pulumi.runtime.proto import source_pb2
+
+    originals = (sdk_resource._get_stack_trace, sdk_resource._get_source_position)
+    outer, inner = _sdk.position_of(__file__, 1), _sdk.position_of(__file__, 2)
+    with _sdk.sending_source_positions(lambda: outer):
+        assert _sent() == (0, outer)
+        with _sdk.sending_source_positions(lambda: inner):
+            assert _sent() == (0, inner)
+        with _sdk.sending_source_positions(lambda: None):  # no answer: the one around it decides
+            assert _sent() == (0, outer)
+        assert _sent() == (0, outer)
+        # A trace the package did not hand out keeps the SDK's position: its first frame.
+        own = _sdk.position_of(__file__, 3)
+        other = source_pb2.StackTrace(frames=[source_pb2.StackFrame(pc=own)])
+        assert sdk_resource._get_source_position(other) == own
+    assert (sdk_resource._get_stack_trace, sdk_resource._get_source_position) == originals
+    with _sdk.sending_source_positions(lambda: None):  # no answer at all: no trace, no position
+        assert _sent() == (0, None)
+    with _sdk.without_source_positions(), _sdk.sending_source_positions(lambda: outer):
+        assert _sent() == (0, None)
+    assert (sdk_resource._get_stack_trace, sdk_resource._get_source_position) == originals
 
 
 def test_the_output_types_of_a_resource_class() -> None:
@@ -199,7 +223,7 @@ def test_input_types() -> None:
 # Names of SDK internals (and the asyncio attribute) no module but the adapter may use.
 _PRIVATE = re.compile(
     r"(?<!\w)(_sync_await|_ensure_event_loop|_CallbackServicer|_outputs_registered|_default_executor|"
-    r"_GRPC_CHANNEL_OPTIONS|_get_stack_trace)\b|"
+    r"_GRPC_CHANNEL_OPTIONS|_get_stack_trace|_get_source_position)\b|"
     r"\._finish\b|\bSETTINGS\b|settings\.ROOT\b|rpc_manager|pulumi_config\.CONFIG\b|"
     r"from pulumi[\w.]* import _|pulumi\.runtime\._"
 )
@@ -318,15 +342,17 @@ def test_what_follows_a_held_output_waits_for_the_rpcs_its_callback_made() -> No
     _sdk.forget_previous_run()
 
 
-def test_outputs_registered_on_an_executor_of_the_packages() -> None:
-    """Under the engine (a gRPC monitor) the request is the SDK's own, sent on the executor given
-    and awaited among the program's RPCs; under the SDK's mocks the SDK's own call is made."""
+def test_rpcs_sent_on_an_executor_of_the_packages() -> None:
+    """Under the engine (a gRPC monitor) the RPCs of what is registered inside `rpcs_on` go on its
+    executor, the request the SDK's own and awaited among the program's RPCs; everything else, and
+    everything under the SDK's mocks, on the loop's default executor."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
     import pulumi
     from google.protobuf import empty_pb2, json_format
-    from pulumi.runtime import mocks, rpc
+    from pulumi.runtime import mocks
+    from pulumi.runtime import resource as sdk_resource
     from pulumi.runtime.proto import resource_pb2_grpc
 
     class _NoMocks(mocks.Mocks):
@@ -336,12 +362,6 @@ def test_outputs_registered_on_an_executor_of_the_packages() -> None:
         def call(self, args: Any) -> Any:
             raise AssertionError("nothing is invoked")
 
-    assert _parameters(rpc.serialize_properties)[:2] == ["inputs", "property_deps"], _changed(
-        "pulumi.runtime.rpc.serialize_properties(inputs, property_deps, ...)"
-    )
-    assert callable(getattr(pulumi_settings, "handle_grpc_error", None)), _changed(
-        "settings.handle_grpc_error"
-    )
     sent: list[tuple[str, Any]] = []
 
     class Engine(resource_pb2_grpc.ResourceMonitorStub):
@@ -353,37 +373,53 @@ def test_outputs_registered_on_an_executor_of_the_packages() -> None:
             return empty_pb2.Empty()
 
     class Component:
-        def __init__(self) -> None:
-            self.urn = pulumi.Output.from_input("urn:pulumi:dev::p::aim:index:AIMService::svc")
-            self.registered: list[Any] = []
+        """What the SDK's output registration reads of a component: its URN."""
 
-        def register_outputs(self, outputs: Any) -> None:
-            self.registered.append(outputs)
+        def __init__(self, name: str) -> None:
+            self.urn = pulumi.Output.from_input(f"urn:pulumi:dev::p::aim:index:AIMService::{name}")
 
+    assert callable(getattr(sdk_resource, "register_resource_outputs", None)), _changed(
+        "resource.register_resource_outputs(res, outputs)"
+    )
     lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lane-under-test")
     status = pulumi.Output.from_input({"status": "Running"})
     saved = pulumi_settings.SETTINGS.monitor
+    loop = _sdk.event_loop()
+    saved_executor = _sdk.default_executor(loop)
+    default = ThreadPoolExecutor(max_workers=1, thread_name_prefix="default-under-test")
 
-    async def run(monitor: Any, component: Component) -> None:
+    async def run(monitor: Any) -> None:
         _sdk.forget_previous_run()
         pulumi_settings.SETTINGS.monitor = monitor
-        _sdk.register_outputs_on(component, {"status": status, "port": 8000}, lane)  # type: ignore[arg-type]
+        with _sdk.rpcs_on(lane):
+            sdk_resource.register_resource_outputs(Component("laned"), {"status": status, "port": 8000})
+        sdk_resource.register_resource_outputs(Component("other"), {"port": 8000})
         await asyncio.sleep(0)
         await stack.wait_for_rpcs(await_all_outstanding_tasks=False)
 
     try:
-        engine_side = Component()
-        _sdk.sync_await(run(Engine(), engine_side))
-        assert engine_side.registered == []
-        [(thread, request)] = sent
+        _sdk.restore_default_executor(loop, default)
+        _sdk.sync_await(run(Engine()))
+        by_urn = {request.urn.rsplit("::", 1)[1]: (thread, request) for thread, request in sent}
+        assert sorted(by_urn) == ["laned", "other"]
+        thread, request = by_urn["laned"]
         assert thread.startswith("lane-under-test")
-        assert request.urn == "urn:pulumi:dev::p::aim:index:AIMService::svc"
         assert json_format.MessageToDict(request.outputs) == {"status": {"status": "Running"}, "port": 8000.0}
+        assert by_urn["other"][0].startswith("default-under-test")
+        # The loop's executor shuts down what it wraps.
+        _sdk.default_executor(loop).shutdown(wait=True)  # type: ignore[union-attr]
+        assert default._shutdown  # type: ignore[attr-defined]
 
-        mocked = Component()
-        _sdk.sync_await(run(mocks.MockMonitor(_NoMocks()), mocked))
-        assert len(sent) == 1 and [set(outputs) for outputs in mocked.registered] == [{"status", "port"}]
+        # Under the SDK's mocks the loop's executor is left as it is: the registrations keep its order.
+        sent.clear()
+        mocked = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mocked-under-test")
+        _sdk.restore_default_executor(loop, mocked)
+        _sdk.sync_await(run(mocks.MockMonitor(_NoMocks())))
+        assert sent == [] and _sdk.default_executor(loop) is mocked
+        mocked.shutdown()
     finally:
         pulumi_settings.SETTINGS.monitor = saved
+        _sdk.restore_default_executor(loop, saved_executor)
         _sdk.forget_previous_run()
         lane.shutdown()
+        default.shutdown()

@@ -1,11 +1,11 @@
-"""Every registration of the package sends the user's frames as its stack trace.
+"""Every registration of the package sends the user's line as its source position, and no trace.
 
 The engine stores each resource's source position and stack trace in the state (written whole
 after every step of an update); the SDK's own trace of a child the round registers is a dozen
 frames of the package, the SDK and asyncio. This runs a whole program from a file of its own under
 `pulumi.runtime.set_mocks`, as the language host runs one (`run_in_stack`), records what each
-registration sends to the monitor, and checks that every trace is made of the program's frames
-only: a component's, where it was constructed; its children's, where their component was
+registration sends to the monitor, and checks that every position is the program's line and no
+frame is sent: a component's, where it was constructed; its children's, where their component was
 declared. It also checks that the collector's thresholds are raised from the first declaration
 until the engine has answered the round's last registration, and put back then.
 """
@@ -32,6 +32,21 @@ from aim_pulumi.resources.collector import RAISED_THRESHOLDS
 
 RAISED = RAISED_THRESHOLDS[0]
 
+# Which lane each registration is made in: the SDK's mocks have none, so `rpcs_on` is recorded.
+import contextlib, contextvars
+from aim_pulumi.resources import _sdk
+LANE = contextvars.ContextVar("lane", default=None)
+
+@contextlib.contextmanager
+def rpcs_on(executor):
+    token = LANE.set(executor._thread_name_prefix)
+    try:
+        yield
+    finally:
+        LANE.reset(token)
+
+_sdk.rpcs_on = rpcs_on
+
 raised = []
 sent = []
 
@@ -52,7 +67,8 @@ def recording(self, request):
     position = None
     if request.HasField("sourcePosition"):
         position = (request.sourcePosition.uri, request.sourcePosition.line)
-    sent.append({"type": request.type, "name": request.name, "position": position, "frames": frames})
+    sent.append({"type": request.type, "name": request.name, "position": position, "frames": frames,
+                 "lane": LANE.get()})
     return register(self, request)
 
 sdk_mocks.MockMonitor.RegisterResource = recording
@@ -100,7 +116,7 @@ def _program(tmp_path: Path) -> tuple[Path, dict[str, int]]:
     return path, found
 
 
-def test_every_registration_sends_the_users_frames_only(tmp_path: Path) -> None:
+def test_every_registration_sends_the_users_line_only(tmp_path: Path) -> None:
     program, lines = _program(tmp_path)
     done = subprocess.run(
         [sys.executable, str(program)], capture_output=True, text=True, timeout=180, check=False, cwd=tmp_path
@@ -112,16 +128,12 @@ def test_every_registration_sends_the_users_frames_only(tmp_path: Path) -> None:
     # The profile and the service, the binding, and the service's children and shared cache.
     assert len(package) >= 6
     for registration in package:
-        frames = registration["frames"]
-        assert frames, registration
-        # Nothing of the package, the SDK, asyncio or the interpreter: the program's file only.
-        assert all(frame is not None and frame[0] == uri for frame in frames), registration
-        assert registration["position"] == frames[0]
+        # Nothing of the package, the SDK, asyncio or the interpreter, nor the user's outer frames.
+        assert registration["frames"] == [], registration
+        assert registration["position"] is not None and registration["position"][0] == uri, registration
     by_name = {r["name"]: r for r in package}
-    profile = by_name["p"]
-    assert profile["position"] == [uri, lines["PROFILE"]]
-    # profile() called from main(): both of the user's frames, innermost first.
-    assert len(profile["frames"]) == 2
+    # profile() called from main(): the innermost of the user's frames, the line that declared it.
+    assert by_name["p"]["position"] == [uri, lines["PROFILE"]]
     service_line = [uri, lines["SERVICE"]]
     assert by_name["chat"]["position"] == service_line
     children = [r for r in package if r["name"] not in ("p", "chat")]
@@ -130,9 +142,8 @@ def test_every_registration_sends_the_users_frames_only(tmp_path: Path) -> None:
     assert "kubernetes:serving.kserve.io/v1beta1:InferenceService" in kinds
     assert "kubernetes:batch/v1:Job" in kinds
     # Every child, the shared cache and its PVC and Job included, points at the service's line.
-    assert all(
-        r["position"] == service_line and r["frames"] == by_name["chat"]["frames"] for r in children
-    ), [(r["name"], r["position"], len(r["frames"])) for r in children]
+    wrong = [(r["name"], r["position"]) for r in children if r["position"] != service_line]
+    assert not wrong
     assert result["thresholds_kept"] and result["restored"]
     # Raised by the first declaration, not before it; and while the engine answers every registration.
     body, *registrations = result["raised"]
@@ -149,24 +160,27 @@ from pulumi.runtime import resource as sdk_resource
 def declare():
     return declaration_site()  # INNER
 
+def sent(trace):
+    position = sdk_resource._get_source_position(trace)
+    return {"frames": len(trace.frames), "position": position and [position.uri, position.line]}
+
 site = declare()  # OUTER
-exec_site = eval("declare()")  # a frame of no file between the user's: the run ends there
+exec_site = eval("declare()")  # a frame of no file between the user's: the innermost file's is taken
 with levers.registering():
-    in_round = sdk_resource._get_stack_trace()  # ROUND
+    in_round = sent(sdk_resource._get_stack_trace())  # ROUND
     with levers.declared_at(site):
-        declared = sdk_resource._get_stack_trace()
+        declared = sent(sdk_resource._get_stack_trace())
         with levers.constructing():  # a component the round constructs: still the declaration's
-            constructed = sdk_resource._get_stack_trace()
+            constructed = sent(sdk_resource._get_stack_trace())
     with levers.declared_at(None):
-        unknown = sdk_resource._get_stack_trace()  # UNKNOWN
-frames = lambda t: [[f.pc.uri, f.pc.line] for f in t.frames]
-print(json.dumps({"site": [site.filename, site.line], "frames": site.frames, "exec": exec_site.frames,
-                  "in_round": frames(in_round), "declared": frames(declared),
-                  "constructed": frames(constructed), "unknown": frames(unknown)}))
+        unknown = sent(sdk_resource._get_stack_trace())  # UNKNOWN
+print(json.dumps({"site": [site.filename, site.line], "exec": [exec_site.filename, exec_site.line],
+                  "in_round": in_round, "declared": declared, "constructed": constructed,
+                  "unknown": unknown}))
 """
 
 
-def test_a_declaration_site_holds_the_users_frames_and_the_round_sends_them(tmp_path: Path) -> None:
+def test_a_declaration_site_is_the_users_line_and_the_round_sends_it(tmp_path: Path) -> None:
     program = tmp_path / "site.py"
     program.write_text(SITE_PROGRAM, encoding="utf-8")
     lines = SITE_PROGRAM.splitlines()
@@ -180,12 +194,25 @@ def test_a_declaration_site_holds_the_users_frames_and_the_round_sends_them(tmp_
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout.strip().splitlines()[-1])
     path, uri = str(program), program.resolve().as_uri()
-    # The innermost of the user's frames is the site; the package's own frame is not among them.
+    # The innermost of the user's frames is the site; the package's own frame is not it.
     assert result["site"] == [path, inner]
-    assert result["frames"] == [[path, inner], [path, outer]]
-    assert result["exec"] == [[path, inner]]
-    # Where the user's code is on the stack and no declaration is known, its frames are sent.
-    assert result["in_round"] == [[uri, in_round]]
-    assert result["unknown"] == [[uri, unknown]]
-    declared = [[uri, inner], [uri, outer]]
+    assert result["exec"] == [path, inner]
+    # Where the user's code is on the stack and no declaration is known, its line is sent.
+    assert result["in_round"] == {"frames": 0, "position": [uri, in_round]}
+    assert result["unknown"] == {"frames": 0, "position": [uri, unknown]}
+    declared = {"frames": 0, "position": [uri, inner]}
     assert result["declared"] == declared and result["constructed"] == declared
+    assert outer != inner
+
+
+def test_the_round_sends_each_binding_on_the_bindings_lane_and_nothing_else(tmp_path: Path) -> None:
+    program, _ = _program(tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(program)], capture_output=True, text=True, timeout=180, check=False, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    sent = json.loads(done.stdout.strip().splitlines()[-1])["sent"]
+    lanes = {(r["type"], r["name"]): r["lane"] for r in sent}
+    assert lanes.pop(("pulumi-python:dynamic/aim:Binding", "chat-binding")) == "aim-binding-lane"
+    # The components and the children: the SDK's own pool.
+    assert len(lanes) >= 5 and set(lanes.values()) == {None}, lanes
