@@ -44,7 +44,7 @@ they are written).
   (`-v=5` logs, one run each: 151.5 s from the first binding to the last output registration
   through the SDK's pool, 138.6 s on the lane). Only under the engine: the SDK's mocks and the
   offline engine keep the SDK's path and its order.
-- A lane for the round's bindings (`binding`, `binding_lane`): the round registers each service's
+- A lane for the round's bindings (`on_binding_lane`, `binding_lane`): the round registers each service's
   binding first and every child once all of them have answered (their final plans are checked
   together). Through the SDK's pool the bindings waited behind the output registrations of every
   catalog object the program declared (2,000 at 2,000 profiles), then ran alone, each create two
@@ -76,12 +76,12 @@ from aim_pulumi.resources.sites import DeclarationSite, users_frame
 
 __all__ = [
     "after_registrations",
-    "binding",
     "binding_lane",
     "constructing",
     "declared_at",
     "late_lane",
     "offline_run",
+    "on_binding_lane",
     "open_round",
     "register_late_outputs",
     "registering",
@@ -179,7 +179,7 @@ def register_late_outputs(component: pulumi.ComponentResource, outputs: Mapping[
 
 
 @contextlib.contextmanager
-def binding() -> Iterator[None]:
+def on_binding_lane() -> Iterator[None]:
     """A service's binding registered inside goes to the engine on the bindings' lane."""
     with _sdk.rpcs_on(binding_lane()):
         yield

@@ -574,7 +574,7 @@ def register_children(
     """
     bindings = []
     for service in services:
-        with levers.declared_at(service.site), levers.binding():
+        with levers.declared_at(service.site), levers.on_binding_lane():
             bindings.append(service.bind())
     if all(b is None for b in bindings):
         try:
