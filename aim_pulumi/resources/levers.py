@@ -44,9 +44,9 @@ they are written).
   (`-v=5` logs, one run each: 151.5 s from the first binding to the last output registration
   through the SDK's pool, 138.6 s on the lane). Only under the engine: the SDK's mocks and the
   offline engine keep the SDK's path and its order.
-- A lane for the round's bindings (`on_binding_lane`, `binding_lane`): the round registers each service's
-  binding first and every child once all of them have answered (their final plans are checked
-  together). Through the SDK's pool the bindings waited behind the output registrations of every
+- A lane for the round's bindings (`on_binding_lane`, `binding_lane`): the round registers each
+  service's binding first and every child once all of them have answered (their final plans are
+  checked together). Through the SDK's pool the bindings waited behind the output registrations of every
   catalog object the program declared (2,000 at 2,000 profiles), then ran alone, each create two
   writes of a state that by then held the whole catalog, before the first child could go. On
   their lane they reach the engine as soon as their service is registered, among the catalog's
@@ -153,8 +153,8 @@ def after_registrations(done: pulumi.Output[Any] | None, then: Callable[[], None
 # and the engine answers output registrations one at a time.
 LATE_LANE_WORKERS = 4
 # Threads of the bindings' lane: each binding's registration holds one for the whole create, and
-# the engine creates them in parallel; 16 in flight put a binding's writes about every other one
-# of the catalog's output registrations.
+# the engine creates them in parallel; with 16, the 100 bindings of a first `up` over 2,000
+# profiles all reached the engine within 13 s, among the catalog's output registrations.
 BINDING_LANE_WORKERS = 16
 
 
