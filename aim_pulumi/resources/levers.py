@@ -159,17 +159,20 @@ BINDING_LANE_WORKERS = 16
 
 
 @functools.cache
+def _lane(name: str, workers: int) -> Executor:
+    """A lane's threads, apart from the SDK's RPC pool: made at its first call, one per lane for
+    the process (idle threads cost nothing)."""
+    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"aim-{name}-lane")
+
+
 def late_lane() -> Executor:
-    """The threads for what a service sends once its children applied, apart from the SDK's RPC
-    pool (made at the first call, one for the process; idle threads cost nothing)."""
-    return ThreadPoolExecutor(max_workers=LATE_LANE_WORKERS, thread_name_prefix="aim-late-lane")
+    """The threads for what a service sends once its children applied."""
+    return _lane("late", LATE_LANE_WORKERS)
 
 
-@functools.cache
 def binding_lane() -> Executor:
-    """The threads the round's bindings are registered on, apart from the SDK's RPC pool (made at
-    the first call, one for the process)."""
-    return ThreadPoolExecutor(max_workers=BINDING_LANE_WORKERS, thread_name_prefix="aim-binding-lane")
+    """The threads the round's bindings are registered on."""
+    return _lane("binding", BINDING_LANE_WORKERS)
 
 
 def register_late_outputs(component: pulumi.ComponentResource, outputs: Mapping[str, Any]) -> None:
